@@ -1,0 +1,31 @@
+package io.mpilens.agent;
+
+/** Options after {@code -javaagent:mpilens-agent.jar=}, comma-separated {@code key=value}. */
+final class AgentOptions {
+    boolean requestStacks;
+    boolean historyOfRequests;
+    boolean verbose;
+    String failOn;
+
+    static AgentOptions parse(String text) {
+        AgentOptions o = new AgentOptions();
+        if (text == null || text.isBlank()) return o;
+        for (String part : text.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) continue;
+            int eq = p.indexOf('=');
+            String key = eq < 0 ? p : p.substring(0, eq);
+            String value = eq < 0 ? "true" : p.substring(eq + 1);
+            switch (key) {
+                case "requestStacks": o.requestStacks = Boolean.parseBoolean(value); break;
+                case "requestHistory": o.historyOfRequests = Boolean.parseBoolean(value); break;
+                case "verbose": o.verbose = Boolean.parseBoolean(value); break;
+                case "failOn": o.failOn = value; break;
+                default:
+                    System.err.println("mpilens: ignoring unknown agent option '" + key
+                            + "' (known: requestStacks, requestHistory, verbose, failOn)");
+            }
+        }
+        return o;
+    }
+}

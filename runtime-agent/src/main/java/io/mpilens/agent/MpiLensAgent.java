@@ -1,0 +1,227 @@
+package io.mpilens.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.*;
+
+import io.mpilens.agent.intercept.Advices;
+import io.mpilens.agent.intercept.Interceptor;
+import io.mpilens.agent.profile.BindingProfile;
+import io.mpilens.agent.registry.HandleRegistry;
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * Entry points of the in-JVM agent: {@code -javaagent} (premain), late attach (agentmain) and
+ * {@code java -jar mpilens-agent.jar attach PID}. Opens no socket and starts no thread until
+ * an MPI binding is present; a failure to install leaves the application untouched.
+ */
+public final class MpiLensAgent {
+    static final String VERSION = versionOf();
+    private static volatile boolean installed;
+
+    private MpiLensAgent() {
+    }
+
+    public static void premain(String args, Instrumentation inst) {
+        install(args, inst, false);
+    }
+
+    public static void agentmain(String args, Instrumentation inst) {
+        install(args, inst, true);
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2 || !"attach".equals(args[0])) {
+            System.err.println("usage: java -jar mpilens-agent.jar attach PID [options]");
+            System.exit(2);
+        }
+        String jar = new File(MpiLensAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .getAbsolutePath();
+        try {
+            LateAttach.attach(args[1], jar, args.length > 2 ? args[2] : "");
+            System.out.println("mpilens: agent attached to " + args[1]);
+        } catch (Exception e) {
+            System.err.println("mpilens: could not attach to process " + args[1] + ": " + e.getMessage()
+                    + " (is it a JVM of the same user, started without -XX:+DisableAttachMechanism?)");
+            System.exit(1);
+        }
+    }
+
+    private static synchronized void install(String args, Instrumentation inst, boolean late) {
+        if (installed) return;
+        try {
+            AgentOptions options = AgentOptions.parse(args);
+            BindingProfile[] profiles = BindingProfile.all();
+            BindingProfile present = presentBinding(profiles);
+            if (present == null) {
+                System.err.println("mpilens: no MPI binding (Open MPI mpi.jar or MPJ Express) on the class path;"
+                        + " the agent stays inactive");
+                return;
+            }
+            HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests);
+            Interceptor.configure(profiles, options.requestStacks, options.failOn);
+            transformer(profiles, options, late).installOn(inst);
+            startReaper();
+            installed = true;
+            if (options.verbose) System.err.println("mpilens: agent " + VERSION + " watching " + present.displayName);
+            if (late) catchUpWithInitializedMpi(inst, profiles);
+        } catch (Throwable t) {
+            System.err.println("mpilens: agent not installed, the application runs without it: " + t);
+        }
+    }
+
+    private static BindingProfile presentBinding(BindingProfile[] profiles) {
+        for (BindingProfile p : profiles) {
+            if (ClassLoader.getSystemResource(p.markerResource) != null) return p;
+            for (String r : p.launcherResources) if (ClassLoader.getSystemResource(r) != null) return p;
+        }
+        return null;
+    }
+
+    private static AgentBuilder transformer(BindingProfile[] profiles, AgentOptions options, boolean late) {
+        Set<String> handleClasses = new LinkedHashSet<>();
+        Set<String> constructed = new LinkedHashSet<>();
+        Set<String> requestClasses = new LinkedHashSet<>();
+        Set<String> mpiClasses = new LinkedHashSet<>();
+        Names n = new Names();
+        for (BindingProfile p : profiles) {
+            handleClasses.addAll(p.handleClasses.keySet());
+            constructed.addAll(p.constructedClasses);
+            mpiClasses.add(p.mpiClass);
+            p.handleClasses.forEach((c, k) -> {
+                if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
+            });
+            n.add(p);
+        }
+        ElementMatcher.Junction<TypeDescription> isHandleType = hasSuperType(namedOneOf(handleClasses.toArray(new String[0])));
+        ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod())
+                .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
+        ElementMatcher.Junction<TypeDescription> isRequestType = hasSuperType(namedOneOf(requestClasses.toArray(new String[0])));
+
+        AgentBuilder b = new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
+                .with(new ErrorListener(options.verbose));
+        if (late) b = b.with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        return b.ignore(not(nameStartsWith("mpi.")))
+                .type(nameStartsWith("mpi."))
+                .transform((builder, type, loader, module, pd) -> {
+                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators));
+                    if (constructed.contains(type.getName())) {
+                        builder = builder.visit(Advice.to(Advices.Construct.class).on(isConstructor().and(isPublic())));
+                    }
+                    if (isHandleType.matches(type)) {
+                        builder = builder
+                                .visit(Advice.to(Advices.Free.class).on(isMethod().and(not(isStatic()))
+                                        .and(namedOneOf(n.frees.toArray(new String[0]))).and(takesArguments(0))))
+                                .visit(Advice.to(Advices.SetErrhandler.class).on(isMethod()
+                                        .and(namedOneOf(n.setErrhandlers.toArray(new String[0]))).and(takesArguments(1))))
+                                .visit(Advice.to(Advices.SetName.class).on(isMethod()
+                                        .and(namedOneOf(n.setNames.toArray(new String[0]))).and(takesArguments(1))))
+                                .visit(Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
+                                        .and(namedOneOf(n.commits.toArray(new String[0]))).and(takesArguments(0))));
+                    }
+                    if (isRequestType.matches(type)) {
+                        builder = builder
+                                .visit(Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
+                                        .and(namedOneOf(n.completeOne.toArray(new String[0]))).and(takesArguments(0))))
+                                .visit(Advice.to(Advices.CompleteArray.class).on(isMethod().and(isStatic())
+                                        .and(namedOneOf(n.completeArray.toArray(new String[0]))).and(takesArguments(1))))
+                                .visit(Advice.to(Advices.StartOne.class).on(isMethod().and(not(isStatic()))
+                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(0))))
+                                .visit(Advice.to(Advices.StartAll.class).on(isMethod().and(isStatic())
+                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(1))));
+                    }
+                    if (mpiClasses.contains(type.getName())) {
+                        builder = builder
+                                .visit(Advice.to(Advices.Init.class).on(isStatic().and(namedOneOf(n.inits.toArray(new String[0])))))
+                                .visit(Advice.to(Advices.Finalize.class).on(isStatic().and(namedOneOf(n.finalizes.toArray(new String[0])))));
+                    }
+                    return builder;
+                });
+    }
+
+    /** Method names of all profiles, for the matchers; the interceptor checks the profile at run time. */
+    private static final class Names {
+        final Set<String> clones = new LinkedHashSet<>(), frees = new LinkedHashSet<>(),
+                setErrhandlers = new LinkedHashSet<>(), setNames = new LinkedHashSet<>(),
+                commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(),
+                completeArray = new LinkedHashSet<>(), starts = new LinkedHashSet<>(),
+                inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>();
+
+        void add(BindingProfile p) {
+            clones.addAll(p.cloneMethods);
+            frees.addAll(p.freeMethods);
+            if (p.setErrhandlerMethod != null) setErrhandlers.add(p.setErrhandlerMethod);
+            if (p.setNameMethod != null) setNames.add(p.setNameMethod);
+            if (p.commitMethod != null) commits.add(p.commitMethod);
+            completeOne.addAll(p.waitMethods);
+            completeOne.addAll(p.testMethods);
+            completeArray.addAll(p.waitAllMethods);
+            completeArray.addAll(p.testAllMethods);
+            completeArray.addAll(p.someMethods);
+            starts.addAll(p.startMethods);
+            inits.addAll(p.initMethods);
+            finalizes.addAll(p.finalizeMethods);
+        }
+    }
+
+    /** After a late attach: an MPI already initialised gets its rank and predefined handles now. */
+    private static void catchUpWithInitializedMpi(Instrumentation inst, BindingProfile[] profiles) {
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            for (BindingProfile p : profiles) {
+                if (!c.getName().equals(p.mpiClass)) continue;
+                try {
+                    Field f = c.getDeclaredField("initialized");
+                    f.setAccessible(true);
+                    if (Boolean.TRUE.equals(f.get(null))) Interceptor.initialized(c);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    HandleRegistry.INSTANCE.internalError("late attach", e);
+                }
+            }
+        }
+    }
+
+    private static void startReaper() {
+        Thread t = new Thread(() -> {
+            try {
+                HandleRegistry.INSTANCE.reapForever();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mpilens-reaper");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+
+    private static String versionOf() {
+        Package p = MpiLensAgent.class.getPackage();
+        String v = p == null ? null : p.getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    /** Reports classes the agent could not instrument; the application keeps running unchanged. */
+    private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
+        private final boolean verbose;
+
+        ErrorListener(boolean verbose) {
+            this.verbose = verbose;
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, net.bytebuddy.utility.JavaModule module,
+                            boolean loaded, Throwable throwable) {
+            HandleRegistry.INSTANCE.internalError("instrumenting " + typeName, throwable);
+            if (verbose) System.err.println("mpilens: could not instrument " + typeName + ": " + throwable);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.mpilens.agent.intercept;
+
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/**
+ * Advice woven into the binding's classes. Each body is one call into {@link Interceptor},
+ * which never throws; {@code suppress} is a second net so not even an error while handing
+ * off can reach the application.
+ */
+public final class Advices {
+    private Advices() {
+    }
+
+    public static final class Create {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
+                         @Advice.This(optional = true) Object self, @Advice.AllArguments Object[] args,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.created(origin, call, self, args, result);
+        }
+    }
+
+    public static final class Construct {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.This Object self,
+                         @Advice.AllArguments Object[] args) {
+            Interceptor.created(origin, "new " + origin.getSimpleName(), null, args, self);
+        }
+    }
+
+    public static final class Free {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.freed(self);
+        }
+    }
+
+    public static final class CompleteOne {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This Object self,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.completedOne(call, self, result);
+        }
+    }
+
+    public static final class CompleteArray {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
+                         @Advice.Argument(0) Object requests,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.completedArray(origin, call, requests, result);
+        }
+    }
+
+    /** Start of a persistent request; MPJ Express starts it by calling Isend, which is not a new handle. */
+    public static final class StartOne {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            Interceptor.enterBindingInternals();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
+            Interceptor.leaveBindingInternals();
+            if (thrown == null) Interceptor.started(self);
+        }
+    }
+
+    public static final class StartAll {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            Interceptor.enterBindingInternals();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) Object requests, @Advice.Thrown Throwable thrown) {
+            Interceptor.leaveBindingInternals();
+            if (thrown == null) Interceptor.started(requests);
+        }
+    }
+
+    public static final class SetErrhandler {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) Object errhandler,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.errhandlerSet(self, errhandler);
+        }
+    }
+
+    public static final class SetName {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) Object name, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.named(self, name);
+        }
+    }
+
+    public static final class Commit {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.committed(self);
+        }
+    }
+
+    public static final class Init {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> mpi, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.initialized(mpi);
+        }
+    }
+
+    public static final class Finalize {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> mpi, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.finalized(mpi);
+        }
+    }
+}

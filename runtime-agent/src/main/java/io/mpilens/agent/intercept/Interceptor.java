@@ -1,0 +1,458 @@
+package io.mpilens.agent.intercept;
+
+import io.mpilens.agent.profile.BindingProfile;
+import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.RowSpec;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.registry.RegistryLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where the advice woven into the binding hands off. Every entry point catches everything:
+ * a failure here is counted in the registry (agent health) and never reaches the application.
+ * The agent's own calls into the binding (to read attributes) are not intercepted.
+ */
+public final class Interceptor {
+    private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
+    private static final ThreadLocal<int[]> AGENT_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final int STACK_FRAMES = 8;
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private static volatile BindingProfile[] profiles = new BindingProfile[0];
+    private static volatile boolean requestStacks;
+    /** Test hook: interception of this call throws inside the agent. */
+    private static volatile String failOn;
+    private static final Map<Integer, Object> WORLD_GROUPS = new ConcurrentHashMap<>();
+
+    private static final ClassValue<BindingProfile> PROFILE_OF = new ClassValue<>() {
+        @Override
+        protected BindingProfile computeValue(Class<?> type) {
+            ClassLoader loader = type.getClassLoader();
+            for (BindingProfile p : profiles) {
+                if (loader == null ? ClassLoader.getSystemResource(p.markerResource) != null
+                        : loader.getResource(p.markerResource) != null) {
+                    return p;
+                }
+            }
+            return null;
+        }
+    };
+
+    private Interceptor() {
+    }
+
+    public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
+        profiles = all;
+        requestStacks = stacksForRequests;
+        failOn = failOnCall;
+    }
+
+    // ------------------------------------------------------------------ entry points (from advice)
+
+    public static void created(Class<?> origin, String call, Object self, Object[] args, Object result) {
+        if (result == null || insideAgent()) return;
+        try {
+            BindingProfile p = PROFILE_OF.get(origin);
+            if (p == null) return;
+            HandleKind kind = p.kindOf(result.getClass());
+            if (kind == null) return;
+            injectFailure(call);
+            int proc = REGISTRY.process(origin.getClassLoader());
+            if (kind == HandleKind.REQUEST) {
+                request(p, proc, call, self, args, result);
+            } else {
+                REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError(call, t);
+        }
+    }
+
+    public static void freed(Object self) {
+        if (self == null || insideAgent()) return;
+        try {
+            REGISTRY.freed(self);
+        } catch (Throwable t) {
+            REGISTRY.internalError("free", t);
+        }
+    }
+
+    /** Instance wait/test on one request; {@code result} decides for test calls. */
+    public static void completedOne(String call, Object request, Object result) {
+        if (request == null) return;
+        try {
+            BindingProfile p = PROFILE_OF.get(request.getClass());
+            if (p == null) return;
+            boolean done = p.waitMethods.contains(call) || Boolean.TRUE.equals(result)
+                    || (result != null && !(result instanceof Boolean));
+            if (done) REGISTRY.requestCompleted(request);
+        } catch (Throwable t) {
+            REGISTRY.internalError(call, t);
+        }
+    }
+
+    /** Static completion calls over a request array. */
+    public static void completedArray(Class<?> origin, String call, Object array, Object result) {
+        if (!(array instanceof Object[])) return;
+        try {
+            BindingProfile p = PROFILE_OF.get(origin);
+            if (p == null) return;
+            Object[] requests = (Object[]) array;
+            boolean all = p.waitAllMethods.contains(call)
+                    || (p.testAllMethods.contains(call) && (Boolean.TRUE.equals(result)
+                    || (result != null && !(result instanceof Boolean))));
+            if (all) {
+                for (Object r : requests) if (r != null) REGISTRY.requestCompleted(r);
+                return;
+            }
+            for (int i : completedIndexes(result)) {
+                if (i >= 0 && i < requests.length && requests[i] != null) REGISTRY.requestCompleted(requests[i]);
+            }
+            // whatever the call returned, a request the binding reports as null has finished
+            if (p.requestIsNullMethod != null) {
+                for (Object r : requests) {
+                    if (r != null && REGISTRY.isTracked(r)
+                            && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
+                        REGISTRY.requestCompleted(r);
+                    }
+                }
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError(call, t);
+        }
+    }
+
+    /** Handles created until the matching leave are the binding's internals, not the application's. */
+    public static void enterBindingInternals() {
+        AGENT_DEPTH.get()[0]++;
+    }
+
+    public static void leaveBindingInternals() {
+        int[] depth = AGENT_DEPTH.get();
+        if (depth[0] > 0) depth[0]--;
+    }
+
+    public static void started(Object requestOrArray) {
+        try {
+            if (requestOrArray instanceof Object[]) {
+                for (Object r : (Object[]) requestOrArray) if (r != null) REGISTRY.requestStarted(r);
+            } else if (requestOrArray != null) {
+                REGISTRY.requestStarted(requestOrArray);
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError("start", t);
+        }
+    }
+
+    public static void errhandlerSet(Object holder, Object errhandler) {
+        if (insideAgent()) return;
+        try {
+            REGISTRY.setErrhandler(holder, errhandler);
+        } catch (Throwable t) {
+            REGISTRY.internalError("setErrhandler", t);
+        }
+    }
+
+    public static void named(Object wrapper, Object name) {
+        try {
+            if (name instanceof String) REGISTRY.setName(wrapper, (String) name);
+        } catch (Throwable t) {
+            REGISTRY.internalError("setName", t);
+        }
+    }
+
+    public static void committed(Object datatype) {
+        try {
+            REGISTRY.committed(datatype);
+        } catch (Throwable t) {
+            REGISTRY.internalError("commit", t);
+        }
+    }
+
+    /** MPI init returned: learn this process's rank and register the predefined handles. */
+    public static void initialized(Class<?> mpiClass) {
+        try {
+            BindingProfile p = PROFILE_OF.get(mpiClass);
+            if (p == null) return;
+            int proc = REGISTRY.process(mpiClass.getClassLoader());
+            Object world = mpiClass.getField(p.worldCommField).get(null);
+            int rank = asInt(agentCall(world, p.rankMethod));
+            int size = asInt(agentCall(world, p.sizeMethod));
+            REGISTRY.processInitialized(proc, rank, size);
+            for (Field f : mpiClass.getFields()) {
+                if (!Modifier.isStatic(f.getModifiers())) continue;
+                Object v = f.get(null);
+                if (v == null) continue;
+                HandleKind kind = p.kindOf(v.getClass());
+                if (kind == null) continue;
+                RowSpec spec = describe(p, kind, proc, null, null, new Object[0], v);
+                spec.flags |= RegistryLayout.F_PREDEFINED
+                        | (kind == HandleKind.DATATYPE ? RegistryLayout.F_COMMITTED : 0);
+                if (spec.name == null) spec.name = p.predefinedName.apply(f.getName());
+                spec.stack = null;
+                REGISTRY.addPredefined(v, spec);
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError("MPI init", t);
+        }
+    }
+
+    public static void finalized(Class<?> mpiClass) {
+        try {
+            REGISTRY.processFinalized(REGISTRY.process(mpiClass.getClassLoader()));
+        } catch (Throwable t) {
+            REGISTRY.internalError("MPI finalize", t);
+        }
+    }
+
+    // ------------------------------------------------------------------ describing handles
+
+    private static void request(BindingProfile p, int proc, String call, Object self, Object[] args, Object result) {
+        Object holder = null;
+        if (self != null) {
+            HandleKind k = p.kindOf(self.getClass());
+            if (k == HandleKind.COMMUNICATOR || k == HandleKind.WINDOW || k == HandleKind.FILE) holder = self;
+        }
+        BindingProfile.RequestCall rc = p.requestCalls.get(call);
+        int peer = rc != null && rc.peerArg < args.length ? asInt(args[rc.peerArg]) : Integer.MIN_VALUE;
+        int tag = rc != null && rc.tagArg < args.length ? asInt(args[rc.tagArg]) : Integer.MIN_VALUE;
+        boolean persistent = isA(result.getClass(), p.persistentRequestClass);
+        REGISTRY.addRequest(result, proc, result.getClass().getName(), call, peer, tag, holder, persistent);
+        if (requestStacks) REGISTRY.setStack(result, stack(p));
+    }
+
+    static RowSpec describe(BindingProfile p, HandleKind kind, int proc, String call, Object self, Object[] args,
+                            Object result) throws ReflectiveOperationException {
+        RowSpec s = new RowSpec(kind);
+        s.proc = proc;
+        s.bindingClass = result.getClass().getName();
+        s.call = call;
+        s.stack = stack(p);
+        Object nativeHandle = Reflect.field(result, p.nativeHandleField);
+        if (nativeHandle instanceof Long) {
+            s.cHandle = (Long) nativeHandle;
+            s.flags |= RegistryLayout.F_HAS_CHANDLE;
+        }
+        HandleKind selfKind = self == null ? null : p.kindOf(self.getClass());
+        switch (kind) {
+            case COMMUNICATOR:
+                describeCommunicator(p, proc, s, result);
+                s.derivedFrom = selfKind == HandleKind.COMMUNICATOR ? self : firstOfKind(p, args, HandleKind.COMMUNICATOR);
+                s.ref1 = firstOfKind(p, args, HandleKind.GROUP);
+                break;
+            case GROUP:
+                s.i0 = asInt(agentCall(result, p.rankMethod));
+                s.i1 = asInt(agentCall(result, p.sizeMethod));
+                s.members = worldRanks(p, proc, result);
+                s.derivedFrom = selfKind == HandleKind.COMMUNICATOR || selfKind == HandleKind.GROUP ? self
+                        : firstOfKind(p, args, HandleKind.GROUP);
+                break;
+            case DATATYPE:
+                s.name = asString(agentCall(result, p.nameMethod));
+                s.l0 = asInt(agentCall(result, p.datatypeSizeMethod));
+                s.l1 = asInt(agentCall(result, p.datatypeExtentMethod));
+                s.l2 = asInt(agentCall(result, p.datatypeLbMethod));
+                s.parents = allOfKind(p, args, HandleKind.DATATYPE);
+                break;
+            case WINDOW: {
+                s.name = asString(agentCall(result, p.nameMethod));
+                s.ref0 = firstOfKind(p, args, HandleKind.COMMUNICATOR);
+                BindingProfile.WindowCtor w = p.windowCtorsByArity.get(args.length);
+                if (w != null) {
+                    s.l0 = asInt(args[w.sizeArg]);
+                    s.i0 = asInt(args[w.dispUnitArg]);
+                } else {
+                    s.l0 = Integer.MIN_VALUE;
+                    s.i0 = Integer.MIN_VALUE;
+                }
+                break;
+            }
+            case FILE:
+                s.ref0 = firstOfKind(p, args, HandleKind.COMMUNICATOR);
+                break;
+            default:
+                break;
+        }
+        return s;
+    }
+
+    private static void describeCommunicator(BindingProfile p, int proc, RowSpec s, Object comm)
+            throws ReflectiveOperationException {
+        s.name = asString(agentCall(comm, p.nameMethod));
+        s.i0 = asInt(agentCall(comm, p.rankMethod));
+        s.i1 = asInt(agentCall(comm, p.sizeMethod));
+        boolean inter = Boolean.TRUE.equals(agentCall(comm, p.isInterMethod));
+        if (inter) {
+            s.flags |= RegistryLayout.F_INTER;
+            s.i2 = asInt(agentCall(comm, p.remoteSizeMethod));
+            s.remoteMembers = membersOf(p, proc, comm, p.remoteGroupMethod);
+        }
+        s.members = membersOf(p, proc, comm, p.groupMethod);
+        if (isA(comm.getClass(), p.cartClass)) {
+            int[][] t = p.topologyReader.cartesian(agentCall(comm, p.cartTopoMethod));
+            s.flags |= RegistryLayout.F_TOPO_CART;
+            s.dims = t[0];
+            s.periods = new boolean[t[1].length];
+            for (int i = 0; i < t[1].length; i++) s.periods[i] = t[1][i] != 0;
+        } else if (isA(comm.getClass(), p.graphClass)) {
+            Object parms = agentCall(comm, p.graphTopoMethod);
+            if (parms != null) {
+                int[][] t = p.topologyReader.graph(parms);
+                s.flags |= RegistryLayout.F_TOPO_GRAPH;
+                s.graphIndex = t[0];
+                s.graphEdges = t[1];
+            }
+        }
+    }
+
+    /** COMM_WORLD ranks of a communicator's (remote) group; the group is the agent's and freed. */
+    private static int[] membersOf(BindingProfile p, int proc, Object comm, String groupGetter)
+            throws ReflectiveOperationException {
+        Object group = agentCall(comm, groupGetter);
+        if (group == null) return null;
+        try {
+            return worldRanks(p, proc, group);
+        } finally {
+            for (String free : p.freeMethods) {
+                if (Reflect.method(group.getClass(), free) != null) {
+                    agentCall(group, free);
+                    break;
+                }
+            }
+        }
+    }
+
+    private static int[] worldRanks(BindingProfile p, int proc, Object group) throws ReflectiveOperationException {
+        int size = asInt(agentCall(group, p.sizeMethod));
+        if (size <= 0) return new int[0];
+        Object world = worldGroup(p, proc, group.getClass());
+        if (world == null) return null;
+        int[] ranks = new int[size];
+        for (int i = 0; i < size; i++) ranks[i] = i;
+        Class<?> groupClass = world.getClass();
+        int[] depth = AGENT_DEPTH.get();
+        depth[0]++;
+        try {
+            return (int[]) Reflect.callStatic(groupClass, p.translateRanksMethod,
+                    new Class<?>[] {groupClass, int[].class, groupClass}, group, ranks, world);
+        } finally {
+            depth[0]--;
+        }
+    }
+
+    private static Object worldGroup(BindingProfile p, int proc, Class<?> anyBindingClass)
+            throws ReflectiveOperationException {
+        Object g = WORLD_GROUPS.get(proc);
+        if (g != null) return g;
+        Class<?> mpi = Class.forName(p.mpiClass, false, anyBindingClass.getClassLoader());
+        Object world = mpi.getField(p.worldCommField).get(null);
+        if (world == null) return null;
+        g = agentCall(world, p.groupMethod);
+        if (g != null) WORLD_GROUPS.put(proc, g);
+        return g;
+    }
+
+    private static Object firstOfKind(BindingProfile p, Object[] args, HandleKind kind) {
+        for (Object a : args) {
+            if (a != null && p.kindOf(a.getClass()) == kind) return a;
+        }
+        return null;
+    }
+
+    private static Object[] allOfKind(BindingProfile p, Object[] args, HandleKind kind) {
+        List<Object> out = new ArrayList<>();
+        for (Object a : args) {
+            if (a instanceof Object[]) {
+                for (Object e : (Object[]) a) if (e != null && p.kindOf(e.getClass()) == kind) out.add(e);
+            } else if (a != null && p.kindOf(a.getClass()) == kind) {
+                out.add(a);
+            }
+        }
+        return out.toArray();
+    }
+
+    private static String[] stack(BindingProfile p) {
+        List<String> frames = new ArrayList<>(STACK_FRAMES);
+        WALKER.forEach(f -> {
+            if (frames.size() >= STACK_FRAMES) return;
+            String c = f.getClassName();
+            if (p.isBindingFrame(c) || c.startsWith("io.mpilens.agent.") || c.startsWith("java.")
+                    || c.startsWith("jdk.") || c.startsWith("sun.")) {
+                return;
+            }
+            frames.add(c + "." + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")");
+        });
+        return frames.toArray(new String[0]);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Calls the binding on the agent's behalf; interception ignores calls made while inside. */
+    private static Object agentCall(Object target, String method) throws ReflectiveOperationException {
+        if (method == null || target == null) return null;
+        int[] depth = AGENT_DEPTH.get();
+        depth[0]++;
+        try {
+            return Reflect.call(target, method);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            return null; // the binding refused (e.g. a freed handle): the attribute stays unknown
+        } finally {
+            depth[0]--;
+        }
+    }
+
+    private static boolean insideAgent() {
+        return AGENT_DEPTH.get()[0] > 0;
+    }
+
+    private static List<Integer> completedIndexes(Object result) {
+        List<Integer> out = new ArrayList<>();
+        if (result instanceof Integer) {
+            out.add((Integer) result);
+        } else if (result instanceof int[]) {
+            for (int i : (int[]) result) out.add(i);
+        } else if (result instanceof Object[]) {
+            for (Object st : (Object[]) result) addStatusIndex(st, out);
+        } else if (result != null) {
+            addStatusIndex(result, out);
+        }
+        return out;
+    }
+
+    private static void addStatusIndex(Object status, List<Integer> out) {
+        try {
+            Object idx = Reflect.field(status, "index");
+            if (idx instanceof Integer) out.add((Integer) idx);
+        } catch (IllegalAccessException | RuntimeException e) {
+            // a status without an index field: the isNull check below still applies
+        }
+    }
+
+    private static boolean isA(Class<?> c, String className) {
+        if (className == null) return false;
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (k.getName().equals(className)) return true;
+        }
+        return false;
+    }
+
+    private static void injectFailure(String call) {
+        String f = failOn;
+        if (f != null && f.equals(call)) {
+            throw new IllegalStateException("injected failure in interception of " + call + " (failOn option)");
+        }
+    }
+
+    private static int asInt(Object v) {
+        return v instanceof Number ? ((Number) v).intValue() : Integer.MIN_VALUE;
+    }
+
+    private static String asString(Object v) {
+        return v instanceof String && !((String) v).isEmpty() ? (String) v : null;
+    }
+}

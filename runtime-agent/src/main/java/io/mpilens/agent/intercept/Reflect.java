@@ -1,0 +1,65 @@
+package io.mpilens.agent.intercept;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Cached reflective access to the binding's cheap getters; the agent compiles without the binding. */
+final class Reflect {
+    private static final Object MISSING = new Object();
+    private static final ClassValue<Map<String, Object>> MEMBERS = new ClassValue<>() {
+        @Override
+        protected Map<String, Object> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    private Reflect() {
+    }
+
+    /** Invokes a public no-argument method; null when the class has no such method. */
+    static Object call(Object target, String method) throws ReflectiveOperationException {
+        if (target == null || method == null) return null;
+        Method m = method(target.getClass(), method);
+        return m == null ? null : m.invoke(target);
+    }
+
+    static Object callStatic(Class<?> type, String method, Class<?>[] params, Object... args)
+            throws ReflectiveOperationException {
+        Method m = type.getMethod(method, params);
+        return m.invoke(null, args);
+    }
+
+    static Method method(Class<?> type, String name) {
+        Object m = MEMBERS.get(type).computeIfAbsent("m:" + name, k -> {
+            try {
+                Method found = type.getMethod(name);
+                found.setAccessible(true);
+                return found;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return MISSING;
+            }
+        });
+        return m == MISSING ? null : (Method) m;
+    }
+
+    /** Reads a field declared by the class or a superclass, whatever its access; null if absent. */
+    static Object field(Object target, String name) throws IllegalAccessException {
+        if (target == null || name == null) return null;
+        Class<?> type = target.getClass();
+        Object f = MEMBERS.get(type).computeIfAbsent("f:" + name, k -> {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                try {
+                    Field found = c.getDeclaredField(name);
+                    found.setAccessible(true);
+                    return found;
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    // keep looking in the superclass
+                }
+            }
+            return MISSING;
+        });
+        return f == MISSING ? null : ((Field) f).get(target);
+    }
+}

@@ -1,0 +1,120 @@
+package io.mpilens.agent.profile;
+
+import io.mpilens.api.model.HandleKind;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A Java MPI binding described as data: which classes are handles of which kind, which
+ * methods create, free, complete and modify them, and how to read their attributes with the
+ * binding's own cheap local getters. The interception code is generic over this; a third
+ * binding is a new profile.
+ */
+public final class BindingProfile {
+    /** Positions of peer and tag among a request-creating call's arguments. */
+    public static final class RequestCall {
+        public final int peerArg;
+        public final int tagArg;
+
+        RequestCall(int peerArg, int tagArg) {
+            this.peerArg = peerArg;
+            this.tagArg = tagArg;
+        }
+    }
+
+    /** Positions of size and displacement unit among a window constructor's arguments. */
+    public static final class WindowCtor {
+        public final int sizeArg;
+        public final int dispUnitArg;
+
+        WindowCtor(int sizeArg, int dispUnitArg) {
+            this.sizeArg = sizeArg;
+            this.dispUnitArg = dispUnitArg;
+        }
+    }
+
+    public String id;
+    public String displayName;
+    /** Class whose presence on a class path identifies the binding, as a resource name. */
+    public String markerResource;
+    /** Resources of a launcher that loads the binding later in its own class loaders. */
+    public String[] launcherResources = new String[0];
+    /** Packages whose frames are the binding's, not the user's, in creation stacks. */
+    public String[] bindingPackages;
+    public String mpiClass;
+    public Set<String> initMethods;
+    public Set<String> finalizeMethods;
+    /** Handle classes by exact name; subclasses are found by walking superclasses. */
+    public final Map<String, HandleKind> handleClasses = new LinkedHashMap<>();
+    /** Handle classes whose public constructors create handles (windows, files). */
+    public Set<String> constructedClasses = Set.of();
+    public Set<String> freeMethods;
+    public String setErrhandlerMethod;
+    public String setNameMethod;
+    public String commitMethod;
+    public String persistentRequestClass;
+    public Set<String> startMethods = Set.of();
+    /** Blocking completion of the receiver. */
+    public Set<String> waitMethods = Set.of();
+    /** Non-blocking completion of the receiver: complete when the result is true or non-null. */
+    public Set<String> testMethods = Set.of();
+    /** Static calls over a request array that complete all of them. */
+    public Set<String> waitAllMethods = Set.of();
+    /** Static calls over a request array that complete all when the result is true/non-null. */
+    public Set<String> testAllMethods = Set.of();
+    /** Static calls over a request array that complete the indexes they return. */
+    public Set<String> someMethods = Set.of();
+    /** Request-creating calls by method name. Calls not listed record peer and tag as unknown. */
+    public final Map<String, RequestCall> requestCalls = new LinkedHashMap<>();
+    public final Map<Integer, WindowCtor> windowCtorsByArity = new LinkedHashMap<>();
+    /** A request that finished (non-persistent) answers true; null if the binding has no such getter. */
+    public String requestIsNullMethod;
+
+    // attribute getters (instance methods without arguments unless noted)
+    public String rankMethod, sizeMethod, nameMethod, isInterMethod, remoteSizeMethod;
+    public String groupMethod, remoteGroupMethod;
+    /** static (Group, int[], Group) -> int[] */
+    public String translateRanksMethod;
+    public String worldCommField;
+    public String datatypeSizeMethod, datatypeExtentMethod, datatypeLbMethod;
+    /** Field holding the native handle, or null when the binding has none. */
+    public String nativeHandleField;
+    public String cartClass, cartTopoMethod;
+    public String graphClass, graphTopoMethod;
+    /** Reads dims/periods or index/edges from the binding's topology parameter object. */
+    public TopologyReader topologyReader;
+    /** Names of predefined handles, from the static field name. */
+    public java.util.function.UnaryOperator<String> predefinedName = f -> "MPI_" + f;
+    /** Methods returning Object that create a handle of the receiver's kind (mpiJava clone). */
+    public Set<String> cloneMethods = Set.of("clone");
+
+    public HandleKind kindOf(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            HandleKind kind = handleClasses.get(k.getName());
+            if (kind != null) return kind;
+        }
+        return null;
+    }
+
+    public boolean isBindingFrame(String className) {
+        for (String p : bindingPackages) {
+            if (className.startsWith(p)) return true;
+        }
+        return false;
+    }
+
+    /** Binding-specific reading of a topology parameter object, by reflection. */
+    public interface TopologyReader {
+        /** {dims, periods(0/1)} of a Cartesian communicator's parameters. */
+        int[][] cartesian(Object parms) throws ReflectiveOperationException;
+
+        /** {index, edges} of a graph communicator's parameters. */
+        int[][] graph(Object parms) throws ReflectiveOperationException;
+    }
+
+    /** Both profiles; the agent installs interception for each whose classes exist. */
+    public static BindingProfile[] all() {
+        return new BindingProfile[] {OpenMpiProfile.create(), MpjExpressProfile.create()};
+    }
+}

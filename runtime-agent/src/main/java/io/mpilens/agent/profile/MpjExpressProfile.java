@@ -1,0 +1,82 @@
+package io.mpilens.agent.profile;
+
+import io.mpilens.api.model.HandleKind;
+import java.util.Set;
+
+/**
+ * MPJ Express 0.44 (mpiJava 1.2 API), multicore and niodev devices. Its {@code Free()},
+ * {@code free()} and {@code Commit()} are empty bodies: only interception sees them. It has no
+ * object names, no per-communicator errhandlers and no native handles.
+ */
+final class MpjExpressProfile {
+    private MpjExpressProfile() {
+    }
+
+    static BindingProfile create() {
+        BindingProfile p = new BindingProfile();
+        p.id = "mpj";
+        p.displayName = "MPJ Express";
+        p.markerResource = "mpjdev/MPJDev.class";
+        // the multicore device defines mpi.* in per-rank loaders; its JVM shows only the launcher
+        p.launcherResources = new String[] {"runtime/starter/MulticoreStarter.class"};
+        p.bindingPackages = new String[] {"mpi.", "mpjdev.", "mpjbuf.", "xdev.", "runtime.", "smpdev.", "niodev."};
+        p.mpiClass = "mpi.MPI";
+        p.initMethods = Set.of("Init", "initThread");
+        p.finalizeMethods = Set.of("Finalize");
+        p.handleClasses.put("mpi.Comm", HandleKind.COMMUNICATOR);
+        p.handleClasses.put("mpi.Request", HandleKind.REQUEST);
+        p.handleClasses.put("mpi.Datatype", HandleKind.DATATYPE);
+        p.handleClasses.put("mpi.Group", HandleKind.GROUP);
+        p.handleClasses.put("mpi.Errhandler", HandleKind.ERRHANDLER);
+        p.handleClasses.put("mpi.Op", HandleKind.OP);
+        p.constructedClasses = Set.of("mpi.Op");
+        p.freeMethods = Set.of("Free", "free");
+        p.commitMethod = "Commit";
+        p.persistentRequestClass = "mpi.Prequest";
+        p.startMethods = Set.of("Start", "Startall");
+        p.waitMethods = Set.of("Wait");
+        p.testMethods = Set.of("Test");
+        p.waitAllMethods = Set.of("Waitall");
+        p.testAllMethods = Set.of("Testall");
+        p.someMethods = Set.of("Waitany", "Testany", "Waitsome", "Testsome");
+        p.requestIsNullMethod = "Is_null";
+        // (buf, offset, count, type, peer, tag)
+        for (String m : new String[] {"Isend", "Ibsend", "Issend", "Irsend", "Irecv", "Send_init", "Bsend_init",
+                "Ssend_init", "Rsend_init", "Recv_init"}) {
+            p.requestCalls.put(m, new BindingProfile.RequestCall(4, 5));
+        }
+        p.rankMethod = "Rank";
+        p.sizeMethod = "Size";
+        p.isInterMethod = "Test_inter";
+        p.remoteSizeMethod = "Remote_size";
+        p.groupMethod = "Group";
+        p.remoteGroupMethod = "Remote_group";
+        p.translateRanksMethod = "Translate_ranks";
+        p.worldCommField = "COMM_WORLD";
+        p.datatypeSizeMethod = "Size";
+        p.datatypeExtentMethod = "Extent";
+        p.datatypeLbMethod = "Lb";
+        p.cartClass = "mpi.Cartcomm";
+        p.cartTopoMethod = "Get";
+        p.graphClass = "mpi.Graphcomm";
+        p.graphTopoMethod = "Get";
+        p.topologyReader = new BindingProfile.TopologyReader() {
+            @Override
+            public int[][] cartesian(Object parms) throws ReflectiveOperationException {
+                int[] dims = (int[]) parms.getClass().getField("dims").get(parms);
+                boolean[] per = (boolean[]) parms.getClass().getField("periods").get(parms);
+                int[] periods = new int[per.length];
+                for (int i = 0; i < per.length; i++) periods[i] = per[i] ? 1 : 0;
+                return new int[][] {dims.clone(), periods};
+            }
+
+            @Override
+            public int[][] graph(Object parms) throws ReflectiveOperationException {
+                int[] index = (int[]) parms.getClass().getField("index").get(parms);
+                int[] edges = (int[]) parms.getClass().getField("edges").get(parms);
+                return new int[][] {index.clone(), edges.clone()};
+            }
+        };
+        return p;
+    }
+}

@@ -1,0 +1,95 @@
+package io.mpilens.agent.profile;
+
+import io.mpilens.api.model.HandleKind;
+import java.util.Set;
+
+/** Open MPI's Java bindings (4.1; 5.0 has the same API). */
+final class OpenMpiProfile {
+    private OpenMpiProfile() {
+    }
+
+    static BindingProfile create() {
+        BindingProfile p = new BindingProfile();
+        p.id = "openmpi";
+        p.displayName = "Open MPI Java bindings";
+        p.markerResource = "mpi/Constant.class"; // mpi.Freeable exists in MPJ Express too
+        p.bindingPackages = new String[] {"mpi."};
+        p.mpiClass = "mpi.MPI";
+        p.initMethods = Set.of("Init", "InitThread");
+        p.finalizeMethods = Set.of("Finalize");
+        p.handleClasses.put("mpi.Comm", HandleKind.COMMUNICATOR);
+        p.handleClasses.put("mpi.Request", HandleKind.REQUEST);
+        p.handleClasses.put("mpi.Datatype", HandleKind.DATATYPE);
+        p.handleClasses.put("mpi.Group", HandleKind.GROUP);
+        p.handleClasses.put("mpi.Win", HandleKind.WINDOW);
+        p.handleClasses.put("mpi.Errhandler", HandleKind.ERRHANDLER);
+        p.handleClasses.put("mpi.Op", HandleKind.OP);
+        p.handleClasses.put("mpi.Info", HandleKind.INFO);
+        p.handleClasses.put("mpi.File", HandleKind.FILE);
+        p.handleClasses.put("mpi.Message", HandleKind.MESSAGE);
+        p.constructedClasses = Set.of("mpi.Win", "mpi.File", "mpi.Info", "mpi.Op", "mpi.Message");
+        p.freeMethods = Set.of("free", "close");
+        p.setErrhandlerMethod = "setErrhandler";
+        p.setNameMethod = "setName";
+        p.commitMethod = "commit";
+        p.persistentRequestClass = "mpi.Prequest";
+        p.startMethods = Set.of("start", "startAll");
+        p.waitMethods = Set.of("waitFor", "waitStatus");
+        p.testMethods = Set.of("test", "testStatus");
+        p.waitAllMethods = Set.of("waitAll", "waitAllStatus");
+        p.testAllMethods = Set.of("testAll", "testAllStatus");
+        p.someMethods = Set.of("waitAny", "waitAnyStatus", "testAny", "testAnyStatus", "waitSome",
+                "waitSomeStatus", "testSome", "testSomeStatus");
+        p.requestIsNullMethod = "isNull";
+        // (buf, count, type, peer, tag [, ...])
+        for (String m : new String[] {"iSend", "ibSend", "isSend", "irSend", "iRecv", "sendInit", "bSendInit",
+                "sSendInit", "rSendInit", "recvInit"}) {
+            p.requestCalls.put(m, new BindingProfile.RequestCall(3, 4));
+        }
+        // Win(base, size, dispUnit, info, comm); Win(size, dispUnit, info, comm, base, flavor); Win(info, comm)
+        p.windowCtorsByArity.put(5, new BindingProfile.WindowCtor(1, 2));
+        p.windowCtorsByArity.put(6, new BindingProfile.WindowCtor(0, 1));
+        p.rankMethod = "getRank";
+        p.sizeMethod = "getSize";
+        p.nameMethod = "getName";
+        p.isInterMethod = "isInter";
+        p.remoteSizeMethod = "getRemoteSize";
+        p.groupMethod = "getGroup";
+        p.remoteGroupMethod = "getRemoteGroup";
+        p.translateRanksMethod = "translateRanks";
+        p.worldCommField = "COMM_WORLD";
+        p.datatypeSizeMethod = "getSize";
+        p.datatypeExtentMethod = "getExtent";
+        p.datatypeLbMethod = "getLb";
+        p.nativeHandleField = "handle";
+        p.cartClass = "mpi.CartComm";
+        p.cartTopoMethod = "getTopo";
+        p.graphClass = "mpi.GraphComm";
+        p.graphTopoMethod = "getDims";
+        p.topologyReader = new BindingProfile.TopologyReader() {
+            @Override
+            public int[][] cartesian(Object parms) throws ReflectiveOperationException {
+                int n = (Integer) parms.getClass().getMethod("getDimCount").invoke(parms);
+                int[] dims = new int[n];
+                int[] periods = new int[n];
+                for (int i = 0; i < n; i++) {
+                    dims[i] = (Integer) parms.getClass().getMethod("getDim", int.class).invoke(parms, i);
+                    periods[i] = (Boolean) parms.getClass().getMethod("getPeriod", int.class).invoke(parms, i) ? 1 : 0;
+                }
+                return new int[][] {dims, periods};
+            }
+
+            @Override
+            public int[][] graph(Object parms) throws ReflectiveOperationException {
+                int n = (Integer) parms.getClass().getMethod("getIndexCount").invoke(parms);
+                int[] index = new int[n];
+                for (int i = 0; i < n; i++) index[i] = (Integer) parms.getClass().getMethod("getIndex", int.class).invoke(parms, i);
+                int m = (Integer) parms.getClass().getMethod("getEdgeCount").invoke(parms);
+                int[] edges = new int[m];
+                for (int i = 0; i < m; i++) edges[i] = (Integer) parms.getClass().getMethod("getEdge", int.class).invoke(parms, i);
+                return new int[][] {index, edges};
+            }
+        };
+        return p;
+    }
+}

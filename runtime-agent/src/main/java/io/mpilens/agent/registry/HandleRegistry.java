@@ -1,0 +1,549 @@
+package io.mpilens.agent.registry;
+
+import static io.mpilens.api.registry.RegistryLayout.*;
+
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.registry.RegistryLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The handle registry: one per JVM, in the application's heap, laid out as
+ * {@link RegistryLayout} describes so a debugger or a heap-dump reader can decode it by reading
+ * fields and arrays only. Field names are part of the contract; do not rename them.
+ *
+ * <p>Every mutation holds this object's monitor; every row change is bracketed by a seqlock
+ * stamp so a reader that stopped the VM mid-update sees the row as torn, not as garbage.
+ * The registry keeps no strong reference to the application's objects.
+ */
+@SuppressWarnings("unused") // the layout fields are read by debuggers, not by Java code
+public final class HandleRegistry {
+    public static final HandleRegistry INSTANCE = new HandleRegistry(1024, 1024);
+
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+
+    // ---- root scalars (layout)
+    private final int magic = MAGIC;
+    private final int layoutVersion = VERSION;
+    private volatile int generation;
+    private int highWater;
+    private String agentVersion = "unknown";
+    private String binding;
+    private long pid = ProcessHandle.current().pid();
+    private String host = hostName();
+    private volatile int internalErrors;
+    private String lastError;
+    private long untrackedEvents;
+
+    // ---- processes (layout)
+    private int procCount;
+    private int[] procRank = new int[4];
+    private int[] procSize = new int[4];
+    private byte[] procState = new byte[4];
+
+    // ---- columns (layout)
+    private int[] stamp;
+    private long[] id;
+    private byte[] kind;
+    private byte[] state;
+    private int[] flags;
+    private int[] owner;
+    private int[] refCount;
+    private long[] cHandle;
+    private int[] i0, i1, i2;
+    private long[] l0, l1, l2;
+    private long[] r0, r1, r2;
+    private int[] name, call, cls;
+    private Object[] side;
+    private String[] strings = new String[256];
+    private int stringCount;
+
+    // ---- history ring (layout)
+    private long histCount;
+    private final int[] hStamp;
+    private final long[] hId;
+    private final byte[] hKind;
+    private final int[] hOwner, hName, hCall, hSite, hFlags;
+
+    // ---- private bookkeeping (not part of the layout)
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+    private final WrapperIndex wrappers = new WrapperIndex(collected);
+    private final Map<String, Integer> stringIndex = new HashMap<>();
+    private final Map<ClassLoader, Integer> procByLoader = new IdentityHashMap<>();
+    private int[] ref0Slot, ref1Slot, r0Home;
+    private int[][] parentSlots;
+    private int[] freeSlots;
+    private int freeCount;
+    private long nextId = 1;
+    private boolean historyOfRequests;
+
+    HandleRegistry(int capacity, int historyCapacity) {
+        allocate(capacity);
+        hStamp = new int[historyCapacity];
+        hId = new long[historyCapacity];
+        hKind = new byte[historyCapacity];
+        hOwner = new int[historyCapacity];
+        hName = new int[historyCapacity];
+        hCall = new int[historyCapacity];
+        hSite = new int[historyCapacity];
+        hFlags = new int[historyCapacity];
+        freeSlots = new int[capacity];
+    }
+
+    public synchronized void configure(String agentVersion, String binding, boolean historyOfRequests) {
+        this.agentVersion = agentVersion;
+        this.binding = binding;
+        this.historyOfRequests = historyOfRequests;
+    }
+
+    // ------------------------------------------------------------------ processes
+
+    /** Index of the MPI process whose binding classes were loaded by this loader. */
+    public synchronized int process(ClassLoader loader) {
+        Integer p = procByLoader.get(loader);
+        if (p != null) return p;
+        if (procCount == procRank.length) {
+            procRank = Arrays.copyOf(procRank, procCount * 2);
+            procSize = Arrays.copyOf(procSize, procCount * 2);
+            procState = Arrays.copyOf(procState, procCount * 2);
+        }
+        int idx = procCount;
+        procRank[idx] = -1;
+        procSize[idx] = -1;
+        procState[idx] = MpiState.NOT_INITIALIZED.code();
+        procCount = idx + 1;
+        procByLoader.put(loader, idx);
+        return idx;
+    }
+
+    public synchronized void processInitialized(int proc, int rank, int size) {
+        procRank[proc] = rank;
+        procSize[proc] = size;
+        procState[proc] = MpiState.INITIALIZED.code();
+    }
+
+    public synchronized void processFinalized(int proc) {
+        procState[proc] = MpiState.FINALIZED.code();
+    }
+
+    public synchronized int rankOf(int proc) {
+        return proc >= 0 && proc < procCount ? procRank[proc] : -1;
+    }
+
+    // ------------------------------------------------------------------ rows
+
+    public synchronized boolean isTracked(Object wrapper) {
+        return wrappers.slotOf(wrapper) >= 0;
+    }
+
+    /** Registers a new handle; a wrapper already registered keeps its row. Returns the id. */
+    public synchronized long add(Object wrapper, RowSpec spec) {
+        drainCollected();
+        int existing = wrappers.slotOf(wrapper);
+        if (existing >= 0) return id[existing];
+        int s = takeSlot();
+        long newId = nextId++;
+        beginWrite(s);
+        id[s] = newId;
+        kind[s] = spec.kind.code();
+        state[s] = Lifecycle.ACTIVE.code();
+        owner[s] = spec.proc;
+        refCount[s] = 0;
+        cHandle[s] = spec.cHandle;
+        i0[s] = spec.i0;
+        i1[s] = spec.i1;
+        i2[s] = spec.i2;
+        l0[s] = spec.l0;
+        l1[s] = spec.l1;
+        l2[s] = spec.l2;
+        name[s] = intern(spec.name);
+        call[s] = intern(spec.call);
+        cls[s] = intern(spec.bindingClass);
+        ref0Slot[s] = holdSlot(spec.ref0);
+        ref1Slot[s] = holdSlot(spec.ref1);
+        r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
+        r1[s] = ref1Slot[s] >= 0 ? id[ref1Slot[s]] : 0;
+        int lineage = spec.derivedFrom == null ? -1 : wrappers.slotOf(spec.derivedFrom);
+        r2[s] = lineage >= 0 ? id[lineage] : 0;
+        if (spec.kind == HandleKind.COMMUNICATOR && ref0Slot[s] < 0 && lineage >= 0
+                && kind[lineage] == HandleKind.COMMUNICATOR.code() && ref0Slot[lineage] >= 0) {
+            // a new communicator inherits its parent's errhandler (MPI 3.1 section 8.3)
+            ref0Slot[s] = ref0Slot[lineage];
+            addRef(ref0Slot[s]);
+            r0[s] = id[ref0Slot[s]];
+        }
+        long[] parentIds = null;
+        if (spec.parents != null && spec.parents.length > 0) {
+            int[] ps = new int[spec.parents.length];
+            int n = 0;
+            for (Object p : spec.parents) {
+                int ps1 = holdSlot(p);
+                if (ps1 >= 0) ps[n++] = ps1;
+            }
+            parentSlots[s] = Arrays.copyOf(ps, n);
+            parentIds = new long[n];
+            for (int i = 0; i < n; i++) parentIds[i] = id[ps[i]];
+        } else {
+            parentSlots[s] = null;
+        }
+        long[] sideRecord = SideRecord.encode(spec, parentIds, this);
+        side[s] = sideRecord;
+        flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
+        endWrite(s);
+        wrappers.put(wrapper, s);
+        return newId;
+    }
+
+    /** A predefined handle found at MPI init: registered, or marked if already known. */
+    public synchronized void addPredefined(Object wrapper, RowSpec spec) {
+        int s = wrappers.slotOf(wrapper);
+        if (s < 0) {
+            add(wrapper, spec);
+            return;
+        }
+        int idx = intern(spec.name);
+        beginWrite(s);
+        flags[s] |= spec.flags;
+        name[s] = idx;
+        owner[s] = spec.proc;
+        endWrite(s);
+    }
+
+    /** Creation stack of a request, recorded only when the requestStacks option is on. */
+    public synchronized void setStack(Object wrapper, String[] frames) {
+        int s = wrappers.slotOf(wrapper);
+        if (s < 0) return;
+        RowSpec spec = new RowSpec(HandleKind.ofCode(kind[s]));
+        spec.stack = frames;
+        long[] record = SideRecord.encode(spec, null, this);
+        beginWrite(s);
+        side[s] = record;
+        flags[s] |= record != null ? F_HAS_SIDE : 0;
+        endWrite(s);
+    }
+
+    /** The request hot path: no stack, no side record. */
+    public synchronized void addRequest(Object request, int proc, String bindingClass, String callName, int peer,
+                                        int tag, Object communicator, boolean persistent) {
+        drainCollected();
+        int existing = wrappers.slotOf(request);
+        if (existing >= 0) return;
+        int s = takeSlot();
+        beginWrite(s);
+        id[s] = nextId++;
+        kind[s] = HandleKind.REQUEST.code();
+        state[s] = Lifecycle.ACTIVE.code();
+        owner[s] = proc;
+        refCount[s] = 0;
+        cHandle[s] = 0;
+        i0[s] = peer;
+        i1[s] = tag;
+        i2[s] = 0;
+        l0[s] = 0;
+        l1[s] = 0;
+        l2[s] = 0;
+        name[s] = -1;
+        call[s] = intern(callName);
+        cls[s] = intern(bindingClass);
+        ref0Slot[s] = holdSlot(communicator);
+        r0Home[s] = ref0Slot[s];
+        ref1Slot[s] = -1;
+        parentSlots[s] = null;
+        r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
+        r1[s] = 0;
+        r2[s] = 0;
+        side[s] = null;
+        flags[s] = persistent ? F_PERSISTENT | F_COMPLETE : 0;
+        if (persistent) dropRef(s, 0); // an inactive persistent request holds nothing
+        endWrite(s);
+        wrappers.put(request, s);
+    }
+
+    /** The application freed the handle: release it now or keep it as an orphan. */
+    public synchronized void freed(Object wrapper) {
+        drainCollected();
+        int s = wrappers.slotOf(wrapper);
+        if (s < 0) {
+            untrackedEvents++;
+            return;
+        }
+        wrappers.remove(wrapper);
+        if (state[s] != Lifecycle.ACTIVE.code()) return;
+        if (kind[s] == HandleKind.REQUEST.code()) {
+            // MPI_Request_free: an active request stays pending until the operation completes,
+            // but the application can no longer observe that; Java bindings free completed ones.
+            release(s);
+            return;
+        }
+        if (refCount[s] == 0) {
+            release(s);
+        } else {
+            beginWrite(s);
+            state[s] = Lifecycle.FREED.code();
+            endWrite(s);
+        }
+    }
+
+    /** A request completed (wait/test succeeded). Non-persistent requests are released. */
+    public synchronized void requestCompleted(Object request) {
+        int s = wrappers.slotOf(request);
+        if (s < 0 || kind[s] != HandleKind.REQUEST.code()) return;
+        if ((flags[s] & F_PERSISTENT) != 0) {
+            if ((flags[s] & F_COMPLETE) != 0) return;
+            beginWrite(s);
+            flags[s] |= F_COMPLETE;
+            endWrite(s);
+            dropRef(s, 0);
+            return;
+        }
+        wrappers.remove(request);
+        release(s);
+    }
+
+    /** A persistent request was started: it is pending again and holds its communicator. */
+    public synchronized void requestStarted(Object request) {
+        int s = wrappers.slotOf(request);
+        if (s < 0 || (flags[s] & F_COMPLETE) == 0) return;
+        beginWrite(s);
+        flags[s] &= ~F_COMPLETE;
+        endWrite(s);
+        int c = ref0SlotFor(s);
+        if (c >= 0) {
+            ref0Slot[s] = c;
+            addRef(c);
+        }
+    }
+
+    public synchronized void setErrhandler(Object holder, Object errhandler) {
+        int s = wrappers.slotOf(holder);
+        if (s < 0) {
+            untrackedEvents++;
+            return;
+        }
+        boolean comm = kind[s] == HandleKind.COMMUNICATOR.code();
+        int which = comm ? 0 : 1;
+        dropRef(s, which);
+        int e = holdSlot(errhandler);
+        beginWrite(s);
+        if (which == 0) {
+            ref0Slot[s] = e;
+            r0[s] = e >= 0 ? id[e] : 0;
+        } else {
+            ref1Slot[s] = e;
+            r1[s] = e >= 0 ? id[e] : 0;
+        }
+        endWrite(s);
+    }
+
+    public synchronized void setName(Object wrapper, String newName) {
+        int s = wrappers.slotOf(wrapper);
+        if (s < 0) return;
+        int idx = intern(newName);
+        beginWrite(s);
+        name[s] = idx;
+        endWrite(s);
+    }
+
+    public synchronized void committed(Object datatype) {
+        int s = wrappers.slotOf(datatype);
+        if (s < 0) return;
+        beginWrite(s);
+        flags[s] |= F_COMMITTED;
+        endWrite(s);
+    }
+
+    /** Never lets a failure inside the agent reach the application; the snapshot shows it. */
+    public void internalError(String where, Throwable t) {
+        synchronized (this) {
+            internalErrors++;
+            lastError = where + ": " + t;
+        }
+    }
+
+    public synchronized long untrackedEvent() {
+        return ++untrackedEvents;
+    }
+
+    /** Records that wrappers were garbage-collected; called by the reaper and on mutations. */
+    public void reapForever() throws InterruptedException {
+        while (true) {
+            Reference<?> r = collected.remove();
+            synchronized (this) {
+                collectedWrapper((WrapperIndex.Entry) r);
+                drainCollected();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void drainCollected() {
+        Reference<?> r;
+        while ((r = collected.poll()) != null) collectedWrapper((WrapperIndex.Entry) r);
+    }
+
+    private void collectedWrapper(WrapperIndex.Entry e) {
+        wrappers.removeEntry(e);
+        int s = e.slot;
+        if (s < 0 || s >= highWater || id[s] == 0) return;
+        // the wrapper is gone but the handle was never freed: MPI still holds the object
+        // a freed or completed wrapper was cleared from the index and is never enqueued, so an
+        // enqueued entry still owns its slot
+        if (state[s] == Lifecycle.ACTIVE.code() && (flags[s] & F_PREDEFINED) == 0) {
+            beginWrite(s);
+            flags[s] |= F_LEAKED;
+            endWrite(s);
+        }
+    }
+
+    private int holdSlot(Object wrapper) {
+        if (wrapper == null) return -1;
+        int s = wrappers.slotOf(wrapper);
+        if (s >= 0) addRef(s);
+        return s;
+    }
+
+    private void addRef(int s) {
+        beginWrite(s);
+        refCount[s]++;
+        endWrite(s);
+    }
+
+    private int ref0SlotFor(int s) {
+        // a persistent request remembers its communicator's slot while inactive; the id check
+        // catches a communicator released (and its slot reused) in the meantime
+        int home = r0Home[s];
+        return home >= 0 && r0[s] != 0 && id[home] == r0[s] ? home : -1;
+    }
+
+    /** Drops the counted reference held in ref slot {@code which} (0 or 1) of row s. */
+    private void dropRef(int s, int which) {
+        int t = which == 0 ? ref0Slot[s] : ref1Slot[s];
+        if (which == 0) ref0Slot[s] = -1; else ref1Slot[s] = -1;
+        if (t >= 0) unref(t);
+    }
+
+    private void unref(int t) {
+        beginWrite(t);
+        refCount[t]--;
+        endWrite(t);
+        if (refCount[t] <= 0 && state[t] == Lifecycle.FREED.code()) release(t);
+    }
+
+    private void release(int s) {
+        boolean request = kind[s] == HandleKind.REQUEST.code();
+        if (!request || historyOfRequests) recordHistory(s);
+        int a = ref0Slot[s], b = ref1Slot[s];
+        int[] parents = parentSlots[s];
+        ref0Slot[s] = -1;
+        ref1Slot[s] = -1;
+        parentSlots[s] = null;
+        beginWrite(s);
+        id[s] = 0;
+        state[s] = Lifecycle.RELEASED.code();
+        side[s] = null;
+        endWrite(s);
+        freeSlots[freeCount++] = s;
+        if (a >= 0) unref(a);
+        if (b >= 0) unref(b);
+        if (parents != null) for (int p : parents) unref(p);
+    }
+
+    private void recordHistory(int s) {
+        int cap = hId.length;
+        int h = (int) (histCount % cap);
+        int st = hStamp[h] + 1;
+        INTS.setOpaque(hStamp, h, st);
+        VarHandle.storeStoreFence();
+        hId[h] = id[s];
+        hKind[h] = kind[s];
+        hOwner[h] = owner[s];
+        hName[h] = name[s];
+        hCall[h] = call[s];
+        hSite[h] = SideRecord.firstStackString(side[s]);
+        hFlags[h] = flags[s];
+        INTS.setRelease(hStamp, h, st + 1);
+        histCount++;
+    }
+
+    private void beginWrite(int s) {
+        INTS.setOpaque(stamp, s, stamp[s] + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    private void endWrite(int s) {
+        INTS.setRelease(stamp, s, stamp[s] + 1);
+    }
+
+    private int takeSlot() {
+        if (freeCount > 0) return freeSlots[--freeCount];
+        if (highWater == id.length) grow();
+        return highWater++;
+    }
+
+    int intern(String s) {
+        if (s == null) return -1;
+        Integer idx = stringIndex.get(s);
+        if (idx != null) return idx;
+        if (stringCount == strings.length) {
+            generation++;
+            strings = Arrays.copyOf(strings, stringCount * 2);
+            generation++;
+        }
+        strings[stringCount] = s;
+        stringIndex.put(s, stringCount);
+        VarHandle.storeStoreFence();
+        return stringCount++;
+    }
+
+    private void grow() {
+        generation++; // odd: readers retry
+        allocate(id.length * 2);
+        freeSlots = Arrays.copyOf(freeSlots, id.length);
+        generation++;
+    }
+
+    private void allocate(int capacity) {
+        stamp = stamp == null ? new int[capacity] : Arrays.copyOf(stamp, capacity);
+        id = id == null ? new long[capacity] : Arrays.copyOf(id, capacity);
+        kind = kind == null ? new byte[capacity] : Arrays.copyOf(kind, capacity);
+        state = state == null ? new byte[capacity] : Arrays.copyOf(state, capacity);
+        flags = flags == null ? new int[capacity] : Arrays.copyOf(flags, capacity);
+        owner = owner == null ? new int[capacity] : Arrays.copyOf(owner, capacity);
+        refCount = refCount == null ? new int[capacity] : Arrays.copyOf(refCount, capacity);
+        cHandle = cHandle == null ? new long[capacity] : Arrays.copyOf(cHandle, capacity);
+        i0 = i0 == null ? new int[capacity] : Arrays.copyOf(i0, capacity);
+        i1 = i1 == null ? new int[capacity] : Arrays.copyOf(i1, capacity);
+        i2 = i2 == null ? new int[capacity] : Arrays.copyOf(i2, capacity);
+        l0 = l0 == null ? new long[capacity] : Arrays.copyOf(l0, capacity);
+        l1 = l1 == null ? new long[capacity] : Arrays.copyOf(l1, capacity);
+        l2 = l2 == null ? new long[capacity] : Arrays.copyOf(l2, capacity);
+        r0 = r0 == null ? new long[capacity] : Arrays.copyOf(r0, capacity);
+        r1 = r1 == null ? new long[capacity] : Arrays.copyOf(r1, capacity);
+        r2 = r2 == null ? new long[capacity] : Arrays.copyOf(r2, capacity);
+        name = name == null ? new int[capacity] : Arrays.copyOf(name, capacity);
+        call = call == null ? new int[capacity] : Arrays.copyOf(call, capacity);
+        cls = cls == null ? new int[capacity] : Arrays.copyOf(cls, capacity);
+        side = side == null ? new Object[capacity] : Arrays.copyOf(side, capacity);
+        ref0Slot = ref0Slot == null ? new int[capacity] : Arrays.copyOf(ref0Slot, capacity);
+        ref1Slot = ref1Slot == null ? new int[capacity] : Arrays.copyOf(ref1Slot, capacity);
+        r0Home = r0Home == null ? new int[capacity] : Arrays.copyOf(r0Home, capacity);
+        parentSlots = parentSlots == null ? new int[capacity][] : Arrays.copyOf(parentSlots, capacity);
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (Exception | Error e) {
+            return "localhost";
+        }
+    }
+}

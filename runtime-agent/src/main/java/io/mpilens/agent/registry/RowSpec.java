@@ -1,0 +1,31 @@
+package io.mpilens.agent.registry;
+
+import io.mpilens.api.model.HandleKind;
+
+/**
+ * What the interception layer knows about a new handle. Filled once per creation, off the
+ * request hot path (requests use {@link HandleRegistry#addRequest}).
+ */
+public final class RowSpec {
+    public final HandleKind kind;
+    public int proc = -1;
+    public String bindingClass;
+    public String call;
+    public String name;
+    public int flags;
+    public long cHandle;
+    public int i0, i1, i2;
+    public long l0, l1, l2;
+    /** Counted references (wrappers): errhandler/communicator and group/errhandler per kind. */
+    public Object ref0, ref1;
+    /** Lineage only: the handle this one was derived from. */
+    public Object derivedFrom;
+    public Object[] parents;
+    public int[] members, remoteMembers, dims, graphIndex, graphEdges;
+    public boolean[] periods;
+    public String[] stack;
+
+    public RowSpec(HandleKind kind) {
+        this.kind = kind;
+    }
+}

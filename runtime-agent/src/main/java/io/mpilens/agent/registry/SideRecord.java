@@ -1,0 +1,65 @@
+package io.mpilens.agent.registry;
+
+import static io.mpilens.api.registry.RegistryLayout.*;
+
+/** Encodes a row's variable-size data as one long[] of [tag, n, v1..vn] sections. */
+final class SideRecord {
+    private SideRecord() {
+    }
+
+    static long[] encode(RowSpec spec, long[] parentIds, HandleRegistry registry) {
+        int n = size(spec.members) + size(spec.remoteMembers) + size(spec.dims)
+                + (spec.periods == null ? 0 : spec.periods.length + 2) + size(spec.graphIndex)
+                + size(spec.graphEdges) + (parentIds == null ? 0 : parentIds.length + 2)
+                + (spec.stack == null ? 0 : spec.stack.length + 2);
+        if (n == 0) return null;
+        long[] out = new long[n];
+        int at = 0;
+        at = put(out, at, SIDE_MEMBERS, spec.members);
+        at = put(out, at, SIDE_REMOTE_MEMBERS, spec.remoteMembers);
+        at = put(out, at, SIDE_DIMS, spec.dims);
+        if (spec.periods != null) {
+            out[at++] = SIDE_PERIODS;
+            out[at++] = spec.periods.length;
+            for (boolean p : spec.periods) out[at++] = p ? 1 : 0;
+        }
+        at = put(out, at, SIDE_GRAPH_INDEX, spec.graphIndex);
+        at = put(out, at, SIDE_GRAPH_EDGES, spec.graphEdges);
+        if (parentIds != null) {
+            out[at++] = SIDE_PARENTS;
+            out[at++] = parentIds.length;
+            for (long p : parentIds) out[at++] = p;
+        }
+        if (spec.stack != null) {
+            out[at++] = SIDE_STACK;
+            out[at++] = spec.stack.length;
+            for (String frame : spec.stack) out[at++] = registry.intern(frame);
+        }
+        return out;
+    }
+
+    /** String index of the top creation frame in a side record, or -1. */
+    static int firstStackString(Object record) {
+        if (!(record instanceof long[])) return -1;
+        long[] side = (long[]) record;
+        int i = 0;
+        while (i + 1 < side.length) {
+            int n = (int) side[i + 1];
+            if (side[i] == SIDE_STACK) return n > 0 ? (int) side[i + 2] : -1;
+            i += 2 + n;
+        }
+        return -1;
+    }
+
+    private static int size(int[] v) {
+        return v == null ? 0 : v.length + 2;
+    }
+
+    private static int put(long[] out, int at, int tag, int[] values) {
+        if (values == null) return at;
+        out[at++] = tag;
+        out[at++] = values.length;
+        for (int v : values) out[at++] = v;
+        return at;
+    }
+}
