@@ -21,6 +21,7 @@ public final class Interceptor {
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
     private static final ThreadLocal<int[]> AGENT_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
     private static final int STACK_FRAMES = 8;
+    private static final boolean TRACE = Boolean.getBoolean("mpilens.trace");
     private static final StackWalker WALKER = StackWalker.getInstance();
 
     private static volatile BindingProfile[] profiles = new BindingProfile[0];
@@ -65,8 +66,11 @@ public final class Interceptor {
             int proc = REGISTRY.process(origin.getClassLoader());
             if (kind == HandleKind.REQUEST) {
                 request(p, proc, call, self, args, result);
-            } else {
+            } else if (REGISTRY.isInitialized(proc)) {
                 REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
+            } else {
+                // before MPI_Init or after MPI_Finalize a getter can be a fatal MPI error: record only
+                REGISTRY.add(result, identify(p, kind, proc, call, result));
             }
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
@@ -190,7 +194,11 @@ public final class Interceptor {
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
-                RowSpec spec = describe(p, kind, proc, null, null, new Object[0], v);
+                // only the predefined communicators are asked about themselves: a getter on some
+                // predefined datatypes (e.g. the deprecated MPI_LB) is a fatal MPI error
+                RowSpec spec = kind == HandleKind.COMMUNICATOR || kind == HandleKind.GROUP
+                        ? describe(p, kind, proc, null, null, new Object[0], v)
+                        : identify(p, kind, proc, null, v);
                 spec.flags |= RegistryLayout.F_PREDEFINED
                         | (kind == HandleKind.DATATYPE ? RegistryLayout.F_COMMITTED : 0);
                 if (spec.name == null) spec.name = p.predefinedName.apply(f.getName());
@@ -226,8 +234,9 @@ public final class Interceptor {
         if (requestStacks) REGISTRY.setStack(result, stack(p));
     }
 
-    static RowSpec describe(BindingProfile p, HandleKind kind, int proc, String call, Object self, Object[] args,
-                            Object result) throws ReflectiveOperationException {
+    /** What can be known without asking MPI: class, creating call, native handle, stack. */
+    static RowSpec identify(BindingProfile p, HandleKind kind, int proc, String call, Object result)
+            throws ReflectiveOperationException {
         RowSpec s = new RowSpec(kind);
         s.proc = proc;
         s.bindingClass = result.getClass().getName();
@@ -238,6 +247,15 @@ public final class Interceptor {
             s.cHandle = (Long) nativeHandle;
             s.flags |= RegistryLayout.F_HAS_CHANDLE;
         }
+        s.i0 = s.i1 = s.i2 = Integer.MIN_VALUE;
+        s.l0 = s.l1 = s.l2 = Integer.MIN_VALUE;
+        return s;
+    }
+
+    /** The handle just came out of a successful MPI call, so asking MPI about it is safe. */
+    static RowSpec describe(BindingProfile p, HandleKind kind, int proc, String call, Object self, Object[] args,
+                            Object result) throws ReflectiveOperationException {
+        RowSpec s = identify(p, kind, proc, call, result);
         HandleKind selfKind = self == null ? null : p.kindOf(self.getClass());
         switch (kind) {
             case COMMUNICATOR:
@@ -398,6 +416,7 @@ public final class Interceptor {
         int[] depth = AGENT_DEPTH.get();
         depth[0]++;
         try {
+            if (TRACE) System.err.println("mpilens-trace: " + target.getClass().getName() + "." + method);
             return Reflect.call(target, method);
         } catch (java.lang.reflect.InvocationTargetException e) {
             return null; // the binding refused (e.g. a freed handle): the attribute stays unknown

@@ -134,6 +134,10 @@ public final class HandleRegistry {
         procState[proc] = MpiState.FINALIZED.code();
     }
 
+    public synchronized boolean isInitialized(int proc) {
+        return proc >= 0 && proc < procCount && procState[proc] == MpiState.INITIALIZED.code();
+    }
+
     public synchronized int rankOf(int proc) {
         return proc >= 0 && proc < procCount ? procRank[proc] : -1;
     }

@@ -1,0 +1,138 @@
+package io.mpilens.headless;
+
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.api.registry.UnsupportedLayoutException;
+import io.mpilens.api.target.TargetReadException;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.jdi.TargetChangedException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Attaches to the JDWP addresses of a job's ranks in parallel, one thread each, decodes each
+ * registry and disconnects. Every address has its own deadline: {@code timeout} to connect,
+ * then {@code timeout} again to finish reading, so one stopped rank never holds up the others.
+ */
+public final class JobSnapshotter {
+    /** A registry replaced its arrays mid-read this many times in a row: give up. */
+    private static final int READ_ATTEMPTS = 3;
+    private static final long POLL_MILLIS = 50;
+
+    private final Duration timeout;
+    private final boolean suspend;
+
+    /**
+     * @param suspend suspend each target VM while reading it (and resume it after); without it
+     *                the target runs on and torn rows are skipped by the decoder
+     */
+    public JobSnapshotter(Duration timeout, boolean suspend) {
+        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
+        this.timeout = timeout;
+        this.suspend = suspend;
+    }
+
+    public JobSnapshot snapshot(List<JdwpAddress> addresses) {
+        List<Task> tasks = new ArrayList<>();
+        for (JdwpAddress a : addresses) tasks.add(new Task(a));
+        tasks.forEach(Task::start);
+        List<JobSnapshot.Rank> ranks = new ArrayList<>();
+        List<JobSnapshot.Failure> failures = new ArrayList<>();
+        for (Task t : tasks) {
+            String address = t.address.toString();
+            try {
+                for (ProcessSnapshot p : t.await()) ranks.add(new JobSnapshot.Rank(address, p));
+            } catch (TargetReadException | RegistryNotFoundException | UnsupportedLayoutException e) {
+                failures.add(new JobSnapshot.Failure(address, e.getMessage()));
+            } catch (RuntimeException e) { // a defect or damaged data: say so, without a stack trace
+                failures.add(new JobSnapshot.Failure(address, "reading " + address + " failed: " + e
+                        + " (please report this to the mpilens developers)"));
+            }
+        }
+        return new JobSnapshot(ranks, failures);
+    }
+
+    /** Reads one address with the same deadlines; errors are thrown, not collected. */
+    public List<ProcessSnapshot> read(JdwpAddress address) {
+        Task t = new Task(address);
+        t.start();
+        return t.await();
+    }
+
+    private static List<ProcessSnapshot> decode(JdiTargetReader reader) {
+        RegistryDecoder decoder = new RegistryDecoder(reader);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return decoder.decode();
+            } catch (TargetChangedException e) {
+                if (attempt == READ_ATTEMPTS) throw e;
+            }
+        }
+    }
+
+    private final class Task {
+        final JdwpAddress address;
+        final CompletableFuture<List<ProcessSnapshot>> result = new CompletableFuture<>();
+        final AtomicReference<JdiTargetReader> reader = new AtomicReference<>();
+        /** Connect deadline (enforced by the attach itself, plus slack), then the read deadline. */
+        volatile long deadlineNanos;
+
+        Task(JdwpAddress address) {
+            this.address = address;
+        }
+
+        void start() {
+            deadlineNanos = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
+            Thread t = new Thread(this::run, "mpilens-read-" + address);
+            t.setDaemon(true);
+            t.start();
+        }
+
+        private void run() {
+            try (JdiTargetReader r = JdiTargetReader.attach(address, timeout)) {
+                reader.set(r);
+                deadlineNanos = System.nanoTime() + timeout.toNanos();
+                if (result.isDone()) return; // abandoned meanwhile
+                result.complete(suspend ? r.whileSuspended(() -> decode(r)) : decode(r));
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }
+
+        List<ProcessSnapshot> await() {
+            while (true) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    JdiTargetReader r = reader.get();
+                    TargetReadException late = r == null ? JdiTargetReader.attachFailed(address, timeout, null)
+                            : new TargetReadException(address + " was attached but did not finish answering within "
+                            + JdiTargetReader.seconds(timeout) + ": is the rank stopped (SIGSTOP) or overloaded?"
+                            + " Try again, or with a longer --timeout");
+                    if (result.completeExceptionally(late) && r != null) r.close(); // unblocks the reading thread
+                }
+                try {
+                    return result.get(Math.min(Math.max(left, 1), TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)),
+                            TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    // deadline not reached yet, or it moved when the attach completed
+                } catch (ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException) throw (RuntimeException) c;
+                    if (c instanceof Error) throw (Error) c;
+                    throw new TargetReadException("reading " + address + " failed: " + c, c);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TargetReadException("interrupted while reading " + address);
+                }
+            }
+        }
+    }
+}

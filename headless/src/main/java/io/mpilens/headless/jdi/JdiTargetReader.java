@@ -1,0 +1,448 @@
+package io.mpilens.headless.jdi;
+
+import com.sun.jdi.ArrayReference;
+import com.sun.jdi.BooleanValue;
+import com.sun.jdi.Bootstrap;
+import com.sun.jdi.ByteValue;
+import com.sun.jdi.CharValue;
+import com.sun.jdi.DoubleValue;
+import com.sun.jdi.Field;
+import com.sun.jdi.FloatValue;
+import com.sun.jdi.IntegerValue;
+import com.sun.jdi.InternalException;
+import com.sun.jdi.LongValue;
+import com.sun.jdi.ObjectCollectedException;
+import com.sun.jdi.ObjectReference;
+import com.sun.jdi.PrimitiveValue;
+import com.sun.jdi.ReferenceType;
+import com.sun.jdi.ShortValue;
+import com.sun.jdi.StringReference;
+import com.sun.jdi.VMDisconnectedException;
+import com.sun.jdi.VMOutOfMemoryException;
+import com.sun.jdi.Value;
+import com.sun.jdi.VirtualMachine;
+import com.sun.jdi.connect.AttachingConnector;
+import com.sun.jdi.connect.Connector;
+import com.sun.jdi.connect.IllegalConnectorArgumentsException;
+import com.sun.jdi.connect.TransportTimeoutException;
+import io.mpilens.api.target.TargetClass;
+import io.mpilens.api.target.TargetObject;
+import io.mpilens.api.target.TargetReadException;
+import io.mpilens.api.target.TargetReader;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Reads a live JVM over JDWP. Only reads: classes by name, field values, array slices and
+ * string contents. It never invokes a method in the target, so it works while the target is
+ * suspended and cannot deadlock on the application's locks.
+ *
+ * <p>Not for concurrent use by several threads; use one reader per thread.
+ */
+public final class JdiTargetReader implements TargetReader {
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** Primitive slices of this size are as fast as whole arrays and keep JDWP packets small. */
+    static final int PRIMITIVE_CHUNK = 262_144;
+    /**
+     * Object slices: HotSpot's JDWP agent pushes one JNI local frame per request, and more than
+     * 65,536 references overflow it and kill the target (MaxJNILocalCapacity).
+     */
+    static final int OBJECT_CHUNK = MAX_OBJECT_ARRAY_CHUNK;
+    private static final String SOCKET_ATTACH = "com.sun.jdi.SocketAttach";
+
+    private final VirtualMachine vm;
+    private final String description;
+    private final boolean ownsConnection;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<ReferenceType, Map<String, Field>> fieldsByType = new ConcurrentHashMap<>();
+
+    private JdiTargetReader(VirtualMachine vm, String description, boolean ownsConnection) {
+        this.vm = vm;
+        this.description = description;
+        this.ownsConnection = ownsConnection;
+    }
+
+    /** Attaches with the default connect timeout of 5 s. */
+    public static JdiTargetReader attach(String hostPort) {
+        return attach(JdwpAddress.parse(hostPort), DEFAULT_CONNECT_TIMEOUT);
+    }
+
+    /**
+     * Attaches over a JDWP socket. JDI's own attach can hang (a stopped process, a port that
+     * accepts but never answers), so it runs in its own thread and is abandoned at the deadline.
+     * {@link #close()} disposes the connection; the target keeps running.
+     */
+    public static JdiTargetReader attach(JdwpAddress address, Duration timeout) {
+        AttachingConnector connector = socketConnector();
+        Map<String, Connector.Argument> args = connector.defaultArguments();
+        args.get("hostname").setValue(address.host());
+        args.get("port").setValue(Integer.toString(address.port()));
+        Connector.Argument jdiTimeout = args.get("timeout");
+        if (jdiTimeout != null) jdiTimeout.setValue(Long.toString(Math.max(1, timeout.toMillis())));
+
+        CompletableFuture<VirtualMachine> result = new CompletableFuture<>();
+        Thread attacher = new Thread(() -> {
+            try {
+                VirtualMachine vm = connector.attach(args);
+                if (!result.complete(vm)) vm.dispose(); // arrived after the deadline: nobody wants it
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        }, "mpilens-attach-" + address);
+        attacher.setDaemon(true);
+        attacher.start();
+        try {
+            return new JdiTargetReader(result.get(timeout.toMillis(), TimeUnit.MILLISECONDS), address.toString(), true);
+        } catch (TimeoutException e) {
+            if (result.completeExceptionally(e)) {
+                attacher.interrupt();
+                throw attachFailed(address, timeout, null);
+            }
+            return new JdiTargetReader(result.join(), address.toString(), true); // made it just in time
+        } catch (ExecutionException e) {
+            throw attachFailed(address, timeout, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result.completeExceptionally(e);
+            throw new TargetReadException("interrupted while attaching to " + address);
+        }
+    }
+
+    /**
+     * Reads through a connection someone else owns (the Eclipse debugger's, for example);
+     * {@link #close()} leaves that connection open.
+     */
+    public static JdiTargetReader wrap(VirtualMachine vm, String description) {
+        return new JdiTargetReader(vm, description, false);
+    }
+
+    public VirtualMachine virtualMachine() {
+        return vm;
+    }
+
+    /** Runs the reads with every thread of the target suspended, then resumes it. */
+    public <T> T whileSuspended(Supplier<T> reads) {
+        read("the target", () -> {
+            vm.suspend();
+            return null;
+        });
+        try {
+            return reads.get();
+        } finally {
+            try {
+                vm.resume();
+            } catch (VMDisconnectedException ignored) {
+                // gone: the read itself reports it
+            }
+        }
+    }
+
+    @Override
+    public List<TargetClass> classesNamed(String name) {
+        return read("class " + name, () -> {
+            List<TargetClass> out = new ArrayList<>();
+            for (ReferenceType t : vm.classesByName(name)) out.add(new JdiClass(t));
+            return out;
+        });
+    }
+
+    @Override
+    public Object staticField(TargetClass type, String field) {
+        if (!(type instanceof JdiClass)) throw new IllegalArgumentException("not a class of " + description);
+        ReferenceType t = ((JdiClass) type).type;
+        return read(t.name() + "." + field, () -> {
+            Field f = fieldsOf(t).get(field);
+            return f == null || !f.isStatic() ? null : toJava(t.getValue(f));
+        });
+    }
+
+    /** All asked fields in one JDWP request; a field the object does not have reads as null. */
+    @Override
+    public Map<String, Object> fields(TargetObject object, List<String> names) {
+        ObjectReference o = ref(object, "an object");
+        return read("the fields of an object", () -> {
+            Map<String, Field> byName = fieldsOf(o.referenceType());
+            List<Field> wanted = new ArrayList<>(names.size());
+            for (String n : names) {
+                Field f = byName.get(n);
+                if (f != null && !f.isStatic()) wanted.add(f);
+            }
+            Map<Field, Value> values = wanted.isEmpty() ? Map.of() : o.getValues(wanted);
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (String n : names) {
+                Field f = byName.get(n);
+                out.put(n, f == null ? null : toJava(values.get(f)));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public int arrayLength(TargetObject array) {
+        ArrayReference a = array(array);
+        return read("an array length", a::length);
+    }
+
+    @Override
+    public int[] ints(TargetObject array, int from, int count) {
+        ArrayReference a = array(array);
+        int[] out = new int[count];
+        readPrimitives(a, from, count, (i, v) -> out[i] = v.intValue());
+        return out;
+    }
+
+    @Override
+    public long[] longs(TargetObject array, int from, int count) {
+        ArrayReference a = array(array);
+        long[] out = new long[count];
+        readPrimitives(a, from, count, (i, v) -> out[i] = v.longValue());
+        return out;
+    }
+
+    @Override
+    public byte[] bytes(TargetObject array, int from, int count) {
+        ArrayReference a = array(array);
+        byte[] out = new byte[count];
+        readPrimitives(a, from, count, (i, v) -> out[i] = v.byteValue());
+        return out;
+    }
+
+    /** Read in slices of at most {@link #MAX_OBJECT_ARRAY_CHUNK}: a longer one kills the target. */
+    @Override
+    public TargetObject[] objects(TargetObject array, int from, int count) {
+        ArrayReference a = array(array);
+        TargetObject[] out = new TargetObject[count];
+        return read("an object array", () -> {
+            for (int done = 0; done < count; ) {
+                int n = Math.min(OBJECT_CHUNK, count - done);
+                List<Value> slice = a.getValues(from + done, n);
+                for (int i = 0; i < n; i++) {
+                    Value v = slice.get(i);
+                    if (v != null && !(v instanceof ObjectReference)) {
+                        throw new TargetReadException(description + ": expected an object array, found " + v.type());
+                    }
+                    out[done + i] = v == null ? null : new JdiObject((ObjectReference) v);
+                }
+                done += n;
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public String string(TargetObject string) {
+        ObjectReference o = ref(string, "a string");
+        if (!(o instanceof StringReference)) {
+            throw new TargetReadException(description + ": expected a java.lang.String, found " + string.typeName());
+        }
+        return read("a string", ((StringReference) o)::value);
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    /** Disposes a connection this reader opened (the target keeps running); a wrapped one stays open. */
+    @Override
+    public void close() {
+        if (!ownsConnection || !closed.compareAndSet(false, true)) return;
+        try {
+            vm.dispose();
+        } catch (VMDisconnectedException ignored) {
+            // already gone
+        }
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private interface PrimitiveSink {
+        void put(int index, PrimitiveValue value);
+    }
+
+    private void readPrimitives(ArrayReference a, int from, int count, PrimitiveSink sink) {
+        read("a primitive array", () -> {
+            for (int done = 0; done < count; ) {
+                int n = Math.min(PRIMITIVE_CHUNK, count - done);
+                List<Value> slice = a.getValues(from + done, n);
+                for (int i = 0; i < n; i++) {
+                    Value v = slice.get(i);
+                    if (!(v instanceof PrimitiveValue)) {
+                        throw new TargetReadException(description + ": expected a primitive array, found "
+                                + a.referenceType().name());
+                    }
+                    sink.put(done + i, (PrimitiveValue) v);
+                }
+                done += n;
+            }
+            return null;
+        });
+    }
+
+    /** Visible fields of a type by name, fetched once per type. */
+    private Map<String, Field> fieldsOf(ReferenceType type) {
+        return fieldsByType.computeIfAbsent(type, t -> {
+            Map<String, Field> m = new HashMap<>();
+            for (Field f : t.visibleFields()) m.putIfAbsent(f.name(), f);
+            return m;
+        });
+    }
+
+    private ObjectReference ref(TargetObject o, String what) {
+        if (o == null) throw new TargetReadException(description + ": expected " + what + ", found null");
+        if (!(o instanceof JdiObject) || ((JdiObject) o).owner() != this) {
+            throw new IllegalArgumentException("not an object read by the reader of " + description);
+        }
+        return ((JdiObject) o).ref;
+    }
+
+    private ArrayReference array(TargetObject o) {
+        ObjectReference r = ref(o, "an array");
+        if (!(r instanceof ArrayReference)) {
+            throw new TargetReadException(description + ": expected an array, found " + o.typeName());
+        }
+        return (ArrayReference) r;
+    }
+
+    private <T> T read(String what, Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (VMDisconnectedException e) {
+            throw new TargetReadException(description + " disconnected while reading " + what
+                    + ": the rank's JVM exited or closed the debugger connection", e);
+        } catch (ObjectCollectedException e) {
+            throw new TargetChangedException(description + " changed while being read (" + what
+                    + " was garbage-collected); read again, or with the target suspended", e);
+        } catch (VMOutOfMemoryException e) {
+            throw new TargetReadException(description + " ran out of memory answering a read of " + what, e);
+        } catch (InternalException e) {
+            throw new TargetReadException(description + " answered a read of " + what + " with JDWP error "
+                    + e.errorCode(), e);
+        } catch (IndexOutOfBoundsException e) {
+            throw new TargetReadException(description + ": read of " + what + " out of bounds: " + e.getMessage(), e);
+        }
+    }
+
+    private Object toJava(Value v) {
+        if (v == null) return null;
+        if (v instanceof ObjectReference) return new JdiObject((ObjectReference) v);
+        if (v instanceof IntegerValue) return ((IntegerValue) v).value();
+        if (v instanceof LongValue) return ((LongValue) v).value();
+        if (v instanceof ByteValue) return ((ByteValue) v).value();
+        if (v instanceof BooleanValue) return ((BooleanValue) v).value();
+        if (v instanceof ShortValue) return ((ShortValue) v).value();
+        if (v instanceof CharValue) return ((CharValue) v).value();
+        if (v instanceof FloatValue) return ((FloatValue) v).value();
+        if (v instanceof DoubleValue) return ((DoubleValue) v).value();
+        return null;
+    }
+
+    private static AttachingConnector socketConnector() {
+        for (AttachingConnector c : Bootstrap.virtualMachineManager().attachingConnectors()) {
+            if (SOCKET_ATTACH.equals(c.name())) return c;
+        }
+        throw new TargetReadException("this JVM has no JDI socket connector (" + SOCKET_ATTACH
+                + "): run mpilens on a full JDK that contains the jdk.jdi module");
+    }
+
+    /** The one-line message for an address that could not be attached; {@code cause} null for a timeout. */
+    public static TargetReadException attachFailed(JdwpAddress address, Duration timeout, Throwable cause) {
+        String why = null;
+        String hint = "is the rank running with -agentlib:jdwp=transport=dt_socket,server=y,address=" + address
+                + ", and no other debugger attached to it?";
+        if (cause == null || cause instanceof TransportTimeoutException) {
+            hint = "is the rank stopped (SIGSTOP), or is " + address + " not a JDWP port? Try a longer --timeout";
+        } else if (cause instanceof ConnectException) {
+            why = "connection refused";
+        } else if (cause instanceof UnknownHostException) {
+            why = "unknown host " + address.host();
+            hint = "check the host name";
+        } else if (cause instanceof NoRouteToHostException) {
+            why = "no route to host";
+            hint = "check the host name and the network";
+        } else if (cause instanceof IOException) {
+            why = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        } else if (cause instanceof IllegalConnectorArgumentsException) {
+            why = "bad connector arguments: " + cause.getMessage();
+        } else {
+            why = cause.toString();
+        }
+        return new TargetReadException(address + " did not answer within " + seconds(timeout)
+                + (why == null ? "" : " (" + why + ")") + ": " + hint, cause);
+    }
+
+    /** "5 s", "1.5 s". */
+    public static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+    }
+
+    private final class JdiClass implements TargetClass {
+        final ReferenceType type;
+
+        JdiClass(ReferenceType type) {
+            this.type = type;
+        }
+
+        @Override
+        public String name() {
+            return type.name();
+        }
+    }
+
+    private final class JdiObject implements TargetObject {
+        final ObjectReference ref;
+        private String typeName;
+
+        JdiObject(ObjectReference ref) {
+            this.ref = ref;
+        }
+
+        JdiTargetReader owner() {
+            return JdiTargetReader.this;
+        }
+
+        /** Binary name as {@link Class#getName()} spells it: {@code [J}, {@code java.lang.String}. */
+        @Override
+        public String typeName() {
+            if (typeName == null) {
+                typeName = read("a type name", () -> {
+                    ReferenceType t = ref.referenceType();
+                    String sig = t.signature();
+                    return sig.startsWith("[") ? sig.replace('/', '.') : t.name();
+                });
+            }
+            return typeName;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof JdiObject && ((JdiObject) o).ref.equals(ref);
+        }
+
+        @Override
+        public int hashCode() {
+            return ref.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "object " + ref.uniqueID() + " in " + description;
+        }
+    }
+}

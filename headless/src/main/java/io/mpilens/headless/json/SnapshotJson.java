@@ -1,0 +1,189 @@
+package io.mpilens.headless.json;
+
+import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.model.Topology;
+import io.mpilens.headless.JobSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Snapshots in the public JSON schema {@value #SCHEMA}, documented field by field in
+ * {@code docs/json-schema.md}. Additive changes keep the schema name; removing or renaming a
+ * field bumps it.
+ */
+public final class SnapshotJson {
+    public static final String SCHEMA = "mpilens/1";
+
+    private SnapshotJson() {
+    }
+
+    /** A job: its ranks (sorted by rank, with the address each was read from) and the failures. */
+    public static String write(JobSnapshot job) {
+        JsonWriter w = new JsonWriter();
+        w.beginObject().field("schema", SCHEMA);
+        w.name("processes").beginArray();
+        for (JobSnapshot.Rank r : job.ranks()) process(w, r.process(), r.address());
+        w.endArray();
+        w.name("errors").beginArray();
+        for (JobSnapshot.Failure f : job.failures()) {
+            w.beginObject().field("address", f.address()).field("message", f.message()).endObject();
+        }
+        w.endArray();
+        return w.endObject().toString();
+    }
+
+    /** Processes read from one place (a JVM, a heap dump): no addresses, no errors. */
+    public static String write(List<ProcessSnapshot> processes) {
+        List<JobSnapshot.Rank> ranks = new ArrayList<>();
+        for (ProcessSnapshot p : processes) ranks.add(new JobSnapshot.Rank(null, p));
+        return write(new JobSnapshot(ranks, List.of()));
+    }
+
+    private static void process(JsonWriter w, ProcessSnapshot p, String address) {
+        w.beginObject();
+        if (p.rank() >= 0) w.field("rank", p.rank());
+        if (p.worldSize() >= 0) w.field("worldSize", p.worldSize());
+        w.field("pid", p.pid());
+        optional(w, "host", p.host());
+        optional(w, "binding", p.binding());
+        w.field("mpiState", p.mpiState().name());
+        w.field("layoutVersion", p.layoutVersion());
+        optional(w, "address", address);
+        AgentHealth a = p.agentHealth();
+        if (a != null) {
+            w.name("agent").beginObject()
+                    .field("version", a.agentVersion())
+                    .field("healthy", a.healthy())
+                    .field("internalErrors", a.internalErrors())
+                    .field("lastError", a.lastError())
+                    .field("untrackedEvents", a.untrackedEvents())
+                    .endObject();
+        }
+        w.field("tornRows", p.tornRows());
+        w.name("handles").beginArray();
+        for (HandleInfo h : p.handles()) handle(w, h, true);
+        w.endArray();
+        w.name("released").beginArray();
+        for (HandleInfo h : p.released()) handle(w, h, false);
+        w.endArray();
+        w.endObject();
+    }
+
+    /** Kind-specific fields only for live handles: the history of released ones does not keep them. */
+    private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields) {
+        w.beginObject();
+        w.field("id", Long.toString(h.id()));
+        w.field("kind", h.kind().name());
+        optional(w, "name", h.name());
+        w.field("predefined", h.predefined());
+        w.field("state", h.state().name());
+        w.field("refCount", h.refCount());
+        ids(w, "heldBy", h.heldBy());
+        if (h.hasCHandle()) w.field("cHandle", "0x" + Long.toHexString(h.cHandle()));
+        w.field("leaked", h.leaked());
+        optional(w, "bindingClass", h.bindingClass());
+        optional(w, "creatingCall", h.creatingCall());
+        optional(w, "createdAt", h.createdAt());
+        w.name("creationStack").beginArray();
+        for (String frame : h.creationStack()) w.value(frame);
+        w.endArray();
+        if (withKindFields) kindFields(w, h);
+        w.endObject();
+    }
+
+    private static void kindFields(JsonWriter w, HandleInfo h) {
+        switch (h.kind()) {
+            case COMMUNICATOR:
+                known(w, "rank", h.rank());
+                known(w, "size", h.size());
+                nonEmpty(w, "members", h.members());
+                w.field("inter", h.inter());
+                nonEmpty(w, "remoteMembers", h.remoteMembers());
+                if (h.topology() != null) topology(w, h.topology());
+                ref(w, "errhandler", h.errhandler());
+                ref(w, "group", h.group());
+                ref(w, "derivedFrom", h.derivedFrom());
+                break;
+            case GROUP:
+                known(w, "rank", h.rank());
+                known(w, "size", h.size());
+                nonEmpty(w, "members", h.members());
+                ref(w, "derivedFrom", h.derivedFrom());
+                break;
+            case REQUEST:
+                known(w, "peer", h.peer());
+                known(w, "tag", h.tag());
+                ref(w, "communicator", h.communicator());
+                w.field("persistent", h.persistent());
+                w.field("complete", h.complete());
+                break;
+            case DATATYPE:
+                optional(w, "constructor", h.constructor());
+                w.field("committed", h.committed());
+                known(w, "size", h.typeSize());
+                known(w, "extent", h.extent());
+                known(w, "lowerBound", h.lowerBound());
+                ids(w, "parents", h.parents());
+                break;
+            case WINDOW:
+                ref(w, "communicator", h.communicator());
+                ref(w, "errhandler", h.errhandler());
+                known(w, "size", h.windowSize());
+                known(w, "displacementUnit", h.displacementUnit());
+                break;
+            case FILE:
+                ref(w, "communicator", h.communicator());
+                ref(w, "errhandler", h.errhandler());
+                break;
+            case ERRHANDLER:
+                ids(w, "attachedTo", h.attachedTo());
+                break;
+            default:
+                break;
+        }
+    }
+
+    private static void topology(JsonWriter w, Topology t) {
+        w.name("topology").beginObject().field("type", t.type().name());
+        if (t.type() == Topology.Type.CARTESIAN) {
+            ints(w, "dims", t.dims());
+            w.name("periods").beginArray();
+            for (boolean p : t.periods()) w.value(p);
+            w.endArray();
+        } else {
+            ints(w, "index", t.index());
+            ints(w, "edges", t.edges());
+        }
+        w.endObject();
+    }
+
+    private static void optional(JsonWriter w, String name, String v) {
+        if (v != null) w.field(name, v);
+    }
+
+    private static void known(JsonWriter w, String name, long v) {
+        if (v != HandleInfo.UNKNOWN) w.field(name, v);
+    }
+
+    private static void ref(JsonWriter w, String name, long id) {
+        if (id != HandleInfo.NONE) w.field(name, Long.toString(id));
+    }
+
+    private static void ids(JsonWriter w, String name, long[] ids) {
+        w.name(name).beginArray();
+        for (long id : ids) w.value(Long.toString(id));
+        w.endArray();
+    }
+
+    private static void nonEmpty(JsonWriter w, String name, int[] v) {
+        if (v.length > 0) ints(w, name, v);
+    }
+
+    private static void ints(JsonWriter w, String name, int[] v) {
+        w.name(name).beginArray();
+        for (int x : v) w.value(x);
+        w.endArray();
+    }
+}

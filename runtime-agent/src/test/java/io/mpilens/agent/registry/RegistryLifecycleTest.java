@@ -1,0 +1,235 @@
+package io.mpilens.agent.registry;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryLayout;
+import io.mpilens.api.registry.UnsupportedLayoutException;
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The registry's lifecycle and reference-count rules, decoded the way a debugger decodes them
+ * (fields and arrays only). Wrappers are plain objects here: this tests our own seam; the
+ * integration tests prove the same behaviour against real MPI bindings.
+ */
+class RegistryLifecycleTest {
+    /** Stands in for the agent's well-known class so each test gets a fresh registry. */
+    static final class Root {
+        static Object INSTANCE;
+    }
+
+    private HandleRegistry registry;
+    private ReflectiveTargetReader reader;
+
+    @BeforeEach
+    void freshRegistry() {
+        registry = new HandleRegistry(4, 16);
+        registry.configure("test", "openmpi", false);
+        Root.INSTANCE = registry;
+        reader = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, Root.class));
+        int proc = registry.process(getClass().getClassLoader());
+        registry.processInitialized(proc, 3, 4);
+    }
+
+    private ProcessSnapshot snapshot() {
+        List<ProcessSnapshot> all = new RegistryDecoder(reader).decode();
+        assertEquals(1, all.size());
+        return all.get(0);
+    }
+
+    private static RowSpec spec(HandleKind kind, String name) {
+        RowSpec s = new RowSpec(kind);
+        s.proc = 0;
+        s.name = name;
+        s.call = "create";
+        s.bindingClass = "mpi.Test";
+        return s;
+    }
+
+    private Optional<HandleInfo> byName(String name) {
+        return snapshot().handles().stream().filter(h -> name.equals(h.name())).findFirst();
+    }
+
+    @Test
+    void communicatorFreedWithPendingRequestIsOrphanUntilTheRequestCompletes() {
+        Object comm = new Object();
+        Object request = new Object();
+        long commId = registry.add(comm, spec(HandleKind.COMMUNICATOR, "split"));
+        registry.addRequest(request, 0, "mpi.Request", "iRecv", 1, 77, comm, false);
+
+        registry.freed(comm);
+        HandleInfo orphan = byName("split").orElseThrow();
+        assertEquals(Lifecycle.FREED, orphan.state());
+        assertEquals(1, orphan.refCount());
+        HandleInfo req = snapshot().handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).findFirst().orElseThrow();
+        assertArrayEquals(new long[] {req.id()}, orphan.heldBy());
+        assertEquals(commId, req.communicator());
+        assertEquals(1, req.peer());
+        assertEquals(77, req.tag());
+
+        registry.requestCompleted(request);
+        ProcessSnapshot after = snapshot();
+        assertTrue(after.handle(commId).isEmpty(), "released communicator is no longer a live handle");
+        HandleInfo released = after.released().stream().filter(h -> h.id() == commId).findFirst().orElseThrow();
+        assertEquals(Lifecycle.RELEASED, released.state());
+        assertEquals("split", released.name());
+    }
+
+    @Test
+    void datatypeFreedWhileADerivedDatatypeLivesIsReleasedWithIt() {
+        Object contig = new Object();
+        Object vector = new Object();
+        long contigId = registry.add(contig, spec(HandleKind.DATATYPE, "contig"));
+        RowSpec v = spec(HandleKind.DATATYPE, "vector");
+        v.parents = new Object[] {contig};
+        long vectorId = registry.add(vector, v);
+
+        assertArrayEquals(new long[] {contigId}, byName("vector").orElseThrow().parents());
+        registry.freed(contig);
+        HandleInfo orphan = byName("contig").orElseThrow();
+        assertEquals(Lifecycle.FREED, orphan.state());
+        assertArrayEquals(new long[] {vectorId}, orphan.heldBy());
+
+        registry.freed(vector);
+        assertTrue(snapshot().handles().isEmpty());
+        assertEquals(2, snapshot().released().size());
+    }
+
+    @Test
+    void errhandlerSetOnCommunicatorIsHeldUntilTheCommunicatorGoes() {
+        Object comm = new Object();
+        Object errhandler = new Object();
+        long commId = registry.add(comm, spec(HandleKind.COMMUNICATOR, "dup"));
+        long ehId = registry.add(errhandler, spec(HandleKind.ERRHANDLER, "user-eh"));
+        registry.setErrhandler(comm, errhandler);
+
+        assertEquals(ehId, byName("dup").orElseThrow().errhandler());
+        assertArrayEquals(new long[] {commId}, byName("user-eh").orElseThrow().attachedTo());
+        registry.freed(errhandler);
+        assertEquals(Lifecycle.FREED, byName("user-eh").orElseThrow().state());
+        assertEquals(1, byName("user-eh").orElseThrow().refCount());
+        registry.freed(comm);
+        assertTrue(byName("user-eh").isEmpty());
+    }
+
+    @Test
+    void childCommunicatorInheritsItsParentsErrhandler() {
+        Object world = new Object();
+        Object errhandler = new Object();
+        Object dup = new Object();
+        registry.add(world, spec(HandleKind.COMMUNICATOR, "world"));
+        long ehId = registry.add(errhandler, spec(HandleKind.ERRHANDLER, "eh"));
+        registry.setErrhandler(world, errhandler);
+        RowSpec d = spec(HandleKind.COMMUNICATOR, "dup");
+        d.derivedFrom = world;
+        registry.add(dup, d);
+        assertEquals(ehId, byName("dup").orElseThrow().errhandler());
+        assertEquals(2, byName("eh").orElseThrow().refCount());
+    }
+
+    @Test
+    void persistentRequestHoldsItsCommunicatorOnlyWhileActive() {
+        Object comm = new Object();
+        Object prequest = new Object();
+        registry.add(comm, spec(HandleKind.COMMUNICATOR, "c"));
+        registry.addRequest(prequest, 0, "mpi.Prequest", "sendInit", 2, 9, comm, true);
+        assertEquals(0, byName("c").orElseThrow().refCount());
+        registry.requestStarted(prequest);
+        assertEquals(1, byName("c").orElseThrow().refCount());
+        registry.requestCompleted(prequest);
+        assertEquals(0, byName("c").orElseThrow().refCount());
+        HandleInfo r = snapshot().handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).findFirst().orElseThrow();
+        assertTrue(r.persistent());
+        assertTrue(r.complete());
+    }
+
+    @Test
+    void wrapperCollectedWithoutFreeIsReportedAsLeakedAndNotRetained() throws Exception {
+        Object wrapper = new Object();
+        registry.add(wrapper, spec(HandleKind.GROUP, "dropped"));
+        WeakReference<Object> probe = new WeakReference<>(wrapper);
+        wrapper = null;
+        for (int i = 0; i < 50 && probe.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(probe.get(), "the registry must not keep the application's wrapper alive");
+        for (int i = 0; i < 50 && !byName("dropped").orElseThrow().leaked(); i++) {
+            registry.add(new Object(), spec(HandleKind.OP, "nudge")); // mutations drain the queue
+            Thread.sleep(20);
+        }
+        HandleInfo h = byName("dropped").orElseThrow();
+        assertTrue(h.leaked());
+        assertEquals(Lifecycle.ACTIVE, h.state(), "MPI still holds the object: it is active, and leaked");
+    }
+
+    @Test
+    void rowStoppedMidWriteIsReportedTornNotDecoded() throws Exception {
+        registry.add(new Object(), spec(HandleKind.COMMUNICATOR, "ok"));
+        registry.add(new Object(), spec(HandleKind.COMMUNICATOR, "half-written"));
+        Field f = HandleRegistry.class.getDeclaredField("stamp");
+        f.setAccessible(true);
+        ((int[]) f.get(registry))[1]++; // as if the VM stopped between the two stamp writes
+        ProcessSnapshot s = snapshot();
+        assertEquals(1, s.tornRows());
+        assertEquals(List.of("ok"), s.handles().stream().map(HandleInfo::name).toList());
+    }
+
+    @Test
+    void registryGrowsAndStaysDecodable() {
+        Object[] keep = new Object[5000];
+        for (int i = 0; i < keep.length; i++) {
+            keep[i] = new Object();
+            registry.addRequest(keep[i], 0, "mpi.Request", "iSend", i % 4, i, null, false);
+        }
+        assertEquals(5000, snapshot().handles().size());
+        assertNotNull(keep[0]);
+    }
+
+    @Test
+    void snapshotCostIsAFixedNumberOfArrayReadsNotPerHandle() {
+        Object[] keep = new Object[10_000];
+        keep[0] = new Object();
+        registry.addRequest(keep[0], 0, "mpi.Request", "iSend", 1, 1, null, false);
+        reader.arrayReads = 0;
+        snapshot();
+        int few = reader.arrayReads;
+        for (int i = 1; i < keep.length; i++) {
+            keep[i] = new Object();
+            registry.addRequest(keep[i], 0, "mpi.Request", "iSend", 1, 1, null, false);
+        }
+        reader.arrayReads = 0;
+        snapshot();
+        assertEquals(few, reader.arrayReads, "reads must not grow with the number of requests");
+    }
+
+    /** A registry written by an agent from the future. */
+    static final class FutureRegistry {
+        final int magic = RegistryLayout.MAGIC;
+        final int layoutVersion = 99;
+    }
+
+    static final class FutureRoot {
+        static Object INSTANCE = new FutureRegistry();
+    }
+
+    @Test
+    void unknownLayoutVersionIsRefusedNamingBothVersions() {
+        ReflectiveTargetReader future = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, FutureRoot.class));
+        UnsupportedLayoutException e = assertThrows(UnsupportedLayoutException.class,
+                () -> new RegistryDecoder(future).decode());
+        assertTrue(e.getMessage().contains("layout version 99"), e.getMessage());
+        assertTrue(e.getMessage().contains("reads layout version " + RegistryLayout.VERSION), e.getMessage());
+        assertEquals(99, e.foundVersion());
+    }
+}
