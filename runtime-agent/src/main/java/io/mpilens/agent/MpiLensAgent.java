@@ -101,9 +101,15 @@ public final class MpiLensAgent {
             n.add(p);
         }
         ElementMatcher.Junction<TypeDescription> isHandleType = hasSuperType(namedOneOf(handleClasses.toArray(new String[0])));
-        ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod())
-                .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
         ElementMatcher.Junction<TypeDescription> isRequestType = hasSuperType(namedOneOf(requestClasses.toArray(new String[0])));
+        ElementMatcher.Junction<MethodDescription> p2p34 = isPublic().and(isMethod()).and(returns(isRequestType))
+                .and(namedOneOf(n.p2p34.toArray(new String[0])));
+        ElementMatcher.Junction<MethodDescription> p2p45 = isPublic().and(isMethod()).and(returns(isRequestType))
+                .and(namedOneOf(n.p2p45.toArray(new String[0])));
+        ElementMatcher.Junction<MethodDescription> otherRequests = isPublic().and(isMethod()).and(returns(isRequestType))
+                .and(not(namedOneOf(n.p2p34.toArray(new String[0])))).and(not(namedOneOf(n.p2p45.toArray(new String[0]))));
+        ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
+                .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
         AgentBuilder b = new AgentBuilder.Default()
                 .disableClassFormatChanges()
@@ -114,7 +120,10 @@ public final class MpiLensAgent {
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
-                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators));
+                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators))
+                            .visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))
+                            .visit(Advice.to(Advices.P2pRequest45.class).on(p2p45))
+                            .visit(Advice.to(Advices.OtherRequest.class).on(otherRequests));
                     if (constructed.contains(type.getName())) {
                         builder = builder.visit(Advice.to(Advices.Construct.class).on(isConstructor().and(isPublic())));
                     }
@@ -138,7 +147,9 @@ public final class MpiLensAgent {
                                 .visit(Advice.to(Advices.StartOne.class).on(isMethod().and(not(isStatic()))
                                         .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(0))))
                                 .visit(Advice.to(Advices.StartAll.class).on(isMethod().and(isStatic())
-                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(1))));
+                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(1))))
+                                .visit(Advice.to(Advices.HandlesWriteback.class).on(isMethod().and(isStatic())
+                                        .and(namedOneOf(n.writebacks.toArray(new String[0]))).and(takesArguments(2))));
                     }
                     if (mpiClasses.contains(type.getName())) {
                         builder = builder
@@ -155,7 +166,8 @@ public final class MpiLensAgent {
                 setErrhandlers = new LinkedHashSet<>(), setNames = new LinkedHashSet<>(),
                 commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(),
                 completeArray = new LinkedHashSet<>(), starts = new LinkedHashSet<>(),
-                inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>();
+                inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>(), p2p34 = new LinkedHashSet<>(),
+                p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>();
 
         void add(BindingProfile p) {
             clones.addAll(p.cloneMethods);
@@ -171,6 +183,17 @@ public final class MpiLensAgent {
             starts.addAll(p.startMethods);
             inits.addAll(p.initMethods);
             finalizes.addAll(p.finalizeMethods);
+            if (p.handleWritebackMethod != null) writebacks.add(p.handleWritebackMethod);
+            p.requestCalls.forEach((m, rc) -> {
+                if (rc.peerArg == 3 && rc.tagArg == 4) {
+                    p2p34.add(m);
+                } else if (rc.peerArg == 4 && rc.tagArg == 5) {
+                    p2p45.add(m);
+                } else {
+                    throw new IllegalArgumentException(p.id + ": request call " + m
+                            + " needs an advice for peer/tag positions " + rc.peerArg + "/" + rc.tagArg);
+                }
+            });
         }
     }
 

@@ -30,19 +30,75 @@ public final class Advices {
         }
     }
 
-    public static final class Free {
+    /** Point-to-point request creation, peer and tag at argument positions 3 and 4 (Open MPI). */
+    public static final class P2pRequest34 {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.freed(self);
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
+                         @Advice.This(optional = true) Object self,
+                         @Advice.Argument(value = 3, optional = true, typing = Assigner.Typing.DYNAMIC) Object peer,
+                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object tag,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, peer, tag, result);
         }
     }
 
-    public static final class CompleteOne {
+    /** Point-to-point request creation, peer and tag at argument positions 4 and 5 (mpiJava 1.2). */
+    public static final class P2pRequest45 {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Origin("#m") String call, @Advice.This Object self,
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
+                         @Advice.This(optional = true) Object self,
+                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object peer,
+                         @Advice.Argument(value = 5, optional = true, typing = Assigner.Typing.DYNAMIC) Object tag,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.completedOne(call, self, result);
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, peer, tag, result);
+        }
+    }
+
+    /** Other request-creating calls (collectives, RMA, file I/O): no peer or tag. */
+    public static final class OtherRequest {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
+                         @Advice.This(optional = true) Object self,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, null, null, result);
+        }
+    }
+
+    /** The binding writes completed requests' null handles back: see which ones changed. */
+    public static final class HandlesWriteback {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object requests, @Advice.Argument(1) Object newHandles) {
+            Interceptor.handlesWrittenBack(requests, newHandles);
+        }
+    }
+
+    public static final class Free {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object self) {
+            return Interceptor.requestKey(self);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Enter long key, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.freed(self, key);
+        }
+    }
+
+    /** Wait/test on one request; the native handle is read before the binding nulls it. */
+    public static final class CompleteOne {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object self) {
+            return Interceptor.requestKey(self);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This Object self, @Advice.Enter long key,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.completedOne(call, self, key, result);
         }
     }
 

@@ -10,6 +10,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -44,7 +45,107 @@ public final class Interceptor {
         }
     };
 
+    /** Per binding class: its MPI process (one class loader per rank under MPJ multicore). */
+    private static final ClassValue<Integer> PROC_OF = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> type) {
+            return REGISTRY.process(type.getClassLoader());
+        }
+    };
+    private static final ClassValue<Optional<HandleKind>> KIND_OF = new ClassValue<>() {
+        @Override
+        protected Optional<HandleKind> computeValue(Class<?> type) {
+            BindingProfile p = PROFILE_OF.get(type);
+            return Optional.ofNullable(p == null ? null : p.kindOf(type));
+        }
+    };
+    private static final ClassValue<Boolean> PERSISTENT = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            BindingProfile p = PROFILE_OF.get(type);
+            return p != null && isA(type, p.persistentRequestClass);
+        }
+    };
+    /** The request's native-handle field, when the binding tracks requests by handle. */
+    private static final ClassValue<Optional<Field>> KEY_FIELD = new ClassValue<>() {
+        @Override
+        protected Optional<Field> computeValue(Class<?> type) {
+            BindingProfile p = PROFILE_OF.get(type);
+            if (p == null || p.requestKeyField == null || p.kindOf(type) != HandleKind.REQUEST) return Optional.empty();
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                try {
+                    Field f = c.getDeclaredField(p.requestKeyField);
+                    f.setAccessible(true);
+                    return Optional.of(f);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    // keep looking in the superclass
+                }
+            }
+            return Optional.empty();
+        }
+    };
+
     private Interceptor() {
+    }
+
+    /** A request's native handle, or 0 when its binding tracks requests by reference. */
+    public static long requestKey(Object request) {
+        if (request == null) return 0;
+        try {
+            Optional<Field> f = KEY_FIELD.get(request.getClass());
+            return f.isPresent() ? f.get().getLong(request) : 0;
+        } catch (Throwable t) {
+            REGISTRY.internalError("request handle", t);
+            return 0;
+        }
+    }
+
+    /** The request hot path: a point-to-point call (peer and tag known) or another request-creating call. */
+    public static void requestCreated(Class<?> origin, String call, Object self, Object peer, Object tag,
+                                      Object result) {
+        if (result == null) return;
+        try {
+            if (insideAgent()) return;
+            if (failOn != null) injectFailure(call);
+            Class<?> rc = result.getClass();
+            Optional<HandleKind> kind = KIND_OF.get(rc);
+            if (kind.isEmpty() || kind.get() != HandleKind.REQUEST) return;
+            Object holder = null;
+            if (self != null) {
+                Optional<HandleKind> k = KIND_OF.get(self.getClass());
+                if (k.isPresent() && (k.get() == HandleKind.COMMUNICATOR || k.get() == HandleKind.WINDOW
+                        || k.get() == HandleKind.FILE)) {
+                    holder = self;
+                }
+            }
+            long key = requestKey(result);
+            REGISTRY.addRequest(result, key, PROC_OF.get(origin), rc.getName(), call,
+                    peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
+                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, PERSISTENT.get(rc));
+            if (requestStacks) {
+                BindingProfile p = PROFILE_OF.get(origin);
+                if (p != null) REGISTRY.setStack(result, key, stack(p));
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError(call, t);
+        }
+    }
+
+    /** Entry of the binding's array write-back: a handle that becomes null means that request finished. */
+    public static void handlesWrittenBack(Object requests, Object newHandles) {
+        if (!(requests instanceof Object[]) || !(newHandles instanceof long[])) return;
+        try {
+            Object[] rs = (Object[]) requests;
+            long[] hs = (long[]) newHandles;
+            for (int i = 0; i < rs.length && i < hs.length; i++) {
+                long old = requestKey(rs[i]);
+                if (old != 0 && old != hs[i] && !PERSISTENT.get(rs[i].getClass())) {
+                    REGISTRY.requestCompleted(rs[i], old);
+                }
+            }
+        } catch (Throwable t) {
+            REGISTRY.internalError("request write-back", t);
+        }
     }
 
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
@@ -63,9 +164,9 @@ public final class Interceptor {
             HandleKind kind = p.kindOf(result.getClass());
             if (kind == null) return;
             injectFailure(call);
-            int proc = REGISTRY.process(origin.getClassLoader());
+            int proc = PROC_OF.get(origin);
             if (kind == HandleKind.REQUEST) {
-                request(p, proc, call, self, args, result);
+                requestCreated(origin, call, self, null, null, result);
             } else if (REGISTRY.isInitialized(proc)) {
                 REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
             } else {
@@ -77,24 +178,24 @@ public final class Interceptor {
         }
     }
 
-    public static void freed(Object self) {
+    public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
-            REGISTRY.freed(self);
+            REGISTRY.freed(self, key);
         } catch (Throwable t) {
             REGISTRY.internalError("free", t);
         }
     }
 
     /** Instance wait/test on one request; {@code result} decides for test calls. */
-    public static void completedOne(String call, Object request, Object result) {
+    public static void completedOne(String call, Object request, long key, Object result) {
         if (request == null) return;
         try {
             BindingProfile p = PROFILE_OF.get(request.getClass());
             if (p == null) return;
             boolean done = p.waitMethods.contains(call) || Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean));
-            if (done) REGISTRY.requestCompleted(request);
+            if (done) REGISTRY.requestCompleted(request, key);
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
         }
@@ -110,17 +211,27 @@ public final class Interceptor {
             boolean all = p.waitAllMethods.contains(call)
                     || (p.testAllMethods.contains(call) && (Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean))));
+            // non-persistent requests of a binding with a write-back method were handled there;
+            // what is left (persistent requests, bindings tracked by reference) is done here
+            boolean onlyPersistent = p.handleWritebackMethod != null;
             if (all) {
-                for (Object r : requests) if (r != null) REGISTRY.requestCompleted(r);
+                for (Object r : requests) {
+                    if (r != null && (!onlyPersistent || PERSISTENT.get(r.getClass()))) {
+                        REGISTRY.requestCompleted(r, requestKey(r));
+                    }
+                }
                 return;
             }
             for (int i : completedIndexes(result)) {
-                if (i >= 0 && i < requests.length && requests[i] != null) REGISTRY.requestCompleted(requests[i]);
+                if (i >= 0 && i < requests.length && requests[i] != null
+                        && (!onlyPersistent || PERSISTENT.get(requests[i].getClass()))) {
+                    REGISTRY.requestCompleted(requests[i], requestKey(requests[i]));
+                }
             }
             // whatever the call returned, a request the binding reports as null has finished
-            if (p.requestIsNullMethod != null) {
+            if (p.requestIsNullMethod != null && p.handleWritebackMethod == null) {
                 for (Object r : requests) {
-                    if (r != null && REGISTRY.isTracked(r)
+                    if (r != null && REGISTRY.isTrackedRequest(r, 0)
                             && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
                         REGISTRY.requestCompleted(r);
                     }
@@ -144,9 +255,9 @@ public final class Interceptor {
     public static void started(Object requestOrArray) {
         try {
             if (requestOrArray instanceof Object[]) {
-                for (Object r : (Object[]) requestOrArray) if (r != null) REGISTRY.requestStarted(r);
+                for (Object r : (Object[]) requestOrArray) if (r != null) REGISTRY.requestStarted(r, requestKey(r));
             } else if (requestOrArray != null) {
-                REGISTRY.requestStarted(requestOrArray);
+                REGISTRY.requestStarted(requestOrArray, requestKey(requestOrArray));
             }
         } catch (Throwable t) {
             REGISTRY.internalError("start", t);
@@ -183,7 +294,7 @@ public final class Interceptor {
         try {
             BindingProfile p = PROFILE_OF.get(mpiClass);
             if (p == null) return;
-            int proc = REGISTRY.process(mpiClass.getClassLoader());
+            int proc = PROC_OF.get(mpiClass);
             Object world = mpiClass.getField(p.worldCommField).get(null);
             int rank = asInt(agentCall(world, p.rankMethod));
             int size = asInt(agentCall(world, p.sizeMethod));
@@ -212,27 +323,13 @@ public final class Interceptor {
 
     public static void finalized(Class<?> mpiClass) {
         try {
-            REGISTRY.processFinalized(REGISTRY.process(mpiClass.getClassLoader()));
+            REGISTRY.processFinalized(PROC_OF.get(mpiClass));
         } catch (Throwable t) {
             REGISTRY.internalError("MPI finalize", t);
         }
     }
 
     // ------------------------------------------------------------------ describing handles
-
-    private static void request(BindingProfile p, int proc, String call, Object self, Object[] args, Object result) {
-        Object holder = null;
-        if (self != null) {
-            HandleKind k = p.kindOf(self.getClass());
-            if (k == HandleKind.COMMUNICATOR || k == HandleKind.WINDOW || k == HandleKind.FILE) holder = self;
-        }
-        BindingProfile.RequestCall rc = p.requestCalls.get(call);
-        int peer = rc != null && rc.peerArg < args.length ? asInt(args[rc.peerArg]) : Integer.MIN_VALUE;
-        int tag = rc != null && rc.tagArg < args.length ? asInt(args[rc.tagArg]) : Integer.MIN_VALUE;
-        boolean persistent = isA(result.getClass(), p.persistentRequestClass);
-        REGISTRY.addRequest(result, proc, result.getClass().getName(), call, peer, tag, holder, persistent);
-        if (requestStacks) REGISTRY.setStack(result, stack(p));
-    }
 
     /** What can be known without asking MPI: class, creating call, native handle, stack. */
     static RowSpec identify(BindingProfile p, HandleKind kind, int proc, String call, Object result)

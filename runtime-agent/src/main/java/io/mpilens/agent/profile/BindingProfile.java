@@ -68,6 +68,17 @@ public final class BindingProfile {
     /** Request-creating calls by method name. Calls not listed record peer and tag as unknown. */
     public final Map<String, RequestCall> requestCalls = new LinkedHashMap<>();
     public final Map<Integer, WindowCtor> windowCtorsByArity = new LinkedHashMap<>();
+    /**
+     * Long field holding a request's native handle: requests are then tracked by handle value,
+     * without any reference to the wrapper. Null: tracked by weak reference.
+     */
+    public String requestKeyField;
+    /**
+     * Private static (Request[], long[]) method through which the binding writes the handles
+     * returned by an array wait/test back into the wrappers; at its entry the old handles are
+     * still in the wrappers, so the agent sees which requests completed.
+     */
+    public String handleWritebackMethod;
     /** A request that finished (non-persistent) answers true; null if the binding has no such getter. */
     public String requestIsNullMethod;
 

@@ -41,6 +41,8 @@ final class OpenMpiProfile {
         p.someMethods = Set.of("waitAny", "waitAnyStatus", "testAny", "testAnyStatus", "waitSome",
                 "waitSomeStatus", "testSome", "testSomeStatus");
         p.requestIsNullMethod = "isNull";
+        p.requestKeyField = "handle";
+        p.handleWritebackMethod = "setHandles";
         // (buf, count, type, peer, tag [, ...])
         for (String m : new String[] {"iSend", "ibSend", "isSend", "irSend", "iRecv", "sendInit", "bSendInit",
                 "sSendInit", "rSendInit", "recvInit"}) {

@@ -76,6 +76,10 @@ public final class HandleRegistry {
     // ---- private bookkeeping (not part of the layout)
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
+    /** Requests of bindings with native handles are found by handle value: no weak reference. */
+    private final LongSlotMap requestKeys = new LongSlotMap();
+    private String lastInterned;
+    private int lastInternedIndex = -1;
     private final Map<String, Integer> stringIndex = new HashMap<>();
     private final Map<ClassLoader, Integer> procByLoader = new IdentityHashMap<>();
     private int[] ref0Slot, ref1Slot, r0Home;
@@ -222,8 +226,8 @@ public final class HandleRegistry {
     }
 
     /** Creation stack of a request, recorded only when the requestStacks option is on. */
-    public synchronized void setStack(Object wrapper, String[] frames) {
-        int s = wrappers.slotOf(wrapper);
+    public synchronized void setStack(Object wrapper, long key, String[] frames) {
+        int s = requestSlot(wrapper, key);
         if (s < 0) return;
         RowSpec spec = new RowSpec(HandleKind.ofCode(kind[s]));
         spec.stack = frames;
@@ -234,12 +238,19 @@ public final class HandleRegistry {
         endWrite(s);
     }
 
-    /** The request hot path: no stack, no side record. */
-    public synchronized void addRequest(Object request, int proc, String bindingClass, String callName, int peer,
-                                        int tag, Object communicator, boolean persistent) {
-        drainCollected();
-        int existing = wrappers.slotOf(request);
-        if (existing >= 0) return;
+    /**
+     * The request hot path: a few array writes under an uncontended lock, no stack, no side
+     * record. {@code key} is the native handle when the binding has one (then the wrapper is not
+     * tracked at all), 0 otherwise.
+     */
+    public synchronized void addRequest(Object request, long key, int proc, String bindingClass, String callName,
+                                        int peer, int tag, Object communicator, boolean persistent) {
+        if (key == 0) {
+            drainCollected();
+            if (wrappers.slotOf(request) >= 0) return;
+        } else if (requestKeys.get(key) >= 0) {
+            return;
+        }
         int s = takeSlot();
         beginWrite(s);
         id[s] = nextId++;
@@ -247,39 +258,57 @@ public final class HandleRegistry {
         state[s] = Lifecycle.ACTIVE.code();
         owner[s] = proc;
         refCount[s] = 0;
-        cHandle[s] = 0;
+        cHandle[s] = key;
         i0[s] = peer;
         i1[s] = tag;
-        i2[s] = 0;
-        l0[s] = 0;
-        l1[s] = 0;
-        l2[s] = 0;
         name[s] = -1;
         call[s] = intern(callName);
         cls[s] = intern(bindingClass);
-        ref0Slot[s] = holdSlot(communicator);
-        r0Home[s] = ref0Slot[s];
+        int c = communicator == null ? -1 : wrappers.slotOf(communicator);
+        r0Home[s] = c;
         ref1Slot[s] = -1;
         parentSlots[s] = null;
-        r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
+        r0[s] = c >= 0 ? id[c] : 0;
         r1[s] = 0;
         r2[s] = 0;
         side[s] = null;
-        flags[s] = persistent ? F_PERSISTENT | F_COMPLETE : 0;
-        if (persistent) dropRef(s, 0); // an inactive persistent request holds nothing
+        if (persistent) {
+            ref0Slot[s] = -1; // an inactive persistent request holds nothing
+            flags[s] = F_PERSISTENT | F_COMPLETE | (key != 0 ? F_HAS_CHANDLE : 0);
+        } else {
+            ref0Slot[s] = c;
+            if (c >= 0) addRef(c);
+            flags[s] = key != 0 ? F_HAS_CHANDLE : 0;
+        }
         endWrite(s);
-        wrappers.put(request, s);
+        if (key != 0) requestKeys.put(key, s); else wrappers.put(request, s);
+    }
+
+    /** Keyed requests are found by native handle only: no identity hash on the hot path. */
+    private int requestSlot(Object request, long key) {
+        if (key != 0) return requestKeys.get(key);
+        return request == null ? -1 : wrappers.slotOf(request);
+    }
+
+    public synchronized boolean isTrackedRequest(Object request, long key) {
+        return requestSlot(request, key) >= 0;
     }
 
     /** The application freed the handle: release it now or keep it as an orphan. */
     public synchronized void freed(Object wrapper) {
+        freed(wrapper, 0);
+    }
+
+    /** {@code key}: the native handle the wrapper had before the call, 0 if none. */
+    public synchronized void freed(Object wrapper, long key) {
         drainCollected();
-        int s = wrappers.slotOf(wrapper);
+        int s = key != 0 ? requestKeys.get(key) : -1;
+        if (s < 0) s = wrappers.slotOf(wrapper);
         if (s < 0) {
             untrackedEvents++;
             return;
         }
-        wrappers.remove(wrapper);
+        forget(wrapper, s);
         if (state[s] != Lifecycle.ACTIVE.code()) return;
         if (kind[s] == HandleKind.REQUEST.code()) {
             // MPI_Request_free: an active request stays pending until the operation completes,
@@ -298,7 +327,11 @@ public final class HandleRegistry {
 
     /** A request completed (wait/test succeeded). Non-persistent requests are released. */
     public synchronized void requestCompleted(Object request) {
-        int s = wrappers.slotOf(request);
+        requestCompleted(request, 0);
+    }
+
+    public synchronized void requestCompleted(Object request, long key) {
+        int s = requestSlot(request, key);
         if (s < 0 || kind[s] != HandleKind.REQUEST.code()) return;
         if ((flags[s] & F_PERSISTENT) != 0) {
             if ((flags[s] & F_COMPLETE) != 0) return;
@@ -308,13 +341,26 @@ public final class HandleRegistry {
             dropRef(s, 0);
             return;
         }
-        wrappers.remove(request);
+        forget(request, s);
         release(s);
+    }
+
+    /** Removes the row's key: wrapper index or native handle, whichever it was found by. */
+    private void forget(Object wrapper, int s) {
+        if (kind[s] == HandleKind.REQUEST.code() && cHandle[s] != 0 && requestKeys.get(cHandle[s]) == s) {
+            requestKeys.remove(cHandle[s]);
+        } else if (wrapper != null) {
+            wrappers.remove(wrapper);
+        }
     }
 
     /** A persistent request was started: it is pending again and holds its communicator. */
     public synchronized void requestStarted(Object request) {
-        int s = wrappers.slotOf(request);
+        requestStarted(request, 0);
+    }
+
+    public synchronized void requestStarted(Object request, long key) {
+        int s = requestSlot(request, key);
         if (s < 0 || (flags[s] & F_COMPLETE) == 0) return;
         beginWrite(s);
         flags[s] &= ~F_COMPLETE;
@@ -495,7 +541,12 @@ public final class HandleRegistry {
 
     int intern(String s) {
         if (s == null) return -1;
+        if (s == lastInterned) return lastInternedIndex; // call names repeat: skip the hash lookup
         Integer idx = stringIndex.get(s);
+        if (idx != null) {
+            lastInterned = s;
+            lastInternedIndex = idx;
+        }
         if (idx != null) return idx;
         if (stringCount == strings.length) {
             generation++;

@@ -65,7 +65,7 @@ class RegistryLifecycleTest {
         Object comm = new Object();
         Object request = new Object();
         long commId = registry.add(comm, spec(HandleKind.COMMUNICATOR, "split"));
-        registry.addRequest(request, 0, "mpi.Request", "iRecv", 1, 77, comm, false);
+        registry.addRequest(request, 0L, 0, "mpi.Request", "iRecv", 1, 77, comm, false);
 
         registry.freed(comm);
         HandleInfo orphan = byName("split").orElseThrow();
@@ -142,7 +142,7 @@ class RegistryLifecycleTest {
         Object comm = new Object();
         Object prequest = new Object();
         registry.add(comm, spec(HandleKind.COMMUNICATOR, "c"));
-        registry.addRequest(prequest, 0, "mpi.Prequest", "sendInit", 2, 9, comm, true);
+        registry.addRequest(prequest, 0L, 0, "mpi.Prequest", "sendInit", 2, 9, comm, true);
         assertEquals(0, byName("c").orElseThrow().refCount());
         registry.requestStarted(prequest);
         assertEquals(1, byName("c").orElseThrow().refCount());
@@ -190,7 +190,7 @@ class RegistryLifecycleTest {
         Object[] keep = new Object[5000];
         for (int i = 0; i < keep.length; i++) {
             keep[i] = new Object();
-            registry.addRequest(keep[i], 0, "mpi.Request", "iSend", i % 4, i, null, false);
+            registry.addRequest(keep[i], 0L, 0, "mpi.Request", "iSend", i % 4, i, null, false);
         }
         assertEquals(5000, snapshot().handles().size());
         assertNotNull(keep[0]);
@@ -200,13 +200,13 @@ class RegistryLifecycleTest {
     void snapshotCostIsAFixedNumberOfArrayReadsNotPerHandle() {
         Object[] keep = new Object[10_000];
         keep[0] = new Object();
-        registry.addRequest(keep[0], 0, "mpi.Request", "iSend", 1, 1, null, false);
+        registry.addRequest(keep[0], 0L, 0, "mpi.Request", "iSend", 1, 1, null, false);
         reader.arrayReads = 0;
         snapshot();
         int few = reader.arrayReads;
         for (int i = 1; i < keep.length; i++) {
             keep[i] = new Object();
-            registry.addRequest(keep[i], 0, "mpi.Request", "iSend", 1, 1, null, false);
+            registry.addRequest(keep[i], 0L, 0, "mpi.Request", "iSend", 1, 1, null, false);
         }
         reader.arrayReads = 0;
         snapshot();

@@ -1,0 +1,71 @@
+package io.mpilens.headless.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code mpilens} command. Exit codes: 0 everything was read, 2 usage error, 3 some ranks
+ * could not be read, 1 an internal failure (reported in one line, never a stack trace).
+ */
+@Command(name = "mpilens", mixinStandardHelpOptions = true, versionProvider = MpiLensCli.Version.class,
+        subcommands = HandlesCommand.class,
+        description = "See inside the MPI objects of running Java MPI applications.")
+public final class MpiLensCli implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_INTERNAL = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_UNREADABLE = 3;
+
+    final Map<String, String> env;
+    @Spec
+    CommandSpec spec;
+
+    MpiLensCli(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err, System.getenv()));
+    }
+
+    /** Runs one command line; output goes to {@code out} and {@code err}, nothing calls System.exit. */
+    public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
+        CommandLine cli = new CommandLine(new MpiLensCli(env));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setParameterExceptionHandler((e, arguments) -> {
+            CommandLine line = e.getCommandLine();
+            line.getErr().println("mpilens: " + e.getMessage());
+            line.getErr().println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            line.getErr().println("mpilens: " + message);
+            return EXIT_INTERNAL;
+        });
+        int code = cli.execute(args);
+        cli.getOut().flush();
+        cli.getErr().flush();
+        return code;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command, for example: mpilens handles"
+                + " --attach HOST:PORT");
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = MpiLensCli.class.getPackage().getImplementationVersion();
+            return new String[] {"mpilens " + (v == null ? "(development build)" : v)};
+        }
+    }
+}
