@@ -65,6 +65,8 @@ public final class JdiTargetReader implements TargetReader {
      */
     static final int OBJECT_CHUNK = MAX_OBJECT_ARRAY_CHUNK;
     private static final String SOCKET_ATTACH = "com.sun.jdi.SocketAttach";
+    private static final Duration REFUSED_RETRY = Duration.ofSeconds(1);
+    private static final Duration REFUSED_PAUSE = Duration.ofMillis(100);
 
     private final VirtualMachine vm;
     private final String description;
@@ -96,10 +98,12 @@ public final class JdiTargetReader implements TargetReader {
         Connector.Argument jdiTimeout = args.get("timeout");
         if (jdiTimeout != null) jdiTimeout.setValue(Long.toString(Math.max(1, timeout.toMillis())));
 
+        long deadline = System.nanoTime() + timeout.toNanos();
         CompletableFuture<VirtualMachine> result = new CompletableFuture<>();
+        Throwable[] lastFailure = new Throwable[1];
         Thread attacher = new Thread(() -> {
             try {
-                VirtualMachine vm = connector.attach(args);
+                VirtualMachine vm = attachRetryingRefused(connector, args, deadline, result, lastFailure);
                 if (!result.complete(vm)) vm.dispose(); // arrived after the deadline: nobody wants it
             } catch (Throwable t) {
                 result.completeExceptionally(t);
@@ -112,7 +116,11 @@ public final class JdiTargetReader implements TargetReader {
         } catch (TimeoutException e) {
             if (result.completeExceptionally(e)) {
                 attacher.interrupt();
-                throw attachFailed(address, timeout, null);
+                Throwable last;
+                synchronized (lastFailure) {
+                    last = lastFailure[0];
+                }
+                throw attachFailed(address, timeout, last);
             }
             return new JdiTargetReader(result.join(), address.toString(), true); // made it just in time
         } catch (ExecutionException e) {
@@ -121,6 +129,28 @@ public final class JdiTargetReader implements TargetReader {
             Thread.currentThread().interrupt();
             result.completeExceptionally(e);
             throw new TargetReadException("interrupted while attaching to " + address);
+        }
+    }
+
+    /**
+     * A JDWP server that just lost its debugger re-opens its port a moment later, so a refused
+     * connection is tried again for a short while (never past the deadline).
+     */
+    private static VirtualMachine attachRetryingRefused(AttachingConnector connector,
+                                                        Map<String, Connector.Argument> args, long deadline,
+                                                        CompletableFuture<?> abandoned, Throwable[] lastFailure)
+            throws IOException, IllegalConnectorArgumentsException, InterruptedException {
+        long retryUntil = Math.min(deadline, System.nanoTime() + REFUSED_RETRY.toNanos());
+        while (true) {
+            try {
+                return connector.attach(args);
+            } catch (ConnectException e) {
+                synchronized (lastFailure) {
+                    lastFailure[0] = e;
+                }
+                if (abandoned.isDone() || System.nanoTime() + REFUSED_PAUSE.toNanos() > retryUntil) throw e;
+                Thread.sleep(REFUSED_PAUSE.toMillis());
+            }
         }
     }
 

@@ -146,12 +146,13 @@ class JdiTargetReaderTest {
 
     @Test
     void describesItselfByAddressAndCloseLeavesTheTargetRunning() throws Exception {
-        assertEquals(target.address(), reader.describe());
+        String address = target.address();
+        assertEquals(address, reader.describe());
         reader.close();
         reader.close();
-        Thread.sleep(200);
+        String next = target.awaitRelisten(address); // with address=...:0, JDWP re-listens on a new port
         assertTrue(target.isAlive());
-        try (JdiTargetReader again = JdiTargetReader.attach(target.address())) { // the port accepts a new debugger
+        try (JdiTargetReader again = JdiTargetReader.attach(next)) {
             assertEquals(42, again.staticField(again.classesNamed(FieldsTarget.class.getName()).get(0), "answer"));
         }
     }

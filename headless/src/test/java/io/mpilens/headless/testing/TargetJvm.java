@@ -76,11 +76,25 @@ public final class TargetJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * The port JDWP listens on now. With {@code address=...:0} the JDWP agent listens on a new
+     * port each time a debugger detaches, and prints it again.
+     */
     public int port() {
         return port;
     }
 
-    /** {@code 127.0.0.1:PORT}. */
+    /** Waits until JDWP listens again after a debugger detached; returns the new address. */
+    public String awaitRelisten(String oldAddress) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (address().equals(oldAddress)) {
+            if (System.currentTimeMillis() > deadline) throw new IllegalStateException("JDWP did not listen again");
+            Thread.sleep(10);
+        }
+        return address();
+    }
+
+    /** {@code 127.0.0.1:PORT}, the port JDWP listens on now. */
     public String address() {
         return "127.0.0.1:" + port;
     }

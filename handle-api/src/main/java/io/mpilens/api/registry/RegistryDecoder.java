@@ -1,0 +1,399 @@
+package io.mpilens.api.registry;
+
+import static io.mpilens.api.registry.RegistryLayout.*;
+
+import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.model.Topology;
+import io.mpilens.api.target.TargetClass;
+import io.mpilens.api.target.TargetObject;
+import io.mpilens.api.target.TargetReadException;
+import io.mpilens.api.target.TargetReader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the registry in a target's heap into {@link ProcessSnapshot}s, reading only fields and
+ * arrays through a {@link TargetReader}. The same code runs live (JDI), post-mortem (heap dump)
+ * and in tests. Cost: a fixed number of bulk reads (one per column) plus one read per row
+ * with side data and one per string not seen before.
+ */
+public final class RegistryDecoder {
+    private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
+            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
+            PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
+            L2, R0, R1, R2, NAME, CALL, CLASS, SIDE, STRINGS, STRING_COUNT, HIST_COUNT, HIST_STAMP, HIST_ID,
+            HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS);
+    private static final int MAX_ATTEMPTS = 5;
+
+    private final TargetReader reader;
+    /** Interned strings never change once published, so they are cached across snapshots. */
+    private final Map<Integer, String> stringCache = new HashMap<>();
+
+    public RegistryDecoder(TargetReader reader) {
+        this.reader = reader;
+    }
+
+    /** One snapshot per MPI process in the target JVM (several under MPJ Express multicore). */
+    public List<ProcessSnapshot> decode() {
+        TargetObject root = findRoot();
+        for (int attempt = 1; ; attempt++) {
+            boolean last = attempt == MAX_ATTEMPTS;
+            Map<String, Object> f = reader.fields(root, ROOT_FIELDS);
+            checkLayout(f);
+            int generation = asInt(f.get(GENERATION));
+            if ((generation & 1) != 0 && !last) continue; // columns being replaced right now
+            Columns c = readColumns(f);
+            int after = asInt(reader.fields(root, List.of(GENERATION)).get(GENERATION));
+            if (c != null && (after == generation || last)) return assemble(f, c);
+            if (last) {
+                throw new TargetReadException("the mpilens registry in " + reader.describe()
+                        + " kept growing while being read; try again with the target suspended");
+            }
+        }
+    }
+
+    private TargetObject findRoot() {
+        List<TargetClass> classes = reader.classesNamed(ROOT_CLASS);
+        for (TargetClass c : classes) {
+            Object v = reader.staticField(c, ROOT_FIELD);
+            if (v instanceof TargetObject) {
+                return (TargetObject) v;
+            }
+        }
+        throw new RegistryNotFoundException("no mpilens registry in " + reader.describe()
+                + ": the mpilens agent is not loaded there (start the JVM with -javaagent:mpilens-agent.jar"
+                + " or attach it with 'java -jar mpilens-agent.jar attach PID')");
+    }
+
+    private void checkLayout(Map<String, Object> f) {
+        Object magic = f.get(MAGIC_FIELD);
+        if (!(magic instanceof Integer) || (Integer) magic != MAGIC) {
+            throw new UnsupportedLayoutException(-1, "the object at " + ROOT_CLASS + "." + ROOT_FIELD + " in "
+                    + reader.describe() + " is not an mpilens registry (bad magic " + magic + ")");
+        }
+        Object version = f.get(VERSION_FIELD);
+        int v = version instanceof Integer ? (Integer) version : -1;
+        if (v != VERSION) {
+            throw new UnsupportedLayoutException(v, "the mpilens registry in " + reader.describe()
+                    + " has layout version " + v + ", this mpilens reads layout version " + VERSION
+                    + "; use an mpilens release that matches the agent in the target");
+        }
+    }
+
+    /** The columns as read; null when the registry grew between reading the root and the arrays. */
+    private static final class Columns {
+        int rows;
+        int[] stamp, flags, owner, refCount, i0, i1, i2, name, call, cls;
+        long[] id, cHandle, l0, l1, l2, r0, r1, r2;
+        byte[] kind, state;
+        int[] stampAfter;
+    }
+
+    private Columns readColumns(Map<String, Object> f) {
+        int highWater = asInt(f.get(HIGH_WATER));
+        TargetObject stampArray = (TargetObject) f.get(STAMP);
+        if (stampArray == null) return null;
+        int rows = Math.min(highWater, reader.arrayLength(stampArray));
+        Columns c = new Columns();
+        c.rows = rows;
+        c.stamp = reader.ints(stampArray, 0, rows);
+        c.id = longs(f, ID, rows);
+        c.kind = bytes(f, KIND, rows);
+        c.state = bytes(f, STATE, rows);
+        c.flags = ints(f, FLAGS, rows);
+        c.owner = ints(f, OWNER, rows);
+        c.refCount = ints(f, REF_COUNT, rows);
+        c.cHandle = longs(f, C_HANDLE, rows);
+        c.i0 = ints(f, I0, rows);
+        c.i1 = ints(f, I1, rows);
+        c.i2 = ints(f, I2, rows);
+        c.l0 = longs(f, L0, rows);
+        c.l1 = longs(f, L1, rows);
+        c.l2 = longs(f, L2, rows);
+        c.r0 = longs(f, R0, rows);
+        c.r1 = longs(f, R1, rows);
+        c.r2 = longs(f, R2, rows);
+        c.name = ints(f, NAME, rows);
+        c.call = ints(f, CALL, rows);
+        c.cls = ints(f, CLASS, rows);
+        c.stampAfter = reader.ints(stampArray, 0, rows);
+        return c;
+    }
+
+    private List<ProcessSnapshot> assemble(Map<String, Object> f, Columns c) {
+        int procCount = asInt(f.get(PROC_COUNT));
+        int[] procRank = procCount == 0 ? new int[0] : reader.ints((TargetObject) f.get(PROC_RANK), 0, procCount);
+        int[] procSize = procCount == 0 ? new int[0] : reader.ints((TargetObject) f.get(PROC_SIZE), 0, procCount);
+        byte[] procState = procCount == 0 ? new byte[0] : reader.bytes((TargetObject) f.get(PROC_STATE), 0, procCount);
+        TargetObject strings = (TargetObject) f.get(STRINGS);
+        int stringCount = asInt(f.get(STRING_COUNT));
+
+        // which rows are consistent: even stamp, unchanged during the read, non-empty
+        boolean[] usable = new boolean[c.rows];
+        int torn = 0;
+        List<Integer> sideRows = new ArrayList<>();
+        for (int s = 0; s < c.rows; s++) {
+            if (c.id[s] == 0 && (c.stamp[s] & 1) == 0 && c.stamp[s] == c.stampAfter[s]) continue;
+            if ((c.stamp[s] & 1) != 0 || c.stamp[s] != c.stampAfter[s]) {
+                torn++;
+                continue;
+            }
+            if (c.id[s] == 0) continue;
+            usable[s] = true;
+            if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
+        }
+        Map<Integer, long[]> side = readSide((TargetObject) f.get(SIDE), sideRows);
+        StringTable table = new StringTable(strings, stringCount);
+
+        // counted references, inverted: who holds whom
+        Map<Long, List<Long>> holders = new HashMap<>();
+        Map<Long, List<Long>> attached = new HashMap<>();
+        for (int s = 0; s < c.rows; s++) {
+            if (!usable[s]) continue;
+            HandleKind k = HandleKind.ofCode(c.kind[s]);
+            long self = c.id[s];
+            switch (k) {
+                case REQUEST:
+                    if ((c.flags[s] & F_COMPLETE) == 0) hold(holders, c.r0[s], self);
+                    break;
+                case COMMUNICATOR:
+                case WINDOW:
+                case FILE:
+                    hold(holders, c.r0[s], self);
+                    hold(holders, c.r1[s], self);
+                    long eh = k == HandleKind.COMMUNICATOR ? c.r0[s] : c.r1[s];
+                    if (eh != 0) attached.computeIfAbsent(eh, x -> new ArrayList<>()).add(self);
+                    break;
+                case DATATYPE:
+                    for (long p : sideValues(side.get(s), SIDE_PARENTS)) hold(holders, p, self);
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        Map<Integer, List<HandleInfo>> byProc = new LinkedHashMap<>();
+        for (int p = 0; p < Math.max(procCount, 1); p++) byProc.put(p, new ArrayList<>());
+        for (int s = 0; s < c.rows; s++) {
+            if (!usable[s]) continue;
+            int owner = c.owner[s];
+            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached);
+            byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+        }
+        List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
+
+        AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)));
+        List<ProcessSnapshot> out = new ArrayList<>();
+        for (Map.Entry<Integer, List<HandleInfo>> e : byProc.entrySet()) {
+            int p = e.getKey();
+            boolean known = p >= 0 && p < procCount;
+            if (!known && e.getValue().isEmpty() && procCount > 0) continue;
+            out.add(new ProcessSnapshot(known ? procRank[p] : HandleInfo.UNKNOWN,
+                    known ? procSize[p] : HandleInfo.UNKNOWN, asLong(f.get(PID)), str(f.get(HOST)),
+                    str(f.get(BINDING)), known ? MpiState.ofCode(procState[p]) : MpiState.NOT_INITIALIZED,
+                    VERSION, health, e.getValue(), p >= 0 && p < history.length ? history[p] : List.of(), torn));
+        }
+        return out;
+    }
+
+    private HandleInfo row(Columns c, int s, long[] side, StringTable strings, int[] procRank, int proc,
+                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached) {
+        HandleKind kind = HandleKind.ofCode(c.kind[s]);
+        int flags = c.flags[s];
+        long id = c.id[s];
+        HandleInfo.Builder b = HandleInfo.builder(id, kind)
+                .ownerRank(proc >= 0 && proc < procRank.length ? procRank[proc] : HandleInfo.UNKNOWN)
+                .bindingClass(strings.get(c.cls[s]))
+                .name(strings.get(c.name[s]))
+                .creatingCall(strings.get(c.call[s]))
+                .predefined((flags & F_PREDEFINED) != 0)
+                .state(Lifecycle.ofCode(c.state[s]))
+                .refCount(c.refCount[s])
+                .heldBy(toArray(holders.get(id)))
+                .leaked((flags & F_LEAKED) != 0);
+        if ((flags & F_HAS_CHANDLE) != 0) b.cHandle(c.cHandle[s]);
+        List<String> stack = new ArrayList<>();
+        for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+        b.creationStack(stack);
+        switch (kind) {
+            case COMMUNICATOR:
+                b.rank(c.i0[s]).size(c.i1[s]).inter((flags & F_INTER) != 0)
+                        .members(toInts(sideValues(side, SIDE_MEMBERS)))
+                        .remoteMembers(toInts(sideValues(side, SIDE_REMOTE_MEMBERS)))
+                        .errhandler(c.r0[s]).group(c.r1[s]).derivedFrom(c.r2[s]);
+                if ((flags & F_TOPO_CART) != 0) {
+                    long[] periods = sideValues(side, SIDE_PERIODS);
+                    boolean[] per = new boolean[periods.length];
+                    for (int i = 0; i < per.length; i++) per[i] = periods[i] != 0;
+                    b.topology(Topology.cartesian(toInts(sideValues(side, SIDE_DIMS)), per));
+                } else if ((flags & (F_TOPO_GRAPH | F_TOPO_DIST_GRAPH)) != 0) {
+                    b.topology(Topology.graph((flags & F_TOPO_GRAPH) != 0 ? Topology.Type.GRAPH
+                            : Topology.Type.DIST_GRAPH, toInts(sideValues(side, SIDE_GRAPH_INDEX)),
+                            toInts(sideValues(side, SIDE_GRAPH_EDGES))));
+                }
+                break;
+            case GROUP:
+                b.rank(c.i0[s]).size(c.i1[s]).members(toInts(sideValues(side, SIDE_MEMBERS))).derivedFrom(c.r2[s]);
+                break;
+            case REQUEST:
+                b.peer(c.i0[s]).tag(c.i1[s]).communicator(c.r0[s])
+                        .persistent((flags & F_PERSISTENT) != 0).complete((flags & F_COMPLETE) != 0);
+                break;
+            case DATATYPE:
+                b.typeSize(c.l0[s]).extent(c.l1[s]).lowerBound(c.l2[s])
+                        .committed((flags & F_COMMITTED) != 0)
+                        .constructor(strings.get(c.call[s]))
+                        .parents(sideValues(side, SIDE_PARENTS));
+                break;
+            case WINDOW:
+                b.displacementUnit(c.i0[s]).windowSize(c.l0[s]).communicator(c.r0[s]).errhandler(c.r1[s]);
+                break;
+            case FILE:
+                b.communicator(c.r0[s]).errhandler(c.r1[s]);
+                break;
+            case ERRHANDLER:
+                b.attachedTo(toArray(attached.get(id)));
+                break;
+            default:
+                break;
+        }
+        return b.build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<HandleInfo>[] readHistory(Map<String, Object> f, StringTable strings, int procCount, int[] procRank) {
+        List<HandleInfo>[] out = new List[Math.max(procCount, 1)];
+        for (int i = 0; i < out.length; i++) out[i] = new ArrayList<>();
+        long count = asLong(f.get(HIST_COUNT));
+        TargetObject idArray = (TargetObject) f.get(HIST_ID);
+        if (count == 0 || idArray == null) return out;
+        int cap = reader.arrayLength(idArray);
+        int n = (int) Math.min(count, cap);
+        int[] stamp = reader.ints((TargetObject) f.get(HIST_STAMP), 0, cap);
+        long[] ids = reader.longs(idArray, 0, cap);
+        byte[] kinds = reader.bytes((TargetObject) f.get(HIST_KIND), 0, cap);
+        int[] owners = reader.ints((TargetObject) f.get(HIST_OWNER), 0, cap);
+        int[] names = reader.ints((TargetObject) f.get(HIST_NAME), 0, cap);
+        int[] calls = reader.ints((TargetObject) f.get(HIST_CALL), 0, cap);
+        int[] sites = reader.ints((TargetObject) f.get(HIST_SITE), 0, cap);
+        int[] flags = reader.ints((TargetObject) f.get(HIST_FLAGS), 0, cap);
+        int[] stampAfter = reader.ints((TargetObject) f.get(HIST_STAMP), 0, cap);
+        for (long i = count - 1; i >= count - n; i--) { // newest first
+            int s = (int) (i % cap);
+            if ((stamp[s] & 1) != 0 || stamp[s] != stampAfter[s] || ids[s] == 0) continue;
+            int p = owners[s] >= 0 && owners[s] < procCount ? owners[s] : 0;
+            String site = strings.get(sites[s]);
+            out[p].add(HandleInfo.builder(ids[s], HandleKind.ofCode(kinds[s]))
+                    .ownerRank(owners[s] >= 0 && owners[s] < procCount ? procRank[owners[s]] : HandleInfo.UNKNOWN)
+                    .name(strings.get(names[s])).creatingCall(strings.get(calls[s]))
+                    .predefined((flags[s] & F_PREDEFINED) != 0).leaked((flags[s] & F_LEAKED) != 0)
+                    .state(Lifecycle.RELEASED)
+                    .creationStack(site == null ? List.of() : List.of(site)).build());
+        }
+        return out;
+    }
+
+    private Map<Integer, long[]> readSide(TargetObject sideArray, List<Integer> rows) {
+        Map<Integer, long[]> out = new HashMap<>();
+        if (rows.isEmpty() || sideArray == null) return out;
+        int length = reader.arrayLength(sideArray);
+        int from = rows.get(0);
+        int to = Math.min(rows.get(rows.size() - 1) + 1, length);
+        TargetObject[] refs = reader.objects(sideArray, from, to - from);
+        for (int s : rows) {
+            if (s - from >= refs.length) continue;
+            TargetObject ref = refs[s - from];
+            if (ref != null) out.put(s, reader.longs(ref, 0, reader.arrayLength(ref)));
+        }
+        return out;
+    }
+
+    /** Values of one tagged section of a side record; empty when absent. */
+    static long[] sideValues(long[] side, int tag) {
+        if (side == null) return new long[0];
+        int i = 0;
+        while (i + 1 < side.length) {
+            int t = (int) side[i];
+            int n = (int) side[i + 1];
+            if (n < 0 || i + 2 + n > side.length) break; // damaged record: ignore the rest
+            if (t == tag) return Arrays.copyOfRange(side, i + 2, i + 2 + n);
+            i += 2 + n;
+        }
+        return new long[0];
+    }
+
+    private final class StringTable {
+        private final TargetObject array;
+        private final int count;
+        private TargetObject[] refs;
+
+        StringTable(TargetObject array, int count) {
+            this.array = array;
+            this.count = count;
+        }
+
+        String get(int index) {
+            if (index < 0 || index >= count || array == null) return null;
+            String cached = stringCache.get(index);
+            if (cached != null) return cached;
+            if (refs == null) refs = reader.objects(array, 0, Math.min(count, reader.arrayLength(array)));
+            if (index >= refs.length || refs[index] == null) return null;
+            String s = reader.string(refs[index]);
+            stringCache.put(index, s);
+            return s;
+        }
+    }
+
+    private static void hold(Map<Long, List<Long>> holders, long target, long holder) {
+        if (target != 0) holders.computeIfAbsent(target, x -> new ArrayList<>()).add(holder);
+    }
+
+    private static long[] toArray(List<Long> ids) {
+        if (ids == null) return new long[0];
+        long[] out = new long[ids.size()];
+        for (int i = 0; i < out.length; i++) out[i] = ids.get(i);
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static int[] toInts(long[] v) {
+        int[] out = new int[v.length];
+        for (int i = 0; i < v.length; i++) out[i] = (int) v[i];
+        return out;
+    }
+
+    private int[] ints(Map<String, Object> f, String name, int rows) {
+        return reader.ints((TargetObject) f.get(name), 0, rows);
+    }
+
+    private long[] longs(Map<String, Object> f, String name, int rows) {
+        return reader.longs((TargetObject) f.get(name), 0, rows);
+    }
+
+    private byte[] bytes(Map<String, Object> f, String name, int rows) {
+        return reader.bytes((TargetObject) f.get(name), 0, rows);
+    }
+
+    private String str(Object v) {
+        return v instanceof TargetObject ? reader.string((TargetObject) v) : null;
+    }
+
+    private static int asInt(Object v) {
+        return v instanceof Number ? ((Number) v).intValue() : 0;
+    }
+
+    private static long asLong(Object v) {
+        return v instanceof Number ? ((Number) v).longValue() : 0L;
+    }
+}

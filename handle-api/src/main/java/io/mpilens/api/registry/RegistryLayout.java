@@ -1,0 +1,136 @@
+package io.mpilens.api.registry;
+
+/**
+ * The registry contract, version {@value #VERSION}: the names and encodings shared by the
+ * agent that writes the registry and the decoder that reads it. Documented field by field
+ * in {@code docs/architecture.md}.
+ *
+ * <p>One object per JVM, reachable from the static field {@value #ROOT_FIELD} of class
+ * {@value #ROOT_CLASS}. Per-handle scalars are columns (primitive arrays indexed by slot);
+ * variable-size data is one {@code long[]} per slot in {@link #SIDE}, read only for rows that
+ * have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
+ */
+public final class RegistryLayout {
+    private RegistryLayout() {
+    }
+
+    public static final int MAGIC = 0x4D50494C; // "MPIL"
+    public static final int VERSION = 1;
+
+    public static final String ROOT_CLASS = "io.mpilens.agent.registry.HandleRegistry";
+    public static final String ROOT_FIELD = "INSTANCE";
+
+    // ---- root scalars
+    public static final String MAGIC_FIELD = "magic";
+    public static final String VERSION_FIELD = "layoutVersion";
+    /** Odd while the columns are being replaced by larger ones; readers retry. */
+    public static final String GENERATION = "generation";
+    /** Slots [0, highWater) have been used at least once. */
+    public static final String HIGH_WATER = "highWater";
+    public static final String AGENT_VERSION = "agentVersion";
+    public static final String BINDING = "binding";
+    public static final String PID = "pid";
+    public static final String HOST = "host";
+    public static final String INTERNAL_ERRORS = "internalErrors";
+    public static final String LAST_ERROR = "lastError";
+    public static final String UNTRACKED_EVENTS = "untrackedEvents";
+
+    // ---- MPI processes in this JVM (one per rank; several under MPJ Express multicore)
+    public static final String PROC_COUNT = "procCount";
+    /** int[]: COMM_WORLD rank of process p. */
+    public static final String PROC_RANK = "procRank";
+    /** int[]: COMM_WORLD size seen by process p. */
+    public static final String PROC_SIZE = "procSize";
+    /** byte[]: {@link io.mpilens.api.model.MpiState} code of process p. */
+    public static final String PROC_STATE = "procState";
+
+    // ---- handle columns, all indexed by slot
+    /** int[]: seqlock stamp; odd while the row is being written, bumped on every change. */
+    public static final String STAMP = "stamp";
+    /** long[]: handle id; 0 marks an empty slot. */
+    public static final String ID = "id";
+    /** byte[]: {@link io.mpilens.api.model.HandleKind} code. */
+    public static final String KIND = "kind";
+    /** byte[]: {@link io.mpilens.api.model.Lifecycle} code. */
+    public static final String STATE = "state";
+    /** int[]: F_* flags. */
+    public static final String FLAGS = "flags";
+    /** int[]: index into the process table of the owning rank, -1 before MPI init. */
+    public static final String OWNER = "owner";
+    /** int[]: number of live holders. */
+    public static final String REF_COUNT = "refCount";
+    public static final String C_HANDLE = "cHandle";
+    /** int[] x4: kind-specific integers, see I0..I3 meaning per kind below. */
+    public static final String I0 = "i0";
+    public static final String I1 = "i1";
+    public static final String I2 = "i2";
+    /** long[] x3: kind-specific longs. */
+    public static final String L0 = "l0";
+    public static final String L1 = "l1";
+    public static final String L2 = "l2";
+    /** long[] x3: ids of referenced handles (0 = none). */
+    public static final String R0 = "r0";
+    public static final String R1 = "r1";
+    public static final String R2 = "r2";
+    /** int[]: string index of the MPI name (-1 none). */
+    public static final String NAME = "name";
+    /** int[]: string index of the creating call. */
+    public static final String CALL = "call";
+    /** int[]: string index of the wrapper's class name. */
+    public static final String CLASS = "cls";
+    /** Object[]: long[] side record per slot, or null. */
+    public static final String SIDE = "side";
+    /** String[]: interned strings; [0, stringCount) are valid and never change. */
+    public static final String STRINGS = "strings";
+    public static final String STRING_COUNT = "stringCount";
+
+    // ---- history ring of released handles
+    /** long: number of releases ever recorded; entry i lives at i % capacity. */
+    public static final String HIST_COUNT = "histCount";
+    public static final String HIST_STAMP = "hStamp";
+    public static final String HIST_ID = "hId";
+    public static final String HIST_KIND = "hKind";
+    public static final String HIST_OWNER = "hOwner";
+    public static final String HIST_NAME = "hName";
+    public static final String HIST_CALL = "hCall";
+    public static final String HIST_SITE = "hSite";
+    public static final String HIST_FLAGS = "hFlags";
+
+    // ---- flags
+    public static final int F_PREDEFINED = 1;
+    public static final int F_LEAKED = 1 << 1;
+    public static final int F_PERSISTENT = 1 << 2;
+    public static final int F_COMPLETE = 1 << 3;
+    public static final int F_INTER = 1 << 4;
+    public static final int F_COMMITTED = 1 << 5;
+    public static final int F_HAS_CHANDLE = 1 << 6;
+    public static final int F_HAS_SIDE = 1 << 7;
+    public static final int F_TOPO_CART = 1 << 8;
+    public static final int F_TOPO_GRAPH = 1 << 9;
+    public static final int F_TOPO_DIST_GRAPH = 1 << 10;
+
+    // ---- side record: repeated [tag, n, v1..vn] in one long[]
+    public static final int SIDE_MEMBERS = 1;
+    public static final int SIDE_REMOTE_MEMBERS = 2;
+    public static final int SIDE_DIMS = 3;
+    /** 0/1 per dimension. */
+    public static final int SIDE_PERIODS = 4;
+    public static final int SIDE_GRAPH_INDEX = 5;
+    public static final int SIDE_GRAPH_EDGES = 6;
+    /** Ids of parent datatypes. */
+    public static final int SIDE_PARENTS = 7;
+    /** String indexes of the creation stack, top user frame first. */
+    public static final int SIDE_STACK = 8;
+
+    /*
+     * Kind-specific columns:
+     *   COMMUNICATOR  i0 rank, i1 size, i2 remote size; r0 errhandler, r1 group built on, r2 derived from
+     *   GROUP         i0 rank, i1 size; r2 derived from
+     *   REQUEST       i0 peer, i1 tag; r0 communicator (or window, file)
+     *   DATATYPE      l0 size, l1 extent, l2 lower bound
+     *   WINDOW        i0 displacement unit; l0 size in bytes; r0 communicator, r1 errhandler
+     *   FILE          r0 communicator, r1 errhandler
+     * Counted references (they keep the target alive): REQUEST r0 while not complete,
+     * COMMUNICATOR r0 and r1, WINDOW/FILE r0 and r1, DATATYPE side parents. r2 is lineage only.
+     */
+}

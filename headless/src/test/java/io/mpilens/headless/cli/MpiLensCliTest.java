@@ -1,0 +1,127 @@
+package io.mpilens.headless.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.testing.RegistryTarget;
+import io.mpilens.headless.testing.TargetJvm;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MpiLensCliTest {
+    private TargetJvm target;
+
+    @AfterEach
+    void stop() {
+        if (target != null) target.close();
+    }
+
+    /** What a user sees: exit code, stdout and stderr lines. */
+    record Run(int code, List<String> out, List<String> err, long millis) {
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long start = System.nanoTime();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of());
+        return new Run(code, out.toString(StandardCharsets.UTF_8).lines().toList(),
+                err.toString(StandardCharsets.UTF_8).lines().toList(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static String closedAddress() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return "127.0.0.1:" + s.getLocalPort();
+        }
+    }
+
+    @Test
+    void anUnreachableAddressExits3WithinTheDeadlineWithOneLineOnStderr() throws Exception {
+        String address = closedAddress();
+        Run r = run("handles", "--attach", address, "--timeout", "2");
+        assertEquals(3, r.code());
+        assertEquals(List.of(), r.out());
+        assertEquals(List.of("mpilens: " + address + " did not answer within 2 s (connection refused): is the rank"
+                + " running with -agentlib:jdwp=transport=dt_socket,server=y,address=" + address
+                + ", and no other debugger attached to it?"), r.err());
+        assertTrue(r.millis() < 4_000, r.millis() + " ms");
+    }
+
+    @Test
+    void usageErrorsExit2WithAMessageAndAHint() {
+        Run none = run();
+        assertEquals(2, none.code());
+        assertEquals("mpilens: name a command, for example: mpilens handles --attach HOST:PORT", none.err().get(0));
+
+        Run noAttach = run("handles");
+        assertEquals(2, noAttach.code());
+        assertTrue(noAttach.err().get(0).startsWith("mpilens: Missing required option: '--attach"), noAttach.err().get(0));
+
+        Run badAddress = run("handles", "--attach", "127.0.0.1:4000,node7");
+        assertEquals(2, badAddress.code());
+        assertTrue(badAddress.err().get(0).contains("'node7' is not a JDWP address of the form HOST:PORT"),
+                badAddress.err().get(0));
+        assertEquals("Try 'mpilens handles --help' for the options.", badAddress.err().get(1));
+
+        assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "0").code());
+        assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "soon").code());
+        assertEquals(2, run("handles", "--attach", "h:1", "--frobnicate").code());
+    }
+
+    @Test
+    void helpAndVersionExit0() {
+        Run help = run("handles", "--help");
+        assertEquals(0, help.code());
+        assertTrue(help.out().get(0).startsWith("Usage: mpilens handles"), help.out().get(0));
+        Run version = run("--version");
+        assertEquals(0, version.code());
+        assertTrue(version.out().get(0).startsWith("mpilens "), version.out().get(0));
+    }
+
+    @Test
+    void printsEachRanksHandlesAsATable() throws Exception {
+        target = TargetJvm.launch(RegistryTarget.class);
+        String address = target.address();
+        Run r = run("handles", "--attach", address);
+        assertEquals(0, r.code(), r.err().toString());
+        assertEquals(List.of(), r.err());
+        assertTrue(r.out().get(0).startsWith("rank 1/2  pid " + target.pid() + " on "), r.out().get(0));
+        assertTrue(r.out().get(0).endsWith("openmpi  INITIALIZED  agent ok  @" + address)
+                || r.out().get(0).endsWith("agent ok"), r.out().get(0));
+        assertTrue(r.out().stream().anyMatch(l -> l.matches(" +\\d+ comm  split +FREED\\* +1 0/1 +Ring\\.java:42")),
+                String.join("\n", r.out()));
+        assertTrue(r.out().stream().anyMatch(l -> l.matches(" +orphan, held by \\d+ \\(request\\)")),
+                String.join("\n", r.out()));
+        for (String line : r.out()) assertTrue(line.length() <= 80, line);
+    }
+
+    @Test
+    void jsonHasTheReadRanksAndTheErrorsAndExits3WhenOneFailed() throws Exception {
+        target = TargetJvm.launch(RegistryTarget.class);
+        String closed = closedAddress();
+        String address = target.address();
+        Run r = run("handles", "--attach", closed + "," + address, "--json", "--suspend", "--timeout", "3");
+        assertEquals(3, r.code());
+        assertEquals(1, r.out().size(), "one line of JSON");
+        String json = r.out().get(0);
+        assertTrue(json.startsWith("{\"schema\":\"mpilens/1\",\"processes\":[{\"rank\":1,\"worldSize\":2,\"pid\":"
+                + target.pid() + ","), json);
+        assertTrue(json.contains("\"address\":\"" + address + "\""), json);
+        assertTrue(json.contains("\"name\":\"MPI_COMM_WORLD\",\"predefined\":true"), json);
+        assertTrue(json.contains("\"kind\":\"COMMUNICATOR\",\"predefined\":false,\"state\":\"FREED\",\"refCount\":1"),
+                json);
+        assertTrue(json.endsWith("\"errors\":[{\"address\":\"" + closed + "\",\"message\":\"" + closed
+                + " did not answer within 3 s (connection refused): is the rank running with -agentlib:jdwp="
+                + "transport=dt_socket,server=y,address=" + closed + ", and no other debugger attached to it?\"}]}"),
+                json);
+        assertEquals(1, r.err().size());
+        assertTrue(target.isAlive());
+    }
+}

@@ -1,0 +1,128 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Launches the HandleTour examples with the agent and checks mpilens against them. */
+final class Tours {
+    static final Path ROOT = Paths.get(System.getProperty("mpilens.deps", ".deps")).toAbsolutePath().getParent();
+    static final Path AGENT = ROOT.resolve("runtime-agent/target/mpilens-agent.jar");
+    static final Duration START = Duration.ofSeconds(90);
+    static final Duration READ = Duration.ofSeconds(20);
+    static final String[] POINTS = {"created", "orphans", "released"};
+
+    private Tours() {
+    }
+
+    static String mainClass(Binding b) {
+        return b == Binding.OPENMPI ? "io.mpilens.examples.openmpi.HandleTour" : "io.mpilens.examples.mpj.HandleTour";
+    }
+
+    static List<Path> classPath(Binding b) {
+        return List.of(ROOT.resolve("examples/support/target/classes"),
+                ROOT.resolve(b == Binding.OPENMPI ? "examples/openmpi/target/classes" : "examples/mpj/target/classes"));
+    }
+
+    static JobSpec.Builder tour(Binding b, Path control) {
+        return JobSpec.builder(b, 4, mainClass(b)).classPath(classPath(b)).agentJar(AGENT).agentOptions("requestStacks=true,requestHistory=true").jdwp(true)
+                .controlDir(control);
+    }
+
+    static List<JdwpAddress> addresses(Job job, Binding b) throws Exception {
+        List<JdwpAddress> out = new ArrayList<>();
+        for (String a : job.awaitJdwpAddresses(START)) out.add(JdwpAddress.parse(a));
+        assertEquals(b.rankJvms(4), out.size(), "one JDWP address per rank JVM");
+        return out;
+    }
+
+    /** Waits until all 4 ranks sit at the pause point. */
+    static void awaitPause(Job job, String point) throws Exception {
+        job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point), 4, START);
+    }
+
+    /**
+     * Reads every rank through connections that stay open for the whole job, the way a debugger
+     * does (a JVM listening on port 0 re-listens on a new port after a debugger detaches).
+     */
+    static List<ProcessSnapshot> snapshot(List<JdiTargetReader> readers, boolean suspend) {
+        List<ProcessSnapshot> out = new ArrayList<>();
+        for (JdiTargetReader r : readers) {
+            RegistryDecoder decoder = new RegistryDecoder(r);
+            out.addAll(suspend ? r.whileSuspended(decoder::decode) : decoder.decode());
+        }
+        return out;
+    }
+
+    static List<JdiTargetReader> connect(List<JdwpAddress> addresses) {
+        List<JdiTargetReader> readers = new ArrayList<>();
+        for (JdwpAddress a : addresses) readers.add(JdiTargetReader.attach(a, READ));
+        return readers;
+    }
+
+    static void disconnect(List<JdiTargetReader> readers) {
+        for (JdiTargetReader r : readers) r.close();
+    }
+
+    /**
+     * The whole tour: at each pause every expectation of every rank must hold. Reads at the
+     * first pause with the target VMs suspended by us (not at an event), the others running.
+     */
+    static void runTour(Binding b, Path control) throws Exception {
+        Files.createDirectories(control);
+        try (Job job = Job.launch(tour(b, control).build())) {
+            List<JdiTargetReader> readers = connect(addresses(job, b));
+            try {
+                tourPoints(job, readers);
+            } finally {
+                disconnect(readers);
+            }
+            job.release("finalized");
+            assertEquals(0, job.waitFor(START), "job exit code; output:\n" + job.tail());
+        }
+    }
+
+    private static void tourPoints(Job job, List<JdiTargetReader> readers) throws Exception {
+            for (String point : POINTS) {
+                awaitPause(job, point);
+                List<ProcessSnapshot> ranks = snapshot(readers, point.equals("created"));
+                assertEquals(4, ranks.size(), "4 MPI processes decoded");
+                List<String> problems = new ArrayList<>();
+                int checked = 0;
+                for (String line : job.linesStartingWith("MPILENS-EXPECT")) {
+                    Expectation e = Expectation.parse(line);
+                    if (!e.point().equals(point)) continue;
+                    ProcessSnapshot p = ranks.stream().filter(r -> r.rank() == e.owner()).findFirst().orElseThrow();
+                    ExpectationChecker c = new ExpectationChecker(p, "HandleTour.java");
+                    c.check(e);
+                    problems.addAll(c.problems());
+                    checked++;
+                }
+                for (ProcessSnapshot p : ranks) {
+                    assertEquals(MpiState.INITIALIZED, p.mpiState());
+                    assertEquals(0, p.agentHealth().internalErrors(), "agent errors: " + p.agentHealth().lastError());
+                    assertEquals(0, p.tornRows());
+                }
+                assertTrue(checked >= 4, "expectations printed at " + point + ": " + checked);
+                if (!problems.isEmpty()) fail(problems.size() + " differences at '" + point + "':\n" + String.join("\n", problems));
+                job.release(point);
+            }
+            awaitPause(job, "finalized");
+            for (ProcessSnapshot p : snapshot(readers, false)) assertEquals(MpiState.FINALIZED, p.mpiState());
+    }
+}
