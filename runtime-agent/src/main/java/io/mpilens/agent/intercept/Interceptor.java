@@ -88,6 +88,18 @@ public final class Interceptor {
     private Interceptor() {
     }
 
+    private static final ClassValue<Boolean> INTERNAL = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            BindingProfile p = PROFILE_OF.get(type);
+            return p != null && p.isInternal(type);
+        }
+    };
+
+    private static boolean internal(Object o) {
+        return INTERNAL.get(o.getClass());
+    }
+
     /** A request's native handle, or 0 when its binding tracks requests by reference. */
     public static long requestKey(Object request) {
         if (request == null) return 0;
@@ -107,6 +119,7 @@ public final class Interceptor {
         try {
             if (insideAgent()) return;
             if (failOn != null) injectFailure(call);
+            if (self != null && internal(self)) return; // the application's call on the wrapper registers it
             Class<?> rc = result.getClass();
             Optional<HandleKind> kind = KIND_OF.get(rc);
             if (kind.isEmpty() || kind.get() != HandleKind.REQUEST) return;
@@ -161,6 +174,7 @@ public final class Interceptor {
         try {
             BindingProfile p = PROFILE_OF.get(origin);
             if (p == null) return;
+            if (self != null && p.isInternal(self.getClass())) return;
             HandleKind kind = p.kindOf(result.getClass());
             if (kind == null) return;
             injectFailure(call);

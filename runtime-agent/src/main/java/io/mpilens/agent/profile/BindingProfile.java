@@ -100,7 +100,21 @@ public final class BindingProfile {
     /** Methods returning Object that create a handle of the receiver's kind (mpiJava clone). */
     public Set<String> cloneMethods = Set.of("clone");
 
+    /**
+     * Classes that extend a handle class but are the binding's implementation behind the
+     * application's wrapper (MPJ's IntracommImpl); calls on them are the binding's internals.
+     */
+    public Set<String> internalClasses = Set.of();
+
+    public boolean isInternal(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (internalClasses.contains(k.getName())) return true;
+        }
+        return false;
+    }
+
     public HandleKind kindOf(Class<?> c) {
+        if (isInternal(c)) return null;
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             HandleKind kind = handleClasses.get(k.getName());
             if (kind != null) return kind;

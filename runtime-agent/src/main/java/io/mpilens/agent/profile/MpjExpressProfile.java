@@ -30,6 +30,8 @@ final class MpjExpressProfile {
         p.handleClasses.put("mpi.Errhandler", HandleKind.ERRHANDLER);
         p.handleClasses.put("mpi.Op", HandleKind.OP);
         p.constructedClasses = Set.of("mpi.Op");
+        // mpi.Intracomm delegates to an IntracommImpl (PureIntracomm, NativeIntracomm)
+        p.internalClasses = Set.of("mpi.IntracommImpl");
         p.freeMethods = Set.of("Free", "free");
         p.commitMethod = "Commit";
         p.persistentRequestClass = "mpi.Prequest";
