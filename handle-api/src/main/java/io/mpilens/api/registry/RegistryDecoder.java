@@ -131,8 +131,8 @@ public final class RegistryDecoder {
 
     private List<ProcessSnapshot> assemble(Map<String, Object> f, Columns c) {
         int procCount = asInt(f.get(PROC_COUNT));
-        int[] procRank = procCount == 0 ? new int[0] : reader.ints((TargetObject) f.get(PROC_RANK), 0, procCount);
-        int[] procSize = procCount == 0 ? new int[0] : reader.ints((TargetObject) f.get(PROC_SIZE), 0, procCount);
+        int[] procRank = procCount == 0 ? new int[0] : unknownIfNegative(reader.ints((TargetObject) f.get(PROC_RANK), 0, procCount));
+        int[] procSize = procCount == 0 ? new int[0] : unknownIfNegative(reader.ints((TargetObject) f.get(PROC_SIZE), 0, procCount));
         byte[] procState = procCount == 0 ? new byte[0] : reader.bytes((TargetObject) f.get(PROC_STATE), 0, procCount);
         TargetObject strings = (TargetObject) f.get(STRINGS);
         int stringCount = asInt(f.get(STRING_COUNT));
@@ -365,6 +365,12 @@ public final class RegistryDecoder {
         for (int i = 0; i < out.length; i++) out[i] = ids.get(i);
         Arrays.sort(out);
         return out;
+    }
+
+    /** The agent writes -1 before MPI init; the model says UNKNOWN. */
+    private static int[] unknownIfNegative(int[] v) {
+        for (int i = 0; i < v.length; i++) if (v[i] < 0) v[i] = HandleInfo.UNKNOWN;
+        return v;
     }
 
     private static int[] toInts(long[] v) {

@@ -45,6 +45,9 @@ final class HandlesCommand implements Callable<Integer> {
             + " Without it the ranks keep running and rows changed mid-read are skipped.")
     boolean suspend;
 
+    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
+    boolean all;
+
     @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
     boolean noColor;
 
@@ -62,7 +65,7 @@ final class HandlesCommand implements Callable<Integer> {
         if (json) {
             out.println(SnapshotJson.write(job));
         } else {
-            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env));
+            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
             for (String line : table.lines(job)) out.println(line);
         }
         out.flush();

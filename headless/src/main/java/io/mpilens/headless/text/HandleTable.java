@@ -37,6 +37,8 @@ public final class HandleTable {
 
     private final boolean color;
 
+    private boolean showPredefined = true;
+
     public HandleTable(boolean color) {
         this.color = color;
     }
@@ -61,6 +63,15 @@ public final class HandleTable {
         } catch (ReflectiveOperationException e) {
             return true; // Java < 22: a console exists only on a terminal
         }
+    }
+
+    /**
+     * Whether to list predefined handles (MPI_COMM_WORLD, MPI_INT, ...). When off, only those
+     * that something refers to are listed, and a count stands for the rest.
+     */
+    public HandleTable showPredefined(boolean show) {
+        this.showPredefined = show;
+        return this;
     }
 
     /** All ranks of a job, sorted by rank, separated by blank lines. Failures are not shown here. */
@@ -92,11 +103,17 @@ public final class HandleTable {
             out.add(String.format(ROW, "ID", "KIND", "NAME", "STATE", "REFS", "WHERE", "CREATED AT").stripTrailing());
             Map<Long, HandleInfo> byId = new HashMap<>();
             for (HandleInfo h : p.handles()) byId.put(h.id(), h);
+            int hidden = 0;
             for (HandleInfo h : p.handles()) {
+                if (!showPredefined && h.predefined() && h.refCount() == 0 && !"MPI_COMM_WORLD".equals(h.name())) {
+                    hidden++;
+                    continue;
+                }
                 out.add(row(h));
                 if (h.isOrphan()) out.add(paint(YELLOW, fit(INDENT + "orphan, held by " + holders(h, byId))));
                 if (h.leaked()) out.add(paint(RED, fit(INDENT + "leaked: its wrapper was garbage-collected without free()")));
             }
+            if (hidden > 0) out.add(INDENT + "+ " + hidden + " predefined handles nothing refers to (--all lists them)");
         }
         List<HandleInfo> released = p.released();
         if (!released.isEmpty()) {
@@ -187,7 +204,8 @@ public final class HandleTable {
                 return s.toString();
             }
             case DATATYPE:
-                return h.typeSize() == HandleInfo.UNKNOWN ? "" : h.typeSize() + " bytes";
+                // as the binding reports it: Open MPI's Java API and MPJ count base-type elements
+                return h.typeSize() == HandleInfo.UNKNOWN ? "" : "size " + h.typeSize();
             case WINDOW:
                 return h.windowSize() == HandleInfo.UNKNOWN ? "" : h.windowSize() + " bytes";
             case ERRHANDLER:

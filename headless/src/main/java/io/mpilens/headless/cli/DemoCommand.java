@@ -1,0 +1,142 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.text.HandleTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * Starts the 4-rank HandleTour example with the agent and JDWP on every rank, lets it reach the
+ * pause where it has orphans and a leaked handle, prints the handles of every rank, then lets
+ * it finish. Everything it starts is stopped when it ends, also on Ctrl-C.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run a 4-rank example job with the agent and show the MPI handles of every rank.")
+final class DemoCommand implements Callable<Integer> {
+    private static final Duration START = Duration.ofSeconds(120);
+    private static final Duration READ = Duration.ofSeconds(20);
+    private static final String[] POINTS = {"created", "orphans", "released", "finalized"};
+
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--binding", defaultValue = "openmpi", paramLabel = "BINDING",
+            description = "openmpi, mpj-multicore or mpj-niodev (default: ${DEFAULT-VALUE}).")
+    String binding;
+
+    @Option(names = "--at", defaultValue = "orphans", paramLabel = "POINT",
+            description = "Pause to show: created, orphans or released (default: ${DEFAULT-VALUE}).")
+    String point;
+
+    @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
+    boolean json;
+
+    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
+    boolean all;
+
+    @Option(names = "--no-color", description = "No ANSI colour.")
+    boolean noColor;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Binding b;
+        try {
+            b = Binding.parse(binding);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (!List.of("created", "orphans", "released").contains(point)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--at must be created, orphans or released, not " + point);
+        }
+        Path home = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath();
+        Path agent = home.resolve("runtime-agent/target/mpilens-agent.jar");
+        if (!Files.isRegularFile(agent)) {
+            err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
+            return MpiLensCli.EXIT_USAGE;
+        }
+        String example = b == Binding.OPENMPI ? "openmpi" : "mpj";
+        Path control = Files.createTempDirectory("mpilens-demo-");
+        JobSpec jobSpec = JobSpec.builder(b, 4, "io.mpilens.examples." + example + ".HandleTour")
+                .classPath(home.resolve("examples/support/target/classes"),
+                        home.resolve("examples/" + example + "/target/classes"))
+                .agentJar(agent).agentOptions("requestStacks=true").jdwp(true).controlDir(control).build();
+        err.println("mpilens demo: starting 4 ranks of HandleTour (" + b.id() + ") with the agent and JDWP ...");
+        try (Job job = Job.launch(jobSpec)) {
+            List<JdwpAddress> addresses = new ArrayList<>();
+            for (String a : job.awaitJdwpAddresses(START)) addresses.add(JdwpAddress.parse(a));
+            err.println("mpilens demo: ranks listen for debuggers at " + addresses);
+            // one connection per rank JVM for the whole demo: a JVM listening on port 0 moves
+            // to a new port when a debugger detaches
+            List<JdiTargetReader> readers = new ArrayList<>();
+            try {
+                for (JdwpAddress a : addresses) readers.add(JdiTargetReader.attach(a, READ));
+                for (String p : POINTS) {
+                    job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + p), 4, START);
+                    if (p.equals(point)) show(readers, out, err);
+                    job.release(p);
+                }
+            } finally {
+                for (JdiTargetReader r : readers) r.close();
+            }
+            int exit = job.waitFor(START);
+            err.println("mpilens demo: the job finished (exit code " + exit + ")");
+            return exit == 0 ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_INTERNAL;
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        } finally {
+            deleteQuietly(control);
+        }
+    }
+
+    private void show(List<JdiTargetReader> readers, PrintWriter out, PrintWriter err) {
+        List<JobSnapshot.Rank> ranks = new ArrayList<>();
+        for (JdiTargetReader r : readers) {
+            for (ProcessSnapshot p : new RegistryDecoder(r).decode()) ranks.add(new JobSnapshot.Rank(r.describe(), p));
+        }
+        JobSnapshot snapshot = new JobSnapshot(ranks, List.of());
+        if (json) {
+            out.println(SnapshotJson.write(snapshot));
+        } else {
+            err.println("mpilens demo: every rank paused at '" + point + "'"
+                    + ("orphans".equals(point) ? ": a communicator freed with a receive still pending on it,"
+                    + " a datatype freed while a vector built from it lives, a group leaked" : ""));
+            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
+            for (String line : table.lines(snapshot)) out.println(line);
+        }
+        out.flush();
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}
