@@ -161,9 +161,16 @@ public final class Advices {
         }
     }
 
+    /** Handles the binding creates inside Init are its own; the predefined ones are registered at exit. */
     public static final class Init {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            Interceptor.enterBindingInternals();
+        }
+
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> mpi, @Advice.Thrown Throwable thrown) {
+            Interceptor.leaveBindingInternals();
             if (thrown == null) Interceptor.initialized(mpi);
         }
     }

@@ -1,0 +1,146 @@
+package io.mpilens.bench;
+
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * End to end: Open MPI's message rate for 8-byte non-blocking messages without and with the
+ * mpilens agent, launches of the two alternating in one run so drift hits both sides alike.
+ * {@code self} (one rank sending to itself) is stable to about 1% between launches; {@code pair}
+ * (two ranks) falls into two speed groups between launches, so it gets more launches and its
+ * spread is reported.
+ */
+public final class MessageRateBench {
+    static final String USAGE = String.join("\n",
+            "usage: bench/run rate [--modes self,pair] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
+            "                      [--self-messages N] [--pair-messages N] [--repetitions N]",
+            "  --modes          which workloads, in order (default self,pair)",
+            "  --java           the ranks' java (default: java, the application JDK)",
+            "  --self-pairs     launches per side in self mode, np 1 (default 5)",
+            "  --pair-pairs     launches per side in pair mode, np 2 (default 10)",
+            "  --self-messages  messages per repetition in self mode (default 1000000)",
+            "  --pair-messages  messages per repetition in pair mode (default 300000)",
+            "  --repetitions    repetitions per launch; each launch reports its best (default 10)");
+    static final String MAIN_CLASS = "io.mpilens.examples.openmpi.MessageRate";
+    /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
+    static final String AGENT_OPTIONS = "verbose=true";
+    private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)");
+    private static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(3);
+    private static final double GOAL_RATIO = 0.99;
+
+    private MessageRateBench() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv, USAGE);
+        List<String> modes = List.of(args.string("--modes", "self,pair").split(","));
+        String java = args.string("--java", "java");
+        int selfPairs = Math.max(1, args.integer("--self-pairs", 5));
+        int pairPairs = Math.max(1, args.integer("--pair-pairs", 10));
+        int selfMessages = args.integer("--self-messages", 1_000_000);
+        int pairMessages = args.integer("--pair-messages", 300_000);
+        int repetitions = Math.max(1, args.integer("--repetitions", 10));
+        args.done();
+        for (String m : modes) {
+            if (!m.equals("self") && !m.equals("pair")) {
+                System.err.println("unknown mode '" + m + "'\n" + USAGE);
+                System.exit(2);
+            }
+        }
+
+        Workspace ws = Workspace.detect();
+        List<Result> results = new ArrayList<>();
+        for (String mode : modes) {
+            boolean self = mode.equals("self");
+            Workload w = new Workload(mode, self ? 1 : 2, self ? selfMessages : pairMessages, repetitions);
+            results.add(measure(ws, java, w, self ? selfPairs : pairPairs));
+        }
+
+        System.out.println();
+        System.out.printf(Locale.ROOT, "MessageRateBench: Open MPI, %s, 8-byte iRecv+iSend+waitAll per message;"
+                + " rate = best of %d repetitions per launch, median over launches;%n", MAIN_CLASS, repetitions);
+        System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
+                + " %d CPUs; launches alternate without/with agent%n%n", java, ws.agentJar().getFileName(),
+                AGENT_OPTIONS, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        ResultTable t = new ResultTable(1, "mode", "np", "messages x reps", "launches/side", "without agent msg/s",
+                "spread", "with agent msg/s", "spread", "ratio", "ns/msg added");
+        for (Result r : results) {
+            double ratio = r.with.median() / r.without.median();
+            double addedNs = 1e9 / r.with.median() - 1e9 / r.without.median();
+            t.row(r.workload.mode, r.workload.np, String.format(Locale.ROOT, "%,d x %d", r.workload.messages,
+                    r.workload.repetitions), r.without.count(), ResultTable.rate(r.without.median()),
+                    ResultTable.percent(r.without.spread()), ResultTable.rate(r.with.median()),
+                    ResultTable.percent(r.with.spread()), ResultTable.ratio(ratio),
+                    String.format(Locale.ROOT, "%.0f", addedNs));
+        }
+        System.out.print(t.render());
+        System.out.println("(spread = (max - min) / median over the launches of one side)");
+        System.out.println();
+        for (Result r : results) {
+            System.out.println(r.workload.mode + " without agent, sorted: " + sorted(r.without));
+            System.out.println(r.workload.mode + " with agent,    sorted: " + sorted(r.with));
+        }
+        System.out.println();
+        for (Result r : results) {
+            double ratio = r.with.median() / r.without.median();
+            System.out.printf(Locale.ROOT, "%-4s goal with/without >= %.2f: %s (%.3f)%n", r.workload.mode, GOAL_RATIO,
+                    ratio >= GOAL_RATIO ? "MET" : "NOT MET", ratio);
+        }
+    }
+
+    private record Workload(String mode, int np, int messages, int repetitions) {
+    }
+
+    private record Result(Workload workload, Samples without, Samples with) {
+    }
+
+    private static Result measure(Workspace ws, String java, Workload w, int pairs) throws Exception {
+        Samples without = new Samples();
+        Samples with = new Samples();
+        for (int i = 0; i < pairs; i++) {
+            boolean agentFirst = i % 2 == 1;
+            for (boolean agent : new boolean[] {agentFirst, !agentFirst}) {
+                double rate = launch(ws, java, w, agent);
+                (agent ? with : without).add(rate);
+                System.out.printf(Locale.ROOT, "%s np=%d launch %d/%d %-13s %,12.0f msg/s%n", w.mode, w.np, i + 1,
+                        pairs, agent ? "with agent" : "without agent", rate);
+            }
+        }
+        return new Result(w, without, with);
+    }
+
+    /** One job through the project's launcher; returns rank 0's messages per second. */
+    private static double launch(Workspace ws, String java, Workload w, boolean agent) throws Exception {
+        JobSpec.Builder spec = JobSpec.builder(Binding.OPENMPI, w.np, MAIN_CLASS)
+                .classPath(ws.openMpiExampleClassPath())
+                .appArgs(w.mode, Integer.toString(w.messages), Integer.toString(w.repetitions))
+                .javaExecutable(java);
+        if (agent) spec.agentJar(ws.agentJar()).agentOptions(AGENT_OPTIONS);
+        try (Job job = Job.launch(spec.build())) {
+            String line = job.awaitLine(l -> RATE.matcher(l).find(), LAUNCH_TIMEOUT);
+            int exit = job.waitFor(LAUNCH_TIMEOUT);
+            if (exit != 0) throw new IllegalStateException("the job exited with " + exit + ":\n" + job.tail());
+            boolean agentActive = job.output().stream().anyMatch(l -> l.startsWith("mpilens: agent ")
+                    && l.contains(" watching "));
+            if (agent != agentActive) {
+                throw new IllegalStateException("the agent was " + (agentActive ? "" : "not ") + "active in a launch "
+                        + (agent ? "with" : "without") + " it:\n" + job.tail());
+            }
+            Matcher m = RATE.matcher(line);
+            if (!m.find() || !m.group(1).equals(w.mode)) throw new IllegalStateException("unexpected line: " + line);
+            return Double.parseDouble(m.group(2));
+        }
+    }
+
+    private static String sorted(Samples s) {
+        return s.sorted().stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).collect(Collectors.joining("  "));
+    }
+}
