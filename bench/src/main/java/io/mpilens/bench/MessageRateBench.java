@@ -33,6 +33,11 @@ public final class MessageRateBench {
     /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
     static final String AGENT_OPTIONS = "verbose=true";
     private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)");
+    /**
+     * MessageRate prints its line with printf, which flushes each piece separately, and
+     * {@code mpirun --tag-output} tags every piece: the launcher strips only the first tag.
+     */
+    private static final Pattern INNER_TAG = Pattern.compile("\\[\\d+,\\d+\\]<std(?:out|err)>:");
     private static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(3);
     private static final double GOAL_RATIO = 0.99;
 
@@ -57,6 +62,7 @@ public final class MessageRateBench {
         }
 
         Workspace ws = Workspace.detect();
+        String machineBefore = Machine.describe();
         List<Result> results = new ArrayList<>();
         for (String mode : modes) {
             boolean self = mode.equals("self");
@@ -68,8 +74,9 @@ public final class MessageRateBench {
         System.out.printf(Locale.ROOT, "MessageRateBench: Open MPI, %s, 8-byte iRecv+iSend+waitAll per message;"
                 + " rate = best of %d repetitions per launch, median over launches;%n", MAIN_CLASS, repetitions);
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
-                + " %d CPUs; launches alternate without/with agent%n%n", java, ws.agentJar().getFileName(),
-                AGENT_OPTIONS, Runtime.version(), Runtime.getRuntime().availableProcessors());
+                + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), AGENT_OPTIONS,
+                Runtime.version());
+        System.out.printf("machine: %s before, %s after%n%n", machineBefore, Machine.describe());
         ResultTable t = new ResultTable(1, "mode", "np", "messages x reps", "launches/side", "without agent msg/s",
                 "spread", "with agent msg/s", "spread", "ratio", "ns/msg added");
         for (Result r : results) {
@@ -125,7 +132,7 @@ public final class MessageRateBench {
                 .javaExecutable(java);
         if (agent) spec.agentJar(ws.agentJar()).agentOptions(AGENT_OPTIONS);
         try (Job job = Job.launch(spec.build())) {
-            String line = job.awaitLine(l -> RATE.matcher(l).find(), LAUNCH_TIMEOUT);
+            String line = untagged(job.awaitLine(l -> RATE.matcher(untagged(l)).find(), LAUNCH_TIMEOUT));
             int exit = job.waitFor(LAUNCH_TIMEOUT);
             if (exit != 0) throw new IllegalStateException("the job exited with " + exit + ":\n" + job.tail());
             boolean agentActive = job.output().stream().anyMatch(l -> l.startsWith("mpilens: agent ")
@@ -138,6 +145,10 @@ public final class MessageRateBench {
             if (!m.find() || !m.group(1).equals(w.mode)) throw new IllegalStateException("unexpected line: " + line);
             return Double.parseDouble(m.group(2));
         }
+    }
+
+    private static String untagged(String line) {
+        return INNER_TAG.matcher(line).replaceAll("");
     }
 
     private static String sorted(Samples s) {

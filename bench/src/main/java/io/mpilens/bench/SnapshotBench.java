@@ -57,6 +57,7 @@ public final class SnapshotBench {
         Workspace ws = Workspace.detect();
         List<String> targetArgs = List.of(Integer.toString(handles), Integer.toString(communicators),
                 Integer.toString(datatypes), Integer.toString(wrappers));
+        String machineBefore = Machine.describe();
         System.out.println("starting the target (" + java + ") and filling its registry ...");
         try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
                 SnapshotTarget.class.getName(), targetArgs, SnapshotTarget.READY, Duration.ofSeconds(120));
@@ -83,10 +84,10 @@ public final class SnapshotBench {
                     num(held.get("datatypes")), SnapshotTarget.PREDEFINED, num(held.get("sideRows")));
             System.out.printf(Locale.ROOT, "naive walk: %,d request wrappers of 8 fields, object array read in chunks"
                     + " of <= %,d, one ObjectReference.getValues each%n", wrappers, TargetReader.MAX_OBJECT_ARRAY_CHUNK);
-            System.out.printf(Locale.ROOT, "target: %s, JDK %s (pid %d); harness: JDK %s; %d CPUs; %d measured rounds"
-                    + " per state after %d warm-up rounds, snapshot and walk alternating%n%n",
-                    java, vm.version(), target.pid(), Runtime.version(), Runtime.getRuntime().availableProcessors(),
-                    rounds, warmup);
+            System.out.printf(Locale.ROOT, "target: %s, JDK %s (pid %d); harness: JDK %s; %d measured rounds per state"
+                    + " after %d warm-up rounds, snapshot and walk alternating%n", java, vm.version(), target.pid(),
+                    Runtime.version(), rounds, warmup);
+            System.out.printf("machine: %s before, %s after%n%n", machineBefore, Machine.describe());
 
             ResultTable t = new ResultTable(2, "target", "measurement", "median ms", "best ms");
             t.row("cold", "mpilens snapshot, first after attach", ResultTable.ms(coldSnapshot), "-");

@@ -67,6 +67,7 @@ public final class MpiLensAgent {
             }
             HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests);
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
+            io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             transformer(profiles, options, late).installOn(inst);
             startReaper();
             installed = true;

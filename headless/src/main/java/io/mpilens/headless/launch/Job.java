@@ -64,7 +64,7 @@ public final class Job implements AutoCloseable {
         Path jobDir = Files.createTempDirectory("mpilens-job-");
         NiodevDaemon daemon = null;
         try {
-            Map<String, String> env = new HashMap<>();
+            Map<String, String> env = new HashMap<>(spec.env());
             String java = spec.javaExecutable();
             Path javaBin = java.contains(File.separator) ? Path.of(java).toAbsolutePath().getParent() : null;
             if (javaBin != null) {
@@ -196,6 +196,11 @@ public final class Job implements AutoCloseable {
             if (m.find()) ports.putIfAbsent(Integer.parseInt(m.group(1)), l.rank());
         }
         return ports;
+    }
+
+    /** Hands every line, those kept so far and each new one, to {@code follower} (on the reading threads). */
+    public void followOutput(java.util.function.Consumer<OutputLine> follower) {
+        output.follow(follower);
     }
 
     /** Every line kept so far (the last {@value #KEPT_LINES}), tags stripped. */

@@ -23,6 +23,7 @@ final class JobOutput {
     private final ArrayDeque<OutputLine> lines = new ArrayDeque<>();
     private long dropped;
     private int openStreams;
+    private java.util.function.Consumer<OutputLine> follower;
 
     JobOutput(int capacity) {
         this.capacity = capacity;
@@ -55,7 +56,13 @@ final class JobOutput {
         return new OutputLine(OutputLine.UNKNOWN_RANK, stderr, raw);
     }
 
+    synchronized void follow(java.util.function.Consumer<OutputLine> f) {
+        for (OutputLine l : lines) f.accept(l);
+        follower = f;
+    }
+
     synchronized void add(OutputLine line) {
+        if (follower != null) follower.accept(line);
         lines.addLast(line);
         if (lines.size() > capacity) {
             lines.removeFirst();

@@ -27,6 +27,7 @@ public final class JobSpec {
     private final Path workingDirectory;
     private final MpiEnvironment environment;
     private final Duration startTimeout;
+    private final java.util.Map<String, String> env;
 
     private JobSpec(Builder b) {
         binding = Objects.requireNonNull(b.binding, "binding");
@@ -45,6 +46,7 @@ public final class JobSpec {
         workingDirectory = b.workingDirectory;
         environment = b.environment != null ? b.environment : MpiEnvironment.detect();
         startTimeout = b.startTimeout;
+        env = java.util.Map.copyOf(b.env);
     }
 
     public static Builder builder(Binding binding, int np, String mainClass) {
@@ -76,6 +78,9 @@ public final class JobSpec {
     /** How long the launcher may take to get its helpers (the niodev daemon) ready. */
     public Duration startTimeout() { return startTimeout; }
 
+    /** Variables added to the launcher's environment (and so the ranks'), e.g. {@code MPILENS_JOB}. */
+    public java.util.Map<String, String> env() { return env; }
+
     /** The options every rank JVM gets, in order: the user's, control dir, agent, JDWP. */
     public List<String> rankJvmOptions() {
         List<String> out = new ArrayList<>(jvmOptions);
@@ -104,6 +109,7 @@ public final class JobSpec {
         private Path workingDirectory;
         private MpiEnvironment environment;
         private Duration startTimeout = Duration.ofSeconds(30);
+        private final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
 
         private Builder() {
         }
@@ -131,6 +137,8 @@ public final class JobSpec {
         public Builder workingDirectory(Path dir) { workingDirectory = dir; return this; }
         public Builder environment(MpiEnvironment env) { environment = env; return this; }
         public Builder startTimeout(Duration d) { startTimeout = Objects.requireNonNull(d); return this; }
+
+        public Builder env(String name, String value) { env.put(name, Objects.requireNonNull(value)); return this; }
 
         public JobSpec build() {
             return new JobSpec(this);

@@ -104,37 +104,90 @@ public final class Interceptor {
     public static long requestKey(Object request) {
         if (request == null) return 0;
         try {
-            Optional<Field> f = KEY_FIELD.get(request.getClass());
-            return f.isPresent() ? f.get().getLong(request) : 0;
+            Field f = requestType(request.getClass()).key;
+            return f != null ? f.getLong(request) : 0;
         } catch (Throwable t) {
             REGISTRY.internalError("request handle", t);
             return 0;
         }
     }
 
+    /** What the request hot path needs to know about a class, looked up once per class. */
+    private static final class RequestType {
+        final Class<?> type;
+        final boolean request;
+        final boolean persistent;
+        final Field key;
+        final int proc;
+        /** 0: not a request holder, 1: communicator/window/file, 2: binding internals. */
+        final int holder;
+
+        RequestType(Class<?> type, boolean request, boolean persistent, Field key, int proc, int holder) {
+            this.type = type;
+            this.request = request;
+            this.persistent = persistent;
+            this.key = key;
+            this.proc = proc;
+            this.holder = holder;
+        }
+    }
+
+    /*
+     * Monomorphic caches for the hot path: message loops see one request class and one
+     * communicator class, so the last answer is kept (an immutable object, so a racy read is
+     * still a consistent one) in front of the ClassValue lookup.
+     */
+    private static RequestType lastRequestType = new RequestType(Void.class, false, false, null, -1, 0);
+    private static RequestType lastHolderType = lastRequestType;
+
+    private static RequestType requestType(Class<?> c) {
+        RequestType t = lastRequestType;
+        if (t.type == c) return t;
+        t = REQUEST_TYPE.get(c);
+        lastRequestType = t;
+        return t;
+    }
+
+    private static RequestType holderType(Class<?> c) {
+        RequestType t = lastHolderType;
+        if (t.type == c) return t;
+        t = REQUEST_TYPE.get(c);
+        lastHolderType = t;
+        return t;
+    }
+
+    private static final ClassValue<RequestType> REQUEST_TYPE = new ClassValue<>() {
+        @Override
+        protected RequestType computeValue(Class<?> type) {
+            Optional<HandleKind> k = KIND_OF.get(type);
+            boolean request = k.isPresent() && k.get() == HandleKind.REQUEST;
+            boolean holds = k.isPresent() && (k.get() == HandleKind.COMMUNICATOR || k.get() == HandleKind.WINDOW
+                    || k.get() == HandleKind.FILE);
+            int holder = INTERNAL.get(type) ? 2 : holds ? 1 : 0;
+            int proc = PROFILE_OF.get(type) == null ? -1 : PROC_OF.get(type);
+            return new RequestType(type, request, request && PERSISTENT.get(type), KEY_FIELD.get(type).orElse(null),
+                    proc, holder);
+        }
+    };
+
     /** The request hot path: a point-to-point call (peer and tag known) or another request-creating call. */
     public static void requestCreated(Class<?> origin, String call, Object self, Object peer, Object tag,
                                       Object result) {
         if (result == null) return;
         try {
-            if (insideAgent()) return;
             if (failOn != null) injectFailure(call);
-            if (self != null && internal(self)) return; // the application's call on the wrapper registers it
-            Class<?> rc = result.getClass();
-            Optional<HandleKind> kind = KIND_OF.get(rc);
-            if (kind.isEmpty() || kind.get() != HandleKind.REQUEST) return;
             Object holder = null;
             if (self != null) {
-                Optional<HandleKind> k = KIND_OF.get(self.getClass());
-                if (k.isPresent() && (k.get() == HandleKind.COMMUNICATOR || k.get() == HandleKind.WINDOW
-                        || k.get() == HandleKind.FILE)) {
-                    holder = self;
-                }
+                int h = holderType(self.getClass()).holder;
+                if (h == 2) return; // binding internals: the application's call on the wrapper registers it
+                if (h == 1) holder = self;
             }
-            long key = requestKey(result);
-            REGISTRY.addRequest(result, key, PROC_OF.get(origin), rc.getName(), call,
+            RequestType type = requestType(result.getClass());
+            if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
+            long key = type.key != null ? type.key.getLong(result) : 0;
+            REGISTRY.addRequest(result, key, type.proc, type.type.getName(), call,
                     peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
-                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, PERSISTENT.get(rc));
+                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent);
             if (requestStacks) {
                 BindingProfile p = PROFILE_OF.get(origin);
                 if (p != null) REGISTRY.setStack(result, key, stack(p));
@@ -151,10 +204,10 @@ public final class Interceptor {
             Object[] rs = (Object[]) requests;
             long[] hs = (long[]) newHandles;
             for (int i = 0; i < rs.length && i < hs.length; i++) {
-                long old = requestKey(rs[i]);
-                if (old != 0 && old != hs[i] && !PERSISTENT.get(rs[i].getClass())) {
-                    REGISTRY.requestCompleted(rs[i], old);
-                }
+                if (rs[i] == null) continue;
+                RequestType type = requestType(rs[i].getClass());
+                long old = type.key != null ? type.key.getLong(rs[i]) : 0;
+                if (old != 0 && old != hs[i] && !type.persistent) REGISTRY.requestCompleted(rs[i], old);
             }
         } catch (Throwable t) {
             REGISTRY.internalError("request write-back", t);
@@ -230,7 +283,7 @@ public final class Interceptor {
             boolean onlyPersistent = p.handleWritebackMethod != null;
             if (all) {
                 for (Object r : requests) {
-                    if (r != null && (!onlyPersistent || PERSISTENT.get(r.getClass()))) {
+                    if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {
                         REGISTRY.requestCompleted(r, requestKey(r));
                     }
                 }
@@ -238,7 +291,7 @@ public final class Interceptor {
             }
             for (int i : completedIndexes(result)) {
                 if (i >= 0 && i < requests.length && requests[i] != null
-                        && (!onlyPersistent || PERSISTENT.get(requests[i].getClass()))) {
+                        && (!onlyPersistent || requestType(requests[i].getClass()).persistent)) {
                     REGISTRY.requestCompleted(requests[i], requestKey(requests[i]));
                 }
             }
@@ -259,12 +312,23 @@ public final class Interceptor {
     /** Handles created until the matching leave are the binding's internals, not the application's. */
     public static void enterBindingInternals() {
         AGENT_DEPTH.get()[0]++;
+        synchronized (Interceptor.class) {
+            threadsInInternals++;
+        }
     }
 
     public static void leaveBindingInternals() {
         int[] depth = AGENT_DEPTH.get();
-        if (depth[0] > 0) depth[0]--;
+        if (depth[0] > 0) {
+            depth[0]--;
+            synchronized (Interceptor.class) {
+                threadsInInternals--;
+            }
+        }
     }
+
+    /** Threads inside Init or Start right now; the request hot path reads the thread-local only then. */
+    private static volatile int threadsInInternals;
 
     public static void started(Object requestOrArray) {
         try {
@@ -313,6 +377,7 @@ public final class Interceptor {
             int rank = asInt(agentCall(world, p.rankMethod));
             int size = asInt(agentCall(world, p.sizeMethod));
             REGISTRY.processInitialized(proc, rank, size);
+            io.mpilens.agent.job.JobRecords.initialized(rank, size);
             for (Field f : mpiClass.getFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) continue;
                 Object v = f.get(null);
@@ -338,6 +403,7 @@ public final class Interceptor {
     public static void finalized(Class<?> mpiClass) {
         try {
             REGISTRY.processFinalized(PROC_OF.get(mpiClass));
+            io.mpilens.agent.job.JobRecords.finalized(REGISTRY.rankOf(PROC_OF.get(mpiClass)));
         } catch (Throwable t) {
             REGISTRY.internalError("MPI finalize", t);
         }

@@ -9,6 +9,7 @@ import io.mpilens.api.registry.RegistryLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -78,6 +79,9 @@ public final class HandleRegistry {
     private final WrapperIndex wrappers = new WrapperIndex(collected);
     /** Requests of bindings with native handles are found by handle value: no weak reference. */
     private final LongSlotMap requestKeys = new LongSlotMap();
+    private WeakReference<Object> lastComm = new WeakReference<>(null);
+    private int lastCommSlot = -1;
+    private long lastCommId;
     private String lastInterned;
     private int lastInternedIndex = -1;
     private final Map<String, Integer> stringIndex = new HashMap<>();
@@ -262,9 +266,9 @@ public final class HandleRegistry {
         i0[s] = peer;
         i1[s] = tag;
         name[s] = -1;
-        call[s] = intern(callName);
-        cls[s] = intern(bindingClass);
-        int c = communicator == null ? -1 : wrappers.slotOf(communicator);
+        call[s] = internCall(callName);
+        cls[s] = internClass(bindingClass);
+        int c = communicatorSlot(communicator);
         r0Home[s] = c;
         ref1Slot[s] = -1;
         parentSlots[s] = null;
@@ -285,6 +289,23 @@ public final class HandleRegistry {
     }
 
     /** Keyed requests are found by native handle only: no identity hash on the hot path. */
+    /**
+     * Slot of the communicator a request is created on. Message loops use one communicator, so
+     * the last one is remembered (weakly, and checked by id) to skip the identity-hash lookup.
+     */
+    private int communicatorSlot(Object communicator) {
+        if (communicator == null) return -1;
+        int c = lastCommSlot;
+        if (c >= 0 && lastComm.get() == communicator && id[c] == lastCommId) return c;
+        c = wrappers.slotOf(communicator);
+        if (c >= 0) {
+            lastComm = new WeakReference<>(communicator);
+            lastCommSlot = c;
+            lastCommId = id[c];
+        }
+        return c;
+    }
+
     private int requestSlot(Object request, long key) {
         if (key != 0) return requestKeys.get(key);
         return request == null ? -1 : wrappers.slotOf(request);
@@ -347,7 +368,7 @@ public final class HandleRegistry {
 
     /** Removes the row's key: wrapper index or native handle, whichever it was found by. */
     private void forget(Object wrapper, int s) {
-        if (kind[s] == HandleKind.REQUEST.code() && cHandle[s] != 0 && requestKeys.get(cHandle[s]) == s) {
+        if (kind[s] == HandleKind.REQUEST.code() && cHandle[s] != 0) {
             requestKeys.remove(cHandle[s]);
         } else if (wrapper != null) {
             wrappers.remove(wrapper);
@@ -461,10 +482,9 @@ public final class HandleRegistry {
         return s;
     }
 
+    /** One int written: a reader sees the old or the new count, so no seqlock bracket. */
     private void addRef(int s) {
-        beginWrite(s);
         refCount[s]++;
-        endWrite(s);
     }
 
     private int ref0SlotFor(int s) {
@@ -482,9 +502,7 @@ public final class HandleRegistry {
     }
 
     private void unref(int t) {
-        beginWrite(t);
         refCount[t]--;
-        endWrite(t);
         if (refCount[t] <= 0 && state[t] == Lifecycle.FREED.code()) release(t);
     }
 
@@ -537,6 +555,26 @@ public final class HandleRegistry {
         if (freeCount > 0) return freeSlots[--freeCount];
         if (highWater == id.length) grow();
         return highWater++;
+    }
+
+    /** Call names and class names repeat in message loops: one-entry caches skip the hash lookups. */
+    private String lastCall, lastClass;
+    private int lastCallIndex, lastClassIndex;
+
+    private int internCall(String s) {
+        if (s != lastCall) {
+            lastCallIndex = intern(s);
+            lastCall = s;
+        }
+        return lastCallIndex;
+    }
+
+    private int internClass(String s) {
+        if (s != lastClass) {
+            lastClassIndex = intern(s);
+            lastClass = s;
+        }
+        return lastClassIndex;
     }
 
     int intern(String s) {

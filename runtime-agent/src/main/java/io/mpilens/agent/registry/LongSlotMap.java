@@ -1,20 +1,19 @@
 package io.mpilens.agent.registry;
 
-import java.util.Arrays;
-
 /**
  * Open-addressing map from a request's native handle to its registry slot: the request hot
- * path needs no allocation and no reference to the application's object. Guarded by the registry.
+ * path needs no allocation and no reference to the application's object. Linear probing with
+ * backward-shift deletion, so requests that come and go leave no tombstones behind.
+ * Guarded by the registry.
  */
 final class LongSlotMap {
     private static final long EMPTY = 0L;
-    private static final long DELETED = Long.MIN_VALUE;
     private long[] keys = new long[1024];
     private int[] slots = new int[1024];
-    private int used;
+    private int size;
 
     int get(long key) {
-        if (key == EMPTY || key == DELETED) return -1;
+        if (key == EMPTY) return -1;
         int mask = keys.length - 1;
         for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
             long k = keys[i];
@@ -24,65 +23,73 @@ final class LongSlotMap {
     }
 
     void put(long key, int slot) {
-        if (key == EMPTY || key == DELETED) return;
-        if ((used + 1) * 2 > keys.length) rehash();
+        if (key == EMPTY) return;
+        if ((size + 1) * 2 > keys.length) resize(keys.length * 2);
         int mask = keys.length - 1;
-        int tomb = -1;
         for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
             long k = keys[i];
             if (k == key) {
                 slots[i] = slot;
                 return;
             }
-            if (k == DELETED && tomb < 0) tomb = i;
             if (k == EMPTY) {
-                int at = tomb >= 0 ? tomb : i;
-                if (at == i) used++;
-                keys[at] = key;
-                slots[at] = slot;
+                keys[i] = key;
+                slots[i] = slot;
+                size++;
                 return;
             }
         }
     }
 
     int remove(long key) {
-        if (key == EMPTY || key == DELETED) return -1;
+        if (key == EMPTY) return -1;
         int mask = keys.length - 1;
-        for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+        int i = mix(key) & mask;
+        while (true) {
             long k = keys[i];
-            if (k == key) {
-                keys[i] = DELETED;
-                return slots[i];
-            }
             if (k == EMPTY) return -1;
+            if (k == key) break;
+            i = (i + 1) & mask;
         }
+        int removed = slots[i];
+        size--;
+        // shift back the entries of the probe run that follows, so no tombstone is needed
+        int hole = i;
+        for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
+            int home = mix(keys[j]) & mask;
+            boolean movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
+            if (movable) {
+                keys[hole] = keys[j];
+                slots[hole] = slots[j];
+                hole = j;
+            }
+        }
+        keys[hole] = EMPTY;
+        return removed;
     }
 
-    private void rehash() {
+    int size() {
+        return size;
+    }
+
+    private void resize(int capacity) {
         long[] oldKeys = keys;
         int[] oldSlots = slots;
-        int live = 0;
-        for (long k : oldKeys) if (k != EMPTY && k != DELETED) live++;
-        int cap = oldKeys.length;
-        while (live * 4 >= cap) cap *= 2;
-        keys = new long[cap];
-        slots = new int[cap];
-        Arrays.fill(slots, -1);
-        used = 0;
-        int mask = cap - 1;
+        keys = new long[capacity];
+        slots = new int[capacity];
+        int mask = capacity - 1;
         for (int j = 0; j < oldKeys.length; j++) {
             long k = oldKeys[j];
-            if (k == EMPTY || k == DELETED) continue;
+            if (k == EMPTY) continue;
             int i = mix(k) & mask;
             while (keys[i] != EMPTY) i = (i + 1) & mask;
             keys[i] = k;
             slots[i] = oldSlots[j];
-            used++;
         }
     }
 
     private static int mix(long key) {
         long h = key * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
+        return (int) (h >>> 32);
     }
 }

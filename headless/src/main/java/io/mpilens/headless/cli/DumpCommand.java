@@ -1,0 +1,87 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.api.registry.UnsupportedLayoutException;
+import io.mpilens.api.target.TargetReadException;
+import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.hprof.HeapDumps;
+import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.headless.text.HandleTable;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code mpilens dump FILE.hprof…}: what {@code handles} shows live, read from heap dumps. */
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = {"Show the MPI handles recorded in heap dumps, orphans included: one dump per rank JVM.",
+            "Dumps come from 'jcmd PID GC.heap_dump FILE', -XX:+HeapDumpOnOutOfMemoryError or the agent's"
+                + " dumpOnError option; gzip-compressed dumps (jcmd ... -gz=1) are read as they are."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:every dump was read", "1:internal failure", "2:usage error",
+            "3:some dumps could not be read: damaged, or without the mpilens agent (one line each on stderr)"})
+final class DumpCommand implements Callable<Integer> {
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Heap dumps (.hprof, .hprof.gz).")
+    List<Path> files;
+
+    @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
+    boolean json;
+
+    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
+    boolean all;
+
+    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
+    boolean noColor;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        JobSnapshot job = read(files, err);
+        if (json) {
+            out.println(SnapshotJson.write(job));
+        } else {
+            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
+            for (String line : table.lines(job)) out.println(line);
+        }
+        out.flush();
+        for (JobSnapshot.Failure f : job.failures()) err.println("mpilens: " + f.message());
+        err.flush();
+        return job.complete() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+    }
+
+    /** Every dump decoded, or one failure each; the address of a rank is its dump's file name. */
+    static JobSnapshot read(List<Path> files, PrintWriter err) {
+        List<JobSnapshot.Rank> ranks = new ArrayList<>();
+        List<JobSnapshot.Failure> failures = new ArrayList<>();
+        for (Path f : files) {
+            String address = String.valueOf(f.getFileName());
+            DumpProgress progress = new DumpProgress(address, err);
+            try {
+                for (ProcessSnapshot p : HeapDumps.read(f, progress)) ranks.add(new JobSnapshot.Rank(address, p));
+            } catch (RegistryNotFoundException e) {
+                failures.add(new JobSnapshot.Failure(address, address + " holds no mpilens registry: the dumped JVM"
+                        + " ran without the mpilens agent (-javaagent:mpilens-agent.jar), so its MPI objects were"
+                        + " not recorded"));
+            } catch (TargetReadException | UnsupportedLayoutException e) {
+                failures.add(new JobSnapshot.Failure(address, e.getMessage()));
+            } finally {
+                progress.done();
+            }
+        }
+        return new JobSnapshot(ranks, failures);
+    }
+}

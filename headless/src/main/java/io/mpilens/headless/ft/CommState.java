@@ -1,0 +1,12 @@
+package io.mpilens.headless.ft;
+
+/** FT-MPI's communicator states. */
+public enum CommState {
+    OK,
+    /** A member failed; no communicator derived from it excludes the failed members yet. */
+    DETECTED,
+    /** A member failed and a communicator derived from it (lineage) excludes the failed members. */
+    RECOVERED,
+    /** Every member failed: nothing is left to recover. */
+    FAILED
+}

@@ -1,0 +1,20 @@
+package io.mpilens.headless.ft;
+
+import java.util.List;
+
+/**
+ * One communicator of the job, assembled from the views of the ranks that hold it.
+ *
+ * @param key         stable identity across ranks and rounds (lineage, creating call, members)
+ * @param label       what users read: its name, or {@code call(parent)}
+ * @param members     its (local) group as COMM_WORLD ranks
+ * @param failed      members that are {@code FAILED}
+ * @param unavailable members that did not answer in time (suspects, not failures)
+ * @param parent      key of the communicator it was derived from, or null
+ * @param recoveredBy keys of derived communicators that exclude every failed member
+ * @param seenBy      ranks whose registry holds it
+ */
+public record CommunicatorView(String key, String label, List<Integer> members, CommState state,
+                               List<Integer> failed, List<Integer> unavailable, String parent,
+                               List<String> recoveredBy, List<Integer> seenBy) {
+}

@@ -1,0 +1,166 @@
+package io.mpilens.headless.ft;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+
+/**
+ * Computes the communicators and hosts of a job from its ranks' states and handle snapshots.
+ * Pure: no I/O, so every rule is tested with hand-built snapshots.
+ *
+ * <p>A communicator is the same across ranks when it has the same lineage, creating call and
+ * members, and the same position among its siblings that share those (creation is collective,
+ * so every member creates them in the same order). {@code MPI_COMM_SELF} is left out.
+ */
+public final class FaultModel {
+    private FaultModel() {
+    }
+
+    /**
+     * @param views   the latest snapshot of each rank that was ever read (a dead rank's is gone;
+     *                its communicators are known from the survivors)
+     * @param daemons a launcher daemon by pid on this host, or null when it is not here / unknown
+     */
+    public static JobModel build(String job, Instant at, List<RankStatus> ranks, Map<Integer, ProcessSnapshot> views,
+                                 BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
+        List<RankStatus> sorted = new ArrayList<>(ranks);
+        sorted.sort(Comparator.comparingInt(RankStatus::rank));
+        Map<Integer, ProcessState> state = new HashMap<>();
+        for (RankStatus r : sorted) state.put(r.rank(), r.state());
+        List<CommunicatorView> comms = communicators(views, state);
+        List<HostView> hosts = hosts(sorted, daemons);
+        List<Transition> transitions = timeline == null ? List.of() : timeline.record(at, sorted, comms, hosts);
+        return new JobModel(job, at, sorted, comms, hosts, transitions);
+    }
+
+    // ------------------------------------------------------------------ communicators
+
+    private static final class Comm {
+        final String key;
+        final String label;
+        final List<Integer> members;
+        final String parent;
+        final Set<Integer> seenBy = new TreeSet<>();
+
+        Comm(String key, String label, List<Integer> members, String parent) {
+            this.key = key;
+            this.label = label;
+            this.members = members;
+            this.parent = parent;
+        }
+    }
+
+    static List<CommunicatorView> communicators(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state) {
+        Map<String, Comm> byKey = new LinkedHashMap<>();
+        for (ProcessSnapshot p : new TreeMap<>(views).values()) {
+            Map<Long, HandleInfo> comms = new TreeMap<>();
+            for (HandleInfo h : p.handles()) {
+                if (h.kind() == HandleKind.COMMUNICATOR && h.state() != Lifecycle.RELEASED) comms.put(h.id(), h);
+            }
+            Map<Long, String[]> keyOf = new HashMap<>(); // id -> {key, label}
+            Map<String, Integer> siblings = new HashMap<>();
+            for (HandleInfo h : comms.values()) { // id order is creation order: parents first
+                List<Integer> members = boxed(h.members());
+                if (members.isEmpty()) continue;
+                if (h.predefined() && "MPI_COMM_SELF".equals(h.name())) continue;
+                String[] parent = keyOf.get(h.derivedFrom());
+                String key;
+                String label;
+                if (h.predefined()) {
+                    key = String.valueOf(h.name());
+                    label = key;
+                } else {
+                    String call = h.creatingCall() == null ? "?" : h.creatingCall();
+                    String base = (parent == null ? "?" : parent[0]) + "/" + call + members;
+                    int n = siblings.merge(base, 1, Integer::sum);
+                    key = base + "#" + n;
+                    String named = h.name() == null || h.name().isBlank() ? null : h.name();
+                    label = named != null ? named : call + "(" + (parent == null ? "?" : parent[1]) + ")" + (n > 1 ? "#" + n : "");
+                }
+                keyOf.put(h.id(), new String[] {key, label});
+                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, parent == null ? null : parent[0]));
+                c.seenBy.add(p.rank());
+            }
+        }
+        Map<String, List<Comm>> children = new HashMap<>();
+        for (Comm c : byKey.values()) if (c.parent != null) children.computeIfAbsent(c.parent, k -> new ArrayList<>()).add(c);
+
+        List<CommunicatorView> out = new ArrayList<>();
+        for (Comm c : byKey.values()) {
+            List<Integer> failed = withState(c.members, state, ProcessState.FAILED);
+            List<Integer> unavailable = withState(c.members, state, ProcessState.UNAVAILABLE);
+            List<String> recoveredBy = new ArrayList<>();
+            CommState s;
+            if (failed.isEmpty()) {
+                s = CommState.OK;
+            } else if (failed.size() == c.members.size()) {
+                s = CommState.FAILED;
+            } else {
+                for (Comm d : descendants(c, children)) {
+                    if (withState(d.members, state, ProcessState.FAILED).isEmpty()
+                            && d.members.stream().noneMatch(failed::contains)) {
+                        recoveredBy.add(d.key);
+                    }
+                }
+                s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
+            }
+            out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
+                    List.copyOf(recoveredBy), List.copyOf(c.seenBy)));
+        }
+        return out;
+    }
+
+    private static List<Comm> descendants(Comm c, Map<String, List<Comm>> children) {
+        List<Comm> out = new ArrayList<>();
+        for (Comm d : children.getOrDefault(c.key, List.of())) {
+            out.add(d);
+            out.addAll(descendants(d, children));
+        }
+        return out;
+    }
+
+    private static List<Integer> withState(List<Integer> members, Map<Integer, ProcessState> state, ProcessState s) {
+        List<Integer> out = new ArrayList<>();
+        for (int m : members) if (state.get(m) == s) out.add(m);
+        return out;
+    }
+
+    private static List<Integer> boxed(int[] a) {
+        return List.copyOf(Arrays.stream(a).boxed().toList());
+    }
+
+    // ------------------------------------------------------------------ hosts
+
+    static List<HostView> hosts(List<RankStatus> ranks, BiFunction<String, Long, HostView.Daemon> daemons) {
+        Map<String, List<RankStatus>> byHost = new TreeMap<>();
+        for (RankStatus r : ranks) byHost.computeIfAbsent(r.host() == null ? "?" : r.host(), k -> new ArrayList<>()).add(r);
+        List<HostView> out = new ArrayList<>();
+        for (Map.Entry<String, List<RankStatus>> e : byHost.entrySet()) {
+            Map<Long, HostView.Daemon> ds = new TreeMap<>();
+            for (RankStatus r : e.getValue()) {
+                if (r.parentPid() <= 0 || ds.containsKey(r.parentPid())) continue;
+                HostView.Daemon d = daemons == null ? null : daemons.apply(r.host(), r.parentPid());
+                if (d != null) ds.put(r.parentPid(), d);
+            }
+            long failed = e.getValue().stream().filter(r -> r.state() == ProcessState.FAILED).count();
+            boolean daemonGone = ds.values().stream().anyMatch(d -> !d.alive());
+            HostState s = failed == e.getValue().size() ? HostState.DOWN
+                    : failed > 0 || daemonGone ? HostState.PARTIAL : HostState.UP;
+            out.add(new HostView(e.getKey(), s, List.copyOf(e.getValue()), List.copyOf(ds.values())));
+        }
+        return out;
+    }
+}

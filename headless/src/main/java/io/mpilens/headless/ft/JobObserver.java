@@ -1,0 +1,305 @@
+package io.mpilens.headless.ft;
+
+import com.sun.jdi.VMDisconnectedException;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.headless.JobSnapshotter;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Observes a job round by round: reads every rank JVM in parallel (through {@link JobSnapshotter}),
+ * applies the latecomer deadline, looks for evidence of death (process gone from this host, VM
+ * disconnected) and builds the {@link JobModel}. Keeps the timeline, the observed skew and the
+ * last snapshot of each rank across rounds. The ranks come from the job's records
+ * ({@link #forJob}), or from bare JDWP addresses ({@link #forAddresses}: no pids, so no evidence
+ * of death before the first answer).
+ */
+public final class JobObserver {
+    private static final Duration FLOOR = Duration.ofSeconds(1);
+    private static final long LISTENER_MOVE_MILLIS = 400;
+
+    private final JobDirectory directory;
+    private final String jobId;
+    private final List<JdwpAddress> bareAddresses;
+    private final Duration timeout;
+    private final Clock clock;
+    private final Timeline timeline = new Timeline();
+    private final Map<Integer, ProcessSnapshot> views = new HashMap<>();
+    private final String localHost = localHostName();
+    private Duration skew = Duration.ZERO;
+
+    private JobObserver(JobDirectory directory, String jobId, List<JdwpAddress> bareAddresses, Duration timeout, Clock clock) {
+        this.directory = directory;
+        this.jobId = jobId;
+        this.bareAddresses = bareAddresses;
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    public static JobObserver forJob(JobDirectory directory, String jobId, Duration timeout) {
+        return new JobObserver(directory, jobId, null, timeout, Clock.systemUTC());
+    }
+
+    public static JobObserver forAddresses(List<JdwpAddress> addresses, Duration timeout) {
+        return new JobObserver(null, null, List.copyOf(addresses), timeout, Clock.systemUTC());
+    }
+
+    /** Problems with the job's records (refused files), empty for bare addresses. */
+    public List<String> refused() throws IOException {
+        return directory == null ? List.of() : directory.job(jobId).refused();
+    }
+
+    /** One round: every rank read once (within the deadline rule), the model rebuilt. */
+    public JobModel observe() throws IOException {
+        List<Target> targets = targets();
+        Map<String, Attempt> byAddress = new LinkedHashMap<>();
+        long start = System.nanoTime();
+        for (Target t : targets) {
+            if (t.address != null) byAddress.computeIfAbsent(t.address.toString(), a -> new Attempt(t.address, start));
+        }
+        awaitWithDeadline(byAddress.values(), start);
+
+        List<RankStatus> ranks = new ArrayList<>();
+        for (Target t : targets) {
+            Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
+            if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && alive(t.record) != Boolean.FALSE) {
+                a = retryMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
+            }
+            ranks.addAll(statuses(t, a));
+        }
+        return FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views),
+                this::daemon, timeline);
+    }
+
+    public List<Transition> timeline() {
+        return timeline.transitions();
+    }
+
+    // ------------------------------------------------------------------ targets
+
+    private record Target(JobRecord record, JdwpAddress address) {
+    }
+
+    private List<Target> targets() throws IOException {
+        List<Target> out = new ArrayList<>();
+        if (directory == null) {
+            for (JdwpAddress a : bareAddresses) out.add(new Target(null, a));
+            return out;
+        }
+        for (JobRecord r : directory.job(jobId).records()) out.add(new Target(r, r.jdwpAddress()));
+        return out;
+    }
+
+    private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
+        try {
+            Thread.sleep(LISTENER_MOVE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed;
+        }
+        for (JobRecord r : directory.job(jobId).records()) {
+            if (r.rank() == t.record.rank() && r.jdwpAddress() != null && !r.jdwpAddress().equals(t.address)) {
+                long start = System.nanoTime();
+                Attempt again = new Attempt(r.jdwpAddress(), start);
+                awaitWithDeadline(List.of(again), start);
+                return again;
+            }
+        }
+        return failed;
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    private final class Attempt {
+        final JdwpAddress address;
+        final CompletableFuture<List<ProcessSnapshot>> result = new CompletableFuture<>();
+        volatile long answeredNanos = -1;
+        Liveness.Outcome outcome;
+        String message;
+        List<ProcessSnapshot> snapshots = List.of();
+
+        Attempt(JdwpAddress address, long start) {
+            this.address = address;
+            Thread t = new Thread(() -> {
+                try {
+                    List<ProcessSnapshot> s = new JobSnapshotter(timeout, false).read(address);
+                    answeredNanos = System.nanoTime() - start;
+                    result.complete(s);
+                } catch (Throwable e) {
+                    answeredNanos = System.nanoTime() - start;
+                    result.completeExceptionally(e);
+                }
+            }, "mpilens-observe-" + address);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Waits for all attempts, cutting latecomers at {@link Liveness#latecomerDeadline}. */
+    private void awaitWithDeadline(java.util.Collection<Attempt> attempts, long start) {
+        Duration cap = timeout.multipliedBy(2).plusSeconds(1); // connect, then read, as JobSnapshotter allows
+        while (true) {
+            List<Duration> answers = new ArrayList<>();
+            boolean pending = false;
+            for (Attempt a : attempts) {
+                if (a.result.isDone() && a.result.isCompletedExceptionally() == false) answers.add(Duration.ofNanos(a.answeredNanos));
+                if (!a.result.isDone()) pending = true;
+            }
+            Duration deadline = Liveness.latecomerDeadline(answers, skew, FLOOR, cap);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            if (!pending || elapsed.compareTo(deadline) >= 0) break;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        List<Duration> answered = new ArrayList<>();
+        for (Attempt a : attempts) {
+            if (!a.result.isDone()) {
+                a.outcome = Liveness.Outcome.TIMED_OUT;
+                a.message = "did not answer within the deadline";
+                continue;
+            }
+            try {
+                a.snapshots = a.result.getNow(List.of());
+                a.outcome = Liveness.Outcome.ANSWERED;
+                answered.add(Duration.ofNanos(a.answeredNanos));
+            } catch (java.util.concurrent.CompletionException e) {
+                Throwable c = e.getCause();
+                a.outcome = outcomeOf(c);
+                a.message = c.getMessage();
+            }
+        }
+        if (answered.size() > 1) {
+            Duration spread = answered.stream().max(Duration::compareTo).orElseThrow()
+                    .minus(answered.stream().min(Duration::compareTo).orElseThrow());
+            if (spread.compareTo(skew) > 0) skew = spread;
+        }
+    }
+
+    static Liveness.Outcome outcomeOf(Throwable e) {
+        if (e instanceof RegistryNotFoundException) return Liveness.Outcome.NO_AGENT;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof ConnectException) return Liveness.Outcome.REFUSED;
+            if (c instanceof VMDisconnectedException) return Liveness.Outcome.DISCONNECTED;
+        }
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("disconnected")) return Liveness.Outcome.DISCONNECTED;
+        return Liveness.Outcome.TIMED_OUT;
+    }
+
+    private List<RankStatus> statuses(Target t, Attempt a) {
+        List<RankStatus> out = new ArrayList<>();
+        long answerMillis = a != null && a.outcome == Liveness.Outcome.ANSWERED ? a.answeredNanos / 1_000_000 : -1;
+        String address = a != null ? a.address.toString() : null;
+        if (a != null && a.outcome == Liveness.Outcome.ANSWERED) {
+            for (ProcessSnapshot p : a.snapshots) {
+                if (t.record != null && p.rank() != t.record.rank() && p.rank() >= 0) continue; // multicore: one record per rank
+                Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), true, false);
+                if (p.rank() >= 0) views.put(p.rank(), p);
+                out.add(new RankStatus(p.rank(), t.record != null ? t.record.epoch() : 0, p.pid(),
+                        t.record != null ? t.record.parentPid() : 0, p.host(), address, v.state(), v.evidence(), answerMillis, p));
+            }
+            if (!out.isEmpty()) return out;
+        }
+        Liveness.Outcome outcome = a == null ? Liveness.Outcome.NO_ADDRESS
+                : a.outcome == Liveness.Outcome.ANSWERED ? Liveness.Outcome.NO_AGENT : a.outcome;
+        if (t.record == null) {
+            out.add(new RankStatus(-1, 0, 0, 0, null, address, Liveness.judge(outcome, MpiState.INITIALIZED, null, false).state(),
+                    a == null ? "no address" : a.message, -1, null));
+            return out;
+        }
+        JobRecord r = t.record;
+        Boolean alive = alive(r);
+        Liveness.Verdict v = Liveness.judge(outcome, null, alive, r.finalized());
+        String evidence = v.evidence();
+        if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && stopped(r.pid())) {
+            evidence += "; process " + r.pid() + " is stopped (SIGSTOP?)";
+        }
+        out.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), address, v.state(), evidence, -1, null));
+        return out;
+    }
+
+    /** Whether the record's process lives: null when it runs on another host. */
+    private Boolean alive(JobRecord r) {
+        if (!isLocal(r.host())) return null;
+        Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
+        if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
+        // a reused pid is another process: compare start times (the record's is the JVM's own)
+        Optional<java.time.Instant> started = p.get().info().startInstant();
+        return started.isEmpty() || Math.abs(started.get().toEpochMilli() - r.startTime().toEpochMilli()) < 2_000;
+    }
+
+    private boolean isLocal(String host) {
+        return host != null && (host.equals(localHost) || host.equals("localhost"));
+    }
+
+    private static boolean zombie(long pid) {
+        return "Z".equals(procState(pid));
+    }
+
+    private static boolean stopped(long pid) {
+        String s = procState(pid);
+        return "T".equals(s) || "t".equals(s);
+    }
+
+    /** The state letter of /proc/PID/stat, or null. */
+    private static String procState(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            int close = stat.lastIndexOf(')');
+            return close < 0 || close + 2 >= stat.length() ? null : stat.substring(close + 2, close + 3);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private HostView.Daemon daemon(String host, long pid) {
+        if (!isLocal(host)) return null;
+        Optional<ProcessHandle> p = ProcessHandle.of(pid);
+        if (p.isEmpty()) return new HostView.Daemon(pid, "?", false);
+        String cmd = p.get().info().command().map(c -> Path.of(c).getFileName().toString()).orElse("?");
+        if (cmd.equals("java")) {
+            // MPJ's daemon and starter are JVMs: name them by their main class
+            String line = p.get().info().commandLine().orElse("");
+            if (line.contains("MPJDaemon")) cmd = "mpj-daemon";
+            else if (line.contains("starter.jar")) cmd = "mpj-starter";
+        }
+        return new HostView.Daemon(pid, cmd, p.get().isAlive() && !zombie(pid));
+    }
+
+    private static String localHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JobObserver[" + Objects.requireNonNullElse(jobId, String.valueOf(bareAddresses)) + "]";
+    }
+}

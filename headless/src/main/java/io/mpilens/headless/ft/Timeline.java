@@ -1,0 +1,40 @@
+package io.mpilens.headless.ft;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The transitions of a job's processes, communicators and hosts, in the order they were
+ * observed. Feed it every round ({@link FaultModel#build}); it keeps the whole history.
+ */
+public final class Timeline {
+    private final Map<String, String> last = new HashMap<>();
+    private final List<Transition> transitions = new ArrayList<>();
+
+    /** Records what changed since the previous round; returns the whole timeline so far. */
+    synchronized List<Transition> record(Instant at, List<RankStatus> ranks, List<CommunicatorView> comms,
+                                         List<HostView> hosts) {
+        for (RankStatus r : ranks) {
+            change(at, "rank " + r.rank(), r.state() + (r.epoch() > 0 ? " (epoch " + r.epoch() + ")" : ""), r.evidence());
+        }
+        for (CommunicatorView c : comms) {
+            String why = !c.failed().isEmpty() ? "failed members " + c.failed()
+                    + (c.recoveredBy().isEmpty() ? "" : ", rebuilt without them") : "";
+            change(at, "comm " + c.label(), c.state().name(), why);
+        }
+        for (HostView h : hosts) change(at, "host " + h.host(), h.state().name(), "");
+        return List.copyOf(transitions);
+    }
+
+    public synchronized List<Transition> transitions() {
+        return List.copyOf(transitions);
+    }
+
+    private void change(Instant at, String subject, String to, String why) {
+        String from = last.put(subject, to);
+        if (!to.equals(from)) transitions.add(new Transition(at, subject, from, to, why));
+    }
+}

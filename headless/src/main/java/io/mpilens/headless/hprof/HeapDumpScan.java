@@ -1,0 +1,599 @@
+package io.mpilens.headless.hprof;
+
+import static io.mpilens.headless.hprof.HprofFormat.*;
+
+import io.mpilens.api.registry.RegistryLayout;
+import io.mpilens.api.target.TargetReadException;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The passes over a heap dump and the index they build. The first pass indexes classes (names,
+ * field layouts, static values) and finds the registry root through the static field of its
+ * class; later passes locate only the objects asked for, plus a bounded prefetch of what the
+ * decoder is about to ask: everything the root refers to, the elements of object arrays it
+ * refers to, and the characters of every string. Nothing else of the heap is kept, so memory
+ * stays small however big the dump is, and nothing is written beside the dump.
+ */
+final class HeapDumpScan implements AutoCloseable {
+    /** Reads nest root → array → string → characters; a dump needing more passes is damaged. */
+    private static final int MAX_PASSES = 16;
+    /** A compressed dump up to this size is decompressed into memory once instead of once per pass. */
+    private static final long INFLATE_IN_MEMORY = 32L << 20;
+    private static final int MAX_SYMBOL = 1 << 16;
+    private static final int MODE_ROOT = 2, MODE_CHILD = 1, MODE_LEAF = 0;
+
+    /** Called now and then during a pass: bytes of the file done out of its size. */
+    interface Progress {
+        void update(int pass, long done, long total);
+    }
+
+    final String name;
+    private final Path path;
+    private final FileChannel channel;
+    private final long fileSize;
+    private final boolean compressed;
+    private byte[] inflated;
+    private final Progress progress;
+    private long captureBudget;
+
+    int idSize;
+    private long headerEnd;
+    private final Map<Long, String> loadedClassNames = new HashMap<>();
+    final Map<Long, HprofClass> classes = new HashMap<>();
+    final Map<String, List<Long>> classIdsByName = new HashMap<>();
+    private final Map<Long, HeapRecord> records = new HashMap<>();
+    private final Map<Long, int[]> pending = new HashMap<>(); // id -> {mode, pass it was asked in}
+    private final Set<Long> missing = new HashSet<>();
+    private final List<HeapRecord> deferred = new ArrayList<>();
+    private int passes;
+
+    private HeapDumpScan(Path path, FileChannel channel, Progress progress) throws IOException {
+        this.path = path;
+        this.name = String.valueOf(path.getFileName());
+        this.channel = channel;
+        this.fileSize = channel.size();
+        this.progress = progress;
+        this.captureBudget = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+        ByteBuffer magic = ByteBuffer.allocate(2);
+        channel.read(magic, 0);
+        this.compressed = magic.position() == 2 && (magic.get(0) & 0xff) == 0x1f && (magic.get(1) & 0xff) == 0x8b;
+    }
+
+    static HeapDumpScan open(Path path, Progress progress) {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw new TargetReadException("cannot open heap dump " + path + ": " + e.getMessage(), e);
+        }
+        try {
+            HeapDumpScan scan = new HeapDumpScan(path, channel, progress);
+            if (scan.compressed && scan.fileSize <= INFLATE_IN_MEMORY) scan.inflated = scan.inflate();
+            scan.readHeader();
+            scan.pass(true);
+            scan.settle();
+            return scan;
+        } catch (IOException e) {
+            close(channel);
+            throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            close(channel);
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- lookups for the reader
+
+    /** The object with this id, located by another pass if it was not prefetched. */
+    HeapRecord record(long id) {
+        HeapRecord r = records.get(id);
+        if (r != null) return r;
+        if (!missing.contains(id)) {
+            want(id, MODE_LEAF);
+            settle();
+            r = records.get(id);
+            if (r != null) return r;
+        }
+        throw new TargetReadException(name + " is damaged or incomplete: object 0x" + Long.toHexString(id)
+                + " is referenced but not in the dump");
+    }
+
+    /** Ids of the objects located so far (for tests that aim at the bytes that matter). */
+    java.util.Set<Long> locatedIds() {
+        return java.util.Collections.unmodifiableSet(records.keySet());
+    }
+
+    boolean isCompressed() {
+        return compressed;
+    }
+
+    int passes() {
+        return passes;
+    }
+
+    /** {@code n} bytes of an array's elements, from memory or from the file. */
+    byte[] elementBytes(HeapRecord r, long from, long count) {
+        if (count > Integer.MAX_VALUE - 8) {
+            throw new TargetReadException(name + ": a read of " + count + " bytes from one array is more than mpilens"
+                    + " reads at once (object 0x" + Long.toHexString(r.id()) + "); the dump is probably damaged");
+        }
+        int n = (int) count;
+        if (r.data() != null) {
+            byte[] out = new byte[n];
+            System.arraycopy(r.data(), (int) from, out, 0, n);
+            return out;
+        }
+        return readAt(r.dataOffset() + from, n);
+    }
+
+    // ---------------------------------------------------------------- passes
+
+    private void readHeader() {
+        try (DumpInput in = input()) {
+            StringBuilder format = new StringBuilder();
+            for (int i = 0; i < 32; i++) {
+                if (!in.fill(1)) break;
+                int c = in.u1("the header");
+                if (c == 0) break;
+                format.append(c >= 32 && c < 127 ? (char) c : '?');
+            }
+            if (!format.toString().startsWith("JAVA PROFILE 1.0")) {
+                throw new TargetReadException(name + " is not an HPROF heap dump (it starts with \""
+                        + format.toString().substring(0, Math.min(format.length(), 18)) + "\"); write one with"
+                        + " 'jcmd PID GC.heap_dump FILE' or -XX:+HeapDumpOnOutOfMemoryError");
+            }
+            int size = in.u4("the identifier size in the header");
+            if (size != 4 && size != 8) {
+                throw new TargetReadException(name + " is damaged: its header gives an identifier size of " + size
+                        + " bytes, HPROF uses 4 or 8");
+            }
+            idSize = size;
+            in.u8("the time stamp in the header");
+            headerEnd = in.position();
+        }
+    }
+
+    /** Passes until every object asked for is located or known to be absent. */
+    private void settle() {
+        while (!pending.isEmpty()) {
+            if (passes >= MAX_PASSES) {
+                throw new TargetReadException(name + " is damaged: its objects still refer to unseen objects after "
+                        + passes + " passes");
+            }
+            pass(false);
+        }
+    }
+
+    private void pass(boolean index) {
+        passes++;
+        Map<Long, String> symbols = index ? new HashMap<>() : null;
+        long nextReport = 0;
+        try (DumpInput in = input()) {
+            in.idSize = idSize;
+            in.skip(headerEnd, "the header");
+            while (!in.atEnd()) {
+                long at = in.position();
+                int tag = in.u1("a record tag");
+                in.u4("the time stamp of a record");
+                long length = in.u4("the length of a record") & 0xffffffffL;
+                String what = "record 0x" + Integer.toHexString(tag) + " at offset " + at;
+                switch (tag) {
+                    case UTF8:
+                        if (index) symbol(in, length, symbols, what);
+                        else in.skip(length, what);
+                        break;
+                    case LOAD_CLASS:
+                        if (index) loadClass(in, length, symbols, what);
+                        else in.skip(length, what);
+                        break;
+                    case HEAP_DUMP:
+                    case HEAP_DUMP_SEGMENT:
+                        heapDump(in, in.position() + length, symbols);
+                        break;
+                    default:
+                        in.skip(length, what);
+                }
+                if (progress != null && in.position() >= nextReport) {
+                    progress.update(passes, fileDone(in), fileSize);
+                    nextReport = in.position() + (64L << 20);
+                }
+            }
+            if (progress != null) progress.update(passes, fileSize, fileSize);
+        }
+        for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
+        deferred.clear();
+        // asked for before this pass began and still not seen: not in the dump
+        pending.entrySet().removeIf(e -> {
+            if (e.getValue()[1] < passes) {
+                missing.add(e.getKey());
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private final Map<Long, Integer> deferredModes = new HashMap<>();
+
+    private int modeOf(HeapRecord r) {
+        Integer m = deferredModes.remove(r.id());
+        return m == null ? MODE_LEAF : m;
+    }
+
+    private void symbol(DumpInput in, long length, Map<Long, String> symbols, String what) {
+        if (length < idSize) throw damaged(in, what + " is shorter than an identifier");
+        long id = in.id(what);
+        long n = length - idSize;
+        if (n > MAX_SYMBOL) {
+            in.skip(n, what);
+            return;
+        }
+        byte[] b = new byte[(int) n];
+        in.bytes(b, 0, b.length, what);
+        symbols.put(id, new String(b, StandardCharsets.UTF_8));
+    }
+
+    private void loadClass(DumpInput in, long length, Map<Long, String> symbols, String what) {
+        long expected = 8 + 2L * idSize;
+        if (length < expected) throw damaged(in, what + " (a class) has " + length + " bytes, expected " + expected);
+        in.u4(what);
+        long classId = in.id(what);
+        in.u4(what);
+        long nameId = in.id(what);
+        in.skip(length - expected, what);
+        String n = symbols.get(nameId);
+        if (n != null) loadedClassNames.put(classId, n.replace('/', '.'));
+    }
+
+    private void heapDump(DumpInput in, long end, Map<Long, String> symbols) {
+        boolean index = symbols != null;
+        while (in.position() < end) {
+            long at = in.position();
+            int tag = in.u1("a heap dump sub-record tag");
+            String what = "heap dump sub-record 0x" + Integer.toHexString(tag) + " at offset " + at;
+            switch (tag) {
+                case ROOT_UNKNOWN:
+                case ROOT_STICKY_CLASS:
+                case ROOT_MONITOR_USED:
+                    in.skip(idSize, what);
+                    break;
+                case ROOT_JNI_GLOBAL:
+                    in.skip(2L * idSize, what);
+                    break;
+                case ROOT_JNI_LOCAL:
+                case ROOT_JAVA_FRAME:
+                case ROOT_THREAD_OBJECT:
+                    in.skip(idSize + 8L, what);
+                    break;
+                case ROOT_NATIVE_STACK:
+                case ROOT_THREAD_BLOCK:
+                    in.skip(idSize + 4L, what);
+                    break;
+                case CLASS_DUMP:
+                    classDump(in, symbols, what);
+                    break;
+                case INSTANCE_DUMP: {
+                    long id = in.id(what);
+                    in.u4(what);
+                    long classId = in.id(what);
+                    long n = in.u4(what) & 0xffffffffL;
+                    within(in, n, end, what);
+                    int[] p = pending.isEmpty() ? null : pending.get(id);
+                    if (p == null) {
+                        in.skip(n, what);
+                    } else {
+                        byte[] data = capture(in, n, what);
+                        found(new HeapRecord(id, HeapRecord.Kind.INSTANCE, classId, 0, data.length, 0, data), p[0]);
+                    }
+                    break;
+                }
+                case OBJ_ARRAY_DUMP: {
+                    long id = in.id(what);
+                    in.u4(what);
+                    long count = in.u4(what) & 0xffffffffL;
+                    long classId = in.id(what);
+                    long n = count * idSize;
+                    within(in, n, end, what);
+                    arrayRecord(in, id, HeapRecord.Kind.OBJECT_ARRAY, classId, 0, count, n, what);
+                    break;
+                }
+                case PRIM_ARRAY_DUMP: {
+                    long id = in.id(what);
+                    in.u4(what);
+                    long count = in.u4(what) & 0xffffffffL;
+                    int type = in.u1(what);
+                    int size = sizeOf(type, idSize);
+                    if (size < 0 || type == OBJECT) throw damaged(in, what + " has no primitive element type (" + type + ")");
+                    long n = count * size;
+                    within(in, n, end, what);
+                    arrayRecord(in, id, HeapRecord.Kind.PRIMITIVE_ARRAY, 0, type, count, n, what);
+                    break;
+                }
+                default:
+                    throw new TargetReadException(name + " is damaged or not from a HotSpot JVM: unknown " + what
+                            + " (expected a root, class, instance or array record of HPROF 1.0.2)");
+            }
+        }
+        if (in.position() != end) {
+            throw new TargetReadException(name + " is damaged: the last sub-record of the heap dump segment ending"
+                    + " at offset " + end + " runs on to offset " + in.position());
+        }
+    }
+
+    private void arrayRecord(DumpInput in, long id, HeapRecord.Kind kind, long classId, int type, long count, long n,
+                             String what) {
+        int[] p = pending.isEmpty() ? null : pending.get(id);
+        if (p == null) {
+            in.skip(n, what);
+            return;
+        }
+        if (count > Integer.MAX_VALUE - 8) throw damaged(in, what + " has " + count + " elements, more than a Java array");
+        HeapRecord r;
+        if (inflated == null && !compressed) {
+            r = new HeapRecord(id, kind, classId, type, (int) count, in.position(), null);
+            in.skip(n, what);
+        } else {
+            r = new HeapRecord(id, kind, classId, type, (int) count, 0, capture(in, n, what));
+        }
+        found(r, p[0]);
+    }
+
+    private void classDump(DumpInput in, Map<Long, String> symbols, String what) {
+        long id = in.id(what);
+        in.u4(what);
+        long superId = in.id(what);
+        for (int i = 0; i < 5; i++) in.id(what); // loader, signers, protection domain, 2 reserved
+        in.u4(what); // instance size
+        int constants = in.u2(what);
+        for (int i = 0; i < constants; i++) {
+            in.u2(what);
+            value(in, in.u1(what), what);
+        }
+        int staticCount = in.u2(what);
+        Map<String, Object> statics = symbols == null ? null : new HashMap<>();
+        for (int i = 0; i < staticCount; i++) {
+            long nameId = in.id(what);
+            Object v = value(in, in.u1(what), what);
+            if (statics != null) statics.put(symbol(symbols, nameId), v);
+        }
+        int fieldCount = in.u2(what);
+        List<HprofClass.Field> fields = symbols == null ? null : new ArrayList<>(fieldCount);
+        for (int i = 0; i < fieldCount; i++) {
+            long nameId = in.id(what);
+            int type = in.u1(what);
+            if (sizeOf(type, idSize) < 0) throw damaged(in, what + " declares a field of unknown type " + type);
+            if (fields != null) fields.add(new HprofClass.Field(symbol(symbols, nameId), type));
+        }
+        if (symbols == null) return;
+        String className = loadedClassNames.getOrDefault(id, "class@0x" + Long.toHexString(id));
+        classes.put(id, new HprofClass(id, className, superId, List.copyOf(fields), statics));
+        classIdsByName.computeIfAbsent(className, k -> new ArrayList<>()).add(id);
+        if (className.equals(RegistryLayout.ROOT_CLASS) && statics.get(RegistryLayout.ROOT_FIELD) instanceof ObjectId) {
+            want(((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id(), MODE_ROOT);
+        }
+    }
+
+    private static String symbol(Map<Long, String> symbols, long id) {
+        String s = symbols.get(id);
+        return s == null ? "?" + Long.toHexString(id) : s;
+    }
+
+    /** A reference read from the dump (static field or constant); the reader turns it into a TargetObject. */
+    record ObjectId(long id) {
+    }
+
+    /** Reads one value of a basic type; boxed the way JDI's values unbox, references as {@link ObjectId}. */
+    Object value(DumpInput in, int type, String what) {
+        switch (type) {
+            case OBJECT: {
+                long id = in.id(what);
+                return id == 0 ? null : new ObjectId(id);
+            }
+            case BOOLEAN: return in.u1(what) != 0;
+            case CHAR: return (char) in.u2(what);
+            case FLOAT: return Float.intBitsToFloat(in.u4(what));
+            case DOUBLE: return Double.longBitsToDouble(in.u8(what));
+            case BYTE: return (byte) in.u1(what);
+            case SHORT: return (short) in.u2(what);
+            case INT: return in.u4(what);
+            case LONG: return in.u8(what);
+            default:
+                throw damaged(in, what + " holds a value of unknown type " + type);
+        }
+    }
+
+    // ---------------------------------------------------------------- prefetch
+
+    private void want(long id, int mode) {
+        if (id == 0 || records.containsKey(id) || missing.contains(id)) return;
+        int[] p = pending.get(id);
+        if (p == null) pending.put(id, new int[] {mode, passes});
+        else p[0] = Math.max(p[0], mode);
+    }
+
+    private void found(HeapRecord r, int mode) {
+        pending.remove(r.id());
+        records.put(r.id(), r);
+        if (!follow(r, mode)) {
+            deferred.add(r);
+            deferredModes.put(r.id(), mode);
+        }
+    }
+
+    /** Asks for what the decoder will read next from this object; false when its class is not known yet. */
+    private boolean follow(HeapRecord r, int mode) {
+        switch (r.kind()) {
+            case INSTANCE: {
+                HprofClass c = classes.get(r.classId());
+                if (c == null) return false;
+                boolean string = c.name().equals("java.lang.String");
+                if (!string && mode != MODE_ROOT) return true;
+                List<Long> refs = new ArrayList<>();
+                if (!references(r, refs, string ? "value" : null)) return false;
+                for (long ref : refs) want(ref, mode == MODE_ROOT ? MODE_CHILD : MODE_LEAF);
+                return true;
+            }
+            case OBJECT_ARRAY:
+                if (mode < MODE_CHILD) return true;
+                ByteBuffer b = ByteBuffer.wrap(elementBytes(r, 0, (long) r.length() * idSize));
+                for (int i = 0; i < r.length(); i++) want(idSize == 4 ? b.getInt() & 0xffffffffL : b.getLong(), MODE_LEAF);
+                return true;
+            default:
+                return true;
+        }
+    }
+
+    /** Reference fields of an instance (only {@code onlyField} if given); false when a class is unknown. */
+    private boolean references(HeapRecord r, List<Long> out, String onlyField) {
+        ByteBuffer b = ByteBuffer.wrap(r.data());
+        long classId = r.classId();
+        for (int depth = 0; classId != 0; depth++) {
+            HprofClass c = classes.get(classId);
+            if (c == null || depth > classes.size()) return false;
+            for (HprofClass.Field f : c.fields()) {
+                int size = sizeOf(f.type(), idSize);
+                if (b.remaining() < size) return true; // layout mismatch: the reader reports it on access
+                if (f.type() == OBJECT) {
+                    long id = idSize == 4 ? b.getInt() & 0xffffffffL : b.getLong();
+                    if (onlyField == null || onlyField.equals(f.name())) out.add(id);
+                } else {
+                    b.position(b.position() + size);
+                }
+            }
+            classId = c.superId();
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- bytes
+
+    private void within(DumpInput in, long n, long end, String what) {
+        if (in.position() + n > end) {
+            throw new TargetReadException(name + " is damaged: " + what + " claims " + n + " bytes of data, past the end"
+                    + " of its heap dump segment at offset " + end);
+        }
+    }
+
+    /** Copies {@code n} bytes of the dump into memory, growing only as bytes really arrive. */
+    private byte[] capture(DumpInput in, long n, String what) {
+        captureBudget -= n;
+        if (captureBudget < 0 || n > Integer.MAX_VALUE - 8) {
+            throw new TargetReadException(name + ": the objects mpilens needs from this dump exceed the memory it may"
+                    + " use (" + what + " alone has " + n + " bytes); the dump is probably damaged");
+        }
+        int size = (int) n;
+        byte[] out = new byte[Math.min(size, 1 << 20)];
+        int done = 0;
+        while (done < size) {
+            if (done == out.length) out = java.util.Arrays.copyOf(out, (int) Math.min(size, out.length * 2L));
+            int k = Math.min(out.length - done, 1 << 20);
+            in.bytes(out, done, k, what);
+            done += k;
+        }
+        return out;
+    }
+
+    private byte[] readAt(long offset, int n) {
+        if (offset < 0 || n < 0 || offset + n > fileSize) {
+            throw new TargetReadException(name + " is damaged: a read of " + n + " bytes at offset " + offset
+                    + " passes its end at " + fileSize);
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        try {
+            while (b.hasRemaining()) {
+                if (channel.read(b, offset + b.position()) < 0) throw new IOException("unexpected end of file");
+            }
+        } catch (IOException e) {
+            throw new TargetReadException("cannot read " + name + " at offset " + offset + ": " + e.getMessage(), e);
+        }
+        return b.array();
+    }
+
+    private TargetReadException damaged(DumpInput in, String why) {
+        return new TargetReadException(name + " is damaged: " + why + " (offset " + in.position() + ")");
+    }
+
+    private DumpInput input() {
+        try {
+            if (!compressed) return new DumpInput.OfChannel(channel, 0, name);
+            if (inflated != null) return new DumpInput.OfStream(new ByteArrayInputStream(inflated), name);
+            return new DumpInput.OfStream(new GZIPInputStream(new Counting(Files.newInputStream(path)), 1 << 16), name);
+        } catch (IOException e) {
+            throw new TargetReadException(name + " is not a readable gzip-compressed dump: " + e.getMessage(), e);
+        }
+    }
+
+    private long fileDone(DumpInput in) {
+        if (!compressed) return in.position();
+        return inflated != null ? fileSize * in.position() / Math.max(1, inflated.length) : counted;
+    }
+
+    private byte[] inflate() {
+        try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(path)), 1 << 16)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] b = new byte[1 << 16];
+            long limit = 8 * INFLATE_IN_MEMORY;
+            for (int n; (n = in.read(b)) > 0; ) {
+                out.write(b, 0, n);
+                if (out.size() > limit) return null; // larger than worth keeping: decompress per pass
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new TargetReadException(name + " cannot be decompressed (" + e.getMessage()
+                    + "): the compressed file is damaged or truncated", e);
+        }
+    }
+
+    private long counted;
+
+    /** Counts compressed bytes read, for progress. */
+    private final class Counting extends FilterInputStream {
+        Counting(InputStream in) {
+            super(new BufferedInputStream(in, 1 << 16));
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) counted++;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) counted += n;
+            return n;
+        }
+    }
+
+    @Override
+    public void close() {
+        close(channel);
+    }
+
+    private static void close(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // read-only
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package io.mpilens.headless.job;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The per-user directory where each rank's agent registers itself:
+ * {@code ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs/<jobId>/rank-<r>.json} (or
+ * {@code $MPILENS_JOBS/<jobId>/…}). Only directories and records of this user without group or
+ * other permissions are believed: anything else is refused with the reason, since a record
+ * decides which address mpilens connects a debugger to.
+ */
+public final class JobDirectory {
+    public static final String ROOT_ENV = "MPILENS_JOBS";
+    public static final String ROOT_PROPERTY = "mpilens.jobs";
+    public static final String SCHEMA = "mpilens-job-record/1";
+    private static final Set<PosixFilePermission> GROUP_OR_OTHER = Set.of(
+            PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+    private static final Pattern RECORD_FILE = Pattern.compile("rank-(\\d+)\\.json");
+
+    private final Path root;
+    private final String uid;
+
+    public JobDirectory(Path root) {
+        this.root = root;
+        this.uid = currentUid();
+    }
+
+    /** The directory the agents of this user write to, as they compute it. */
+    public static JobDirectory forCurrentUser(Map<String, String> env) {
+        String property = System.getProperty(ROOT_PROPERTY);
+        if (property != null && !property.isBlank()) return new JobDirectory(Paths.get(property));
+        String dir = env.get(ROOT_ENV);
+        if (dir != null && !dir.isBlank()) return new JobDirectory(Paths.get(dir));
+        String base = env.getOrDefault("XDG_RUNTIME_DIR", "");
+        if (base.isBlank()) base = "/tmp";
+        return new JobDirectory(Paths.get(base, "mpilens-" + currentUid(), "jobs"));
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** One registered job: its records, and the files that were refused (with why). */
+    public record JobEntry(String id, Path dir, List<JobRecord> records, List<String> refused) {
+        public int size() {
+            return records.stream().mapToInt(JobRecord::size).max().orElse(records.size());
+        }
+    }
+
+    /** Every job with at least one record or refusal, newest first. */
+    public List<JobEntry> jobs() throws IOException {
+        List<JobEntry> out = new ArrayList<>();
+        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return out;
+        String bad = unsafe(root, true);
+        if (bad != null) throw new IOException(bad);
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
+            for (Path d : dirs) {
+                if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) continue;
+                out.add(read(d));
+            }
+        }
+        out.sort(Comparator.comparing((JobEntry j) -> j.records().stream().map(JobRecord::startTime)
+                .min(Comparator.naturalOrder()).orElse(Instant.EPOCH)).reversed().thenComparing(JobEntry::id));
+        return out;
+    }
+
+    /** One job by id; fails with the known ids when there is no such job. */
+    public JobEntry job(String id) throws IOException {
+        if (id == null || id.isBlank() || id.contains("/") || id.startsWith(".")) {
+            throw new IOException("'" + id + "' is not a job id: run 'mpilens jobs' to list them");
+        }
+        Path d = root.resolve(id);
+        if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+            List<String> known = new ArrayList<>();
+            for (JobEntry j : jobs()) known.add(j.id());
+            throw new IOException("no job '" + id + "' in " + root + (known.isEmpty() ? " (no jobs registered)"
+                    : "; known: " + String.join(", ", known)) + ". Ranks register when MPI_Init returns in a JVM"
+                    + " started with the mpilens agent.");
+        }
+        String bad = unsafe(root, true);
+        if (bad != null) throw new IOException(bad);
+        return read(d);
+    }
+
+    private JobEntry read(Path dir) throws IOException {
+        List<JobRecord> records = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        String badDir = unsafe(dir, true);
+        if (badDir != null) {
+            refused.add(badDir);
+            return new JobEntry(dir.getFileName().toString(), dir, records, refused);
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "rank-*.json")) {
+            for (Path f : files) {
+                if (!RECORD_FILE.matcher(f.getFileName().toString()).matches()) continue;
+                String bad = unsafe(f, false);
+                if (bad != null) {
+                    refused.add(bad);
+                    continue;
+                }
+                try {
+                    records.add(parse(Files.readString(f, StandardCharsets.UTF_8), f));
+                } catch (IOException | RuntimeException e) {
+                    refused.add(f + ": not a job record (" + e.getMessage() + "); delete it");
+                }
+            }
+        }
+        records.sort(Comparator.comparingInt(JobRecord::rank));
+        return new JobEntry(dir.getFileName().toString(), dir, records, refused);
+    }
+
+    /** Null when {@code p} is this user's and private; otherwise the reason it is refused. */
+    String unsafe(Path p, boolean directory) throws IOException {
+        if (Files.isSymbolicLink(p)) return p + " is a symbolic link: refused (records must be plain files of this user)";
+        if (directory ? !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) : !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+            return p + " is not a " + (directory ? "directory" : "regular file") + ": refused";
+        }
+        String owner = String.valueOf(Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        if (!owner.equals(uid)) {
+            return p + " belongs to " + Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName() + " (uid " + owner
+                    + "), not to you (uid " + uid + "): refused, a record decides where mpilens attaches a debugger."
+                    + " Remove it, or run mpilens as that user.";
+        }
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS);
+        for (PosixFilePermission x : perms) {
+            if (GROUP_OR_OTHER.contains(x)) {
+                return p + " is accessible to other users (" + java.nio.file.attribute.PosixFilePermissions.toString(perms)
+                        + "): refused. The agent writes " + (directory ? "0700" : "0600") + "; fix it with chmod "
+                        + (directory ? "700" : "600") + " or delete it.";
+            }
+        }
+        return null;
+    }
+
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(null|-?\\d+|\"((?:[^\"\\\\]|\\\\.)*)\")");
+
+    /** Reads the agent's flat JSON object (strings, numbers, null). */
+    static JobRecord parse(String text, Path file) throws IOException {
+        Map<String, String> f = new java.util.HashMap<>();
+        Matcher m = FIELD.matcher(text);
+        while (m.find()) f.put(m.group(1), m.group(3) != null ? unescape(m.group(3)) : m.group(2).equals("null") ? null : m.group(2));
+        if (!SCHEMA.equals(f.get("schema"))) {
+            throw new IOException("schema " + f.get("schema") + ", expected " + SCHEMA + " (agent of another version?)");
+        }
+        return new JobRecord(f.get("job"), integer(f, "rank"), integer(f, "size"), number(f, "pid"),
+                number(f, "parentPid"), f.get("host"), f.get("jdwp"), f.get("binding"), integer(f, "epoch"),
+                Instant.ofEpochMilli(number(f, "startTime")), Instant.ofEpochMilli(number(f, "updated")),
+                f.get("mpiState"), f.get("agentVersion"), file);
+    }
+
+    private static long number(Map<String, String> f, String name) throws IOException {
+        String v = f.get(name);
+        if (v == null) throw new IOException("no " + name);
+        return Long.parseLong(v);
+    }
+
+    private static int integer(Map<String, String> f, String name) throws IOException {
+        return Math.toIntExact(number(f, name));
+    }
+
+    private static String unescape(String s) {
+        if (s.indexOf('\\') < 0) return s;
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 == s.length()) {
+                b.append(c);
+                continue;
+            }
+            char n = s.charAt(++i);
+            if (n == 'u' && i + 4 < s.length()) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
+                i += 4;
+            } else {
+                b.append(n);
+            }
+        }
+        return b.toString();
+    }
+
+    private static String currentUid() {
+        try {
+            return String.valueOf(Files.getAttribute(Paths.get("/proc/self"), "unix:uid"));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return System.getProperty("user.name"); // not Linux: compared with owners below, refuses nothing wrongly
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.mpilens.headless.job;
+
+import io.mpilens.headless.jdi.JdwpAddress;
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * What one rank's agent wrote about itself (schema {@code mpilens-job-record/1}, written by the
+ * runtime agent's {@code JobRecords}): where to find it and which incarnation it is.
+ *
+ * @param jdwp    {@code host:port} of the JVM's JDWP listener, or null when it has none
+ * @param epoch   0, and one more each time the rank re-registered from a new process
+ * @param mpiState {@code INITIALIZED} or {@code FINALIZED}
+ */
+public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
+                        String binding, int epoch, Instant startTime, Instant updated, String mpiState,
+                        String agentVersion, Path file) {
+
+    public boolean finalized() {
+        return "FINALIZED".equals(mpiState);
+    }
+
+    /** The JDWP address to attach to, or null. */
+    public JdwpAddress jdwpAddress() {
+        return jdwp == null ? null : JdwpAddress.parse(jdwp);
+    }
+}

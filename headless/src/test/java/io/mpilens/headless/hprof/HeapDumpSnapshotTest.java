@@ -1,0 +1,82 @@
+package io.mpilens.headless.hprof;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.testing.FieldsTarget;
+import io.mpilens.headless.testing.RegistryTarget;
+import io.mpilens.headless.testing.TargetJvm;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A dump decodes to exactly the snapshot a debugger reads live at the same moment. */
+class HeapDumpSnapshotTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void liveAndDumpSnapshotsOfTheSamePausedMomentAreIdenticalFieldByField() throws Exception {
+        // jcmd reaches a JVM whose threads JDI suspended only through an attach listener started beforehand
+        try (TargetJvm target = TargetJvm.launch(RegistryTarget.class, "-XX:+StartAttachListener");
+             JdiTargetReader live = JdiTargetReader.attach(JdwpAddress.parse(target.address()), Duration.ofSeconds(10))) {
+            List<ProcessSnapshot> liveSnapshot;
+            Path plain, gzip;
+            live.virtualMachine().suspend();
+            try {
+                liveSnapshot = new RegistryDecoder(live).decode();
+                plain = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof"), false);
+                gzip = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof.gz"), true);
+            } finally {
+                live.virtualMachine().resume();
+            }
+
+            List<ProcessSnapshot> fromDump = HeapDumps.read(plain);
+            SameSnapshots.assertSame(liveSnapshot, fromDump);
+            SameSnapshots.assertSame(liveSnapshot, HeapDumps.read(gzip));
+
+            ProcessSnapshot rank1 = fromDump.get(0);
+            assertEquals(1, rank1.rank());
+            assertEquals(target.pid(), rank1.pid());
+            HandleInfo split = rank1.handles().stream().filter(h -> "split".equals(h.creatingCall())).findFirst().orElseThrow();
+            assertEquals(Lifecycle.FREED, split.state(), "the freed communicator with a pending iSend is an orphan");
+            assertEquals(List.of("demo.Ring.main(Ring.java:42)", "demo.Launcher.run(Launcher.java:7)"), split.creationStack());
+            assertFalse(rank1.released().isEmpty(), "the freed group is in the history");
+        }
+    }
+
+    @Test
+    void aDumpOfAJvmWithoutTheAgentSaysThereIsNoRegistry() throws Exception {
+        Path dump;
+        try (TargetJvm target = TargetJvm.launch(FieldsTarget.class)) {
+            dump = HeapDumper.dump(target.pid(), dir.resolve("plain-app.hprof"), false);
+        }
+        RegistryNotFoundException e = assertThrows(RegistryNotFoundException.class, () -> HeapDumps.read(dump));
+        assertTrue(e.getMessage().startsWith("no mpilens registry in plain-app.hprof"), e.getMessage());
+    }
+
+    @Test
+    void openingMakesFewPassesOverTheDump() throws Exception {
+        Path dump;
+        try (TargetJvm target = TargetJvm.launch(RegistryTarget.class)) {
+            dump = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof"), false);
+        }
+        try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
+            int opened = reader.passes();
+            HeapDumps.decode(reader);
+            assertTrue(opened <= 3, "passes to open: " + opened);
+            assertEquals(opened, reader.passes(), "the decoder's reads were all prefetched");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.mpilens.plugin.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class CommunicatorBoxesTest {
+    @Test
+    void oneBoxPerCommunicatorAcrossRanksWithACellPerMember() {
+        List<Box> boxes = CommunicatorBoxes.of(Fixtures.tour());
+        assertEquals(List.of("MPI_COMM_WORLD", "tour-split-0", "tour-split-1"),
+                boxes.stream().map(Box::title).collect(Collectors.toList()));
+        assertEquals(List.of("r0", "r1", "r2", "r3"),
+                boxes.get(0).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+        assertEquals(List.of("r0", "r2"), boxes.get(1).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+        assertEquals("OK", boxes.get(0).state());
+    }
+
+    @Test
+    void lineageAndOrphansAreInTheSubtitle() {
+        Box split0 = CommunicatorBoxes.of(Fixtures.tour()).get(1);
+        assertEquals("size 2, from MPI_COMM_WORLD, orphan on all ranks", split0.subtitle());
+    }
+
+    @Test
+    void aFailedMemberColoursItsCellAndMarksItsCommunicatorsDetected() {
+        ProcessState ok = ProcessState.OK;
+        List<Box> boxes = CommunicatorBoxes.of(Fixtures.tour(ok, ok, ProcessState.FAILED, ok));
+        Box world = boxes.get(0), split0 = boxes.get(1), split1 = boxes.get(2);
+        assertEquals("DETECTED", world.state());
+        assertEquals(StatePalette.border(CommunicatorState.DETECTED), world.border());
+        Box.Cell r2 = world.cells().get(2);
+        assertEquals("FAILED", r2.detail());
+        assertEquals(StatePalette.fill(ProcessState.FAILED), r2.fill());
+        assertTrue(r2.tooltip().startsWith("rank 2: FAILED"), r2.tooltip());
+        assertEquals("DETECTED", split0.state());
+        assertEquals("OK", split1.state());
+    }
+
+    @Test
+    void hostsGroupTheirProcessesAndArePartialWhenOneFailed() {
+        ProcessState ok = ProcessState.OK;
+        List<Box> hosts = HostBoxes.of(Fixtures.tour(ok, ok, ProcessState.FAILED, ok));
+        assertEquals(List.of("node-a", "node-b"), hosts.stream().map(Box::title).collect(Collectors.toList()));
+        assertEquals("UP", hosts.get(0).state());
+        assertEquals("PARTIAL", hosts.get(1).state());
+        assertEquals(List.of("rank 2", "rank 3"), hosts.get(1).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+        assertEquals("pid 1002", hosts.get(1).cells().get(0).detail());
+    }
+}

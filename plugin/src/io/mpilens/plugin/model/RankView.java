@@ -1,0 +1,39 @@
+package io.mpilens.plugin.model;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.ProcessSnapshot;
+
+/**
+ * One MPI process of a job as the views show it: the last snapshot read from it (kept when
+ * the rank dies, so its handles stay visible), its state, and why it could not be read.
+ *
+ * @param target   label of the debug target (or other source) it was read from
+ * @param process  the last snapshot, null if it was never read
+ * @param state    see {@link ProcessState#of}
+ * @param suspended the debugger holds the rank suspended
+ * @param problem  why this refresh could not read it, or null
+ */
+public record RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended,
+                       String problem) {
+    /** COMM_WORLD rank, {@link HandleInfo#UNKNOWN} if never read or before MPI init. */
+    public int rank() {
+        return process == null ? HandleInfo.UNKNOWN : process.rank();
+    }
+
+    public int worldSize() {
+        return process == null ? HandleInfo.UNKNOWN : process.worldSize();
+    }
+
+    /** "rank 2", or the target's label while the rank is not known. */
+    public String label() {
+        return rank() == HandleInfo.UNKNOWN ? target : "rank " + rank();
+    }
+
+    public String host() {
+        return process == null || process.host() == null || process.host().isEmpty() ? "(unknown host)" : process.host();
+    }
+
+    public int handleCount() {
+        return process == null ? 0 : process.handles().size();
+    }
+}

@@ -1,0 +1,55 @@
+package io.mpilens.plugin.model;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.Lifecycle;
+
+/**
+ * The colours of states, in one place. Process fills are light enough for black text;
+ * borders (communicator, host) are saturated so the state reads at a glance.
+ */
+public final class StatePalette {
+    private StatePalette() {
+    }
+
+    public static Rgb fill(ProcessState s) {
+        switch (s) {
+            case OK: return Rgb.hex(0xa5d6a7);          // green
+            case JOINING: return Rgb.hex(0x90caf9);     // blue
+            case UNAVAILABLE: return Rgb.hex(0xffe082); // amber: slow or stopped, not dead
+            case FAILED: return Rgb.hex(0xef5350);      // red
+            case FINALIZED: return Rgb.hex(0xbdbdbd);   // grey
+            default: throw new IllegalArgumentException(s.toString());
+        }
+    }
+
+    public static Rgb border(CommunicatorState s) {
+        switch (s) {
+            case OK: return Rgb.hex(0x2e7d32);
+            case DETECTED: return Rgb.hex(0xef6c00);
+            case FAILED: return Rgb.hex(0xc62828);
+            default: throw new IllegalArgumentException(s.toString());
+        }
+    }
+
+    public static Rgb border(HostState s) {
+        switch (s) {
+            case UP: return Rgb.hex(0x2e7d32);
+            case PARTIAL: return Rgb.hex(0xef6c00);
+            case DOWN: return Rgb.hex(0xc62828);
+            default: throw new IllegalArgumentException(s.toString());
+        }
+    }
+
+    /** Text colour of a handle row: orphans red, leaked orange, released grey, else default (null). */
+    public static Rgb foreground(HandleInfo h) {
+        if (h.isOrphan()) return Rgb.hex(0xc62828);
+        if (h.leaked()) return Rgb.hex(0xe65100);
+        if (h.state() == Lifecycle.RELEASED) return Rgb.hex(0x757575);
+        return null;
+    }
+
+    /** Orphans and leaked handles are also bold, so they stand out without colour. */
+    public static boolean emphasised(HandleInfo h) {
+        return h.isOrphan() || h.leaked();
+    }
+}

@@ -1,0 +1,324 @@
+package io.mpilens.agent.job;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The per-rank job records with which {@code mpilens jobs} and {@code --job ID} find a job's
+ * ranks: one small JSON file per rank, {@code <root>/<jobId>/rank-<r>.json}, written when MPI
+ * init returns (the rank is known) and again at finalize and when the JVM's JDWP listener
+ * moves. Directories are 0700, records 0600, replaced atomically (temp file + rename). Opens
+ * no socket; every failure is counted in {@code lastError} and never reaches the application.
+ *
+ * <p>The format is read by {@code io.mpilens.headless.job.JobDirectory}; field names are the contract.
+ */
+public final class JobRecords {
+    public static final String SCHEMA = "mpilens-job-record/1";
+    /** Overrides the root directory (system property, then environment). */
+    public static final String ROOT_PROPERTY = "mpilens.jobs";
+    public static final String ROOT_ENV = "MPILENS_JOBS";
+    /** The job id our launcher gives every rank (system property, then environment). */
+    public static final String JOB_PROPERTY = "mpilens.job";
+    public static final String JOB_ENV = "MPILENS_JOB";
+    private static final String JDWP_PROPERTY = "sun.jdwp.listenerAddress";
+    private static final long REFRESH_MILLIS = 250;
+    private static final Pattern EPOCH = Pattern.compile("\"epoch\":(\\d+)");
+    private static final Pattern PID = Pattern.compile("\"pid\":(\\d+)");
+    private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
+
+    private static volatile Instrumentation instrumentation;
+    private static volatile String agentVersion = "dev";
+    private static volatile String binding = "";
+    private static volatile String lastError;
+    /** Rank to its record, for every rank of this JVM (several under MPJ multicore). */
+    private static final Map<Integer, Record> RECORDS = new TreeMap<>();
+    private static Properties agentProperties;
+    private static Path jobDir;
+    private static String jobId;
+    private static String host;
+    private static Thread refresher;
+
+    private JobRecords() {
+    }
+
+    /** Called once by the agent's install; nothing is written before MPI init. */
+    public static void install(Instrumentation inst, String version, String bindingId) {
+        instrumentation = inst;
+        agentVersion = version;
+        binding = bindingId;
+    }
+
+    /** MPI init returned in this JVM with COMM_WORLD rank {@code rank} of {@code size}. */
+    public static void initialized(int rank, int size) {
+        try {
+            synchronized (JobRecords.class) {
+                Record r = new Record(rank, size);
+                RECORDS.put(rank, r);
+                r.epoch = nextEpoch(rank);
+                r.jdwp = jdwpAddress();
+                write(r);
+                startRefresher();
+            }
+        } catch (Throwable t) {
+            failed("job record at MPI init", t);
+        }
+    }
+
+    /** MPI finalize returned for {@code rank}. */
+    public static void finalized(int rank) {
+        try {
+            synchronized (JobRecords.class) {
+                Record r = RECORDS.get(rank);
+                if (r == null) return;
+                r.mpiState = "FINALIZED";
+                write(r);
+            }
+        } catch (Throwable t) {
+            failed("job record at MPI finalize", t);
+        }
+    }
+
+    /** The last failure while writing records, or null (for tests and {@code verbose}). */
+    public static String lastError() {
+        return lastError;
+    }
+
+    /** The job id: our launcher's, else Open MPI's, else the parent process. Safe as a file name. */
+    static String jobId(Map<String, String> env, String property, long parentPid) {
+        String id = property;
+        if (blank(id)) id = env.get(JOB_ENV);
+        if (blank(id)) id = env.get("PMIX_NAMESPACE");
+        if (blank(id)) id = env.get("OMPI_MCA_orte_ess_jobid");
+        if (blank(id)) id = "ppid-" + parentPid;
+        String safe = id.trim().replaceAll("[^A-Za-z0-9._-]", "_");
+        return safe.startsWith(".") ? "_" + safe.substring(1) : safe;
+    }
+
+    /** {@code <root>} holding one directory per job. */
+    static Path root(Map<String, String> env, String property, String uid) {
+        if (!blank(property)) return Paths.get(property);
+        if (!blank(env.get(ROOT_ENV))) return Paths.get(env.get(ROOT_ENV));
+        String base = env.get("XDG_RUNTIME_DIR");
+        if (blank(base)) base = "/tmp";
+        return Paths.get(base, "mpilens-" + uid, "jobs");
+    }
+
+    /** {@code host:port} from the JDWP agent's listener property ({@code dt_socket:PORT} or {@code dt_socket:HOST:PORT}). */
+    static String parseListenerAddress(String value) {
+        if (blank(value)) return null;
+        String v = value.trim();
+        int colon = v.indexOf(':');
+        if (colon >= 0 && v.substring(0, colon).startsWith("dt_")) v = v.substring(colon + 1);
+        if (v.isEmpty()) return null;
+        if (v.chars().allMatch(Character::isDigit)) return "127.0.0.1:" + v; // no host: loopback or all interfaces
+        return v;
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private static final class Record {
+        final int rank;
+        final int size;
+        final long pid = ProcessHandle.current().pid();
+        final long parentPid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+        final long startTime = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli())
+                .orElse(System.currentTimeMillis());
+        int epoch;
+        String jdwp;
+        String mpiState = "INITIALIZED";
+
+        Record(int rank, int size) {
+            this.rank = rank;
+            this.size = size;
+        }
+    }
+
+    /** The job's directory, made on first use and kept: the job id must not change when the parent exits. */
+    private static Path jobDir() throws IOException {
+        if (jobDir != null) return jobDir;
+        Map<String, String> env = System.getenv();
+        long ppid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+        String property = System.getProperty(ROOT_PROPERTY);
+        Path root = root(env, property, uid());
+        boolean defaultRoot = blank(property) && blank(env.get(ROOT_ENV));
+        if (defaultRoot) createPrivate(root.getParent()); // mpilens-<uid> under /tmp or $XDG_RUNTIME_DIR
+        createPrivate(root);
+        jobId = jobId(env, System.getProperty(JOB_PROPERTY), ppid);
+        Path dir = root.resolve(jobId);
+        createPrivate(dir);
+        jobDir = dir;
+        return dir;
+    }
+
+    /**
+     * Makes {@code dir} (mode 0700) unless it exists; either way it must be a real directory of
+     * this user (a directory planted by someone else in /tmp is refused), and it is left 0700.
+     */
+    private static void createPrivate(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(DIR_MODE));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // another rank made it at the same moment: checked below
+            }
+        }
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(dir + " is not a directory (or is a symbolic link)");
+        }
+        String owner = String.valueOf(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        if (!owner.equals(uid())) throw new IOException(dir + " belongs to uid " + owner + ", not to this user");
+        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(DIR_MODE)) {
+            Files.setPosixFilePermissions(dir, DIR_MODE);
+        }
+    }
+
+    private static String uid() throws IOException {
+        return String.valueOf(Files.getAttribute(Paths.get("/proc/self"), "unix:uid"));
+    }
+
+    /** Epoch 0, or the previous record's + 1 when it was written by another process. */
+    private static int nextEpoch(int rank) throws IOException {
+        Path old = jobDir().resolve("rank-" + rank + ".json");
+        if (!Files.isRegularFile(old, LinkOption.NOFOLLOW_LINKS)) return 0;
+        String text = new String(Files.readAllBytes(old), StandardCharsets.UTF_8);
+        Matcher e = EPOCH.matcher(text);
+        Matcher p = PID.matcher(text);
+        if (!e.find() || !p.find()) return 0;
+        int previous = Integer.parseInt(e.group(1));
+        return Long.parseLong(p.group(1)) == ProcessHandle.current().pid() ? previous : previous + 1;
+    }
+
+    private static void write(Record r) throws IOException {
+        Path dir = jobDir();
+        Path target = dir.resolve("rank-" + r.rank + ".json");
+        Path tmp = Files.createTempFile(dir, ".rank-" + r.rank + "-", ".tmp", PosixFilePermissions.asFileAttribute(FILE_MODE));
+        try {
+            Files.write(tmp, json(r).getBytes(StandardCharsets.UTF_8));
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static String json(Record r) {
+        StringBuilder b = new StringBuilder(320);
+        b.append("{\"schema\":").append(quote(SCHEMA))
+                .append(",\"job\":").append(quote(jobId))
+                .append(",\"rank\":").append(r.rank)
+                .append(",\"size\":").append(r.size)
+                .append(",\"pid\":").append(r.pid)
+                .append(",\"parentPid\":").append(r.parentPid)
+                .append(",\"host\":").append(quote(hostName()))
+                .append(",\"jdwp\":").append(r.jdwp == null ? "null" : quote(r.jdwp))
+                .append(",\"binding\":").append(quote(binding))
+                .append(",\"epoch\":").append(r.epoch)
+                .append(",\"startTime\":").append(r.startTime)
+                .append(",\"updated\":").append(System.currentTimeMillis())
+                .append(",\"mpiState\":").append(quote(r.mpiState))
+                .append(",\"agentVersion\":").append(quote(agentVersion))
+                .append("}\n");
+        return b.toString();
+    }
+
+    private static String hostName() {
+        if (host != null) return host;
+        try {
+            return host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (Exception | Error e) {
+            return "localhost";
+        }
+    }
+
+    private static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+
+    /**
+     * The JVM's JDWP listener, as the JDWP agent publishes it in the agent properties (it follows
+     * a re-listen on a new port after a debugger detaches). Null without JDWP.
+     */
+    private static String jdwpAddress() {
+        try {
+            if (agentProperties == null) {
+                Module base = Object.class.getModule();
+                Instrumentation inst = instrumentation;
+                if (inst != null && !base.isExported("jdk.internal.vm", JobRecords.class.getModule())) {
+                    inst.redefineModule(base, Set.of(), Map.of("jdk.internal.vm", Set.of(JobRecords.class.getModule())),
+                            Map.of(), Set.of(), Map.of());
+                }
+                agentProperties = (Properties) Class.forName("jdk.internal.vm.VMSupport")
+                        .getMethod("getAgentProperties").invoke(null);
+            }
+            return parseListenerAddress(agentProperties.getProperty(JDWP_PROPERTY));
+        } catch (Throwable t) {
+            failed("reading the JDWP listener address", t);
+            return null;
+        }
+    }
+
+    /** Rewrites the records when the JDWP listener moved; a property read every 250 ms. */
+    private static void startRefresher() {
+        if (refresher != null) return;
+        refresher = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(REFRESH_MILLIS);
+                    synchronized (JobRecords.class) {
+                        String now = jdwpAddress();
+                        for (Record r : RECORDS.values()) {
+                            if (now != null && !now.equals(r.jdwp)) {
+                                r.jdwp = now;
+                                write(r);
+                            }
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Throwable t) {
+                    failed("refreshing the job record", t);
+                }
+            }
+        }, "mpilens-job-record");
+        refresher.setDaemon(true);
+        refresher.setPriority(Thread.MIN_PRIORITY);
+        refresher.start();
+    }
+
+    private static void failed(String where, Throwable t) {
+        String message = where + ": " + t;
+        if (!message.equals(lastError)) {
+            lastError = message;
+            System.err.println("mpilens: no job record (" + message + "); the application is not affected");
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.trim().isEmpty();
+    }
+}

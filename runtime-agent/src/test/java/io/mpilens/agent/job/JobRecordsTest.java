@@ -1,0 +1,52 @@
+package io.mpilens.agent.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Paths;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JobRecordsTest {
+    @Test
+    void ourLauncherNamesTheJobBeforeOpenMpiDoes() {
+        Map<String, String> env = Map.of("MPILENS_JOB", "run-42", "PMIX_NAMESPACE", "2963406849");
+        assertEquals("run-42", JobRecords.jobId(env, null, 7));
+        assertEquals("prop", JobRecords.jobId(env, "prop", 7));
+    }
+
+    @Test
+    void openMpiJobsAreNamedByTheirPmixNamespaceThenTheirJobId() {
+        assertEquals("2963406849", JobRecords.jobId(Map.of("PMIX_NAMESPACE", "2963406849",
+                "OMPI_MCA_orte_ess_jobid", "11"), null, 7));
+        assertEquals("11", JobRecords.jobId(Map.of("OMPI_MCA_orte_ess_jobid", "11"), null, 7));
+    }
+
+    @Test
+    void withoutALauncherTheParentProcessNamesTheJob() {
+        assertEquals("ppid-7", JobRecords.jobId(Map.of(), null, 7));
+    }
+
+    @Test
+    void jobIdsCannotLeaveTheJobsDirectory() {
+        String id = JobRecords.jobId(Map.of("MPILENS_JOB", "../../etc/passwd"), null, 7);
+        assertEquals(-1, id.indexOf('/'));
+        assertEquals(false, id.startsWith("."));
+    }
+
+    @Test
+    void recordsGoUnderTheRuntimeDirectoryElseTmp() {
+        assertEquals(Paths.get("/run/user/1000/mpilens-1000/jobs"),
+                JobRecords.root(Map.of("XDG_RUNTIME_DIR", "/run/user/1000"), null, "1000"));
+        assertEquals(Paths.get("/tmp/mpilens-1000/jobs"), JobRecords.root(Map.of(), null, "1000"));
+        assertEquals(Paths.get("/x"), JobRecords.root(Map.of("MPILENS_JOBS", "/x"), null, "1000"));
+        assertEquals(Paths.get("/y"), JobRecords.root(Map.of("MPILENS_JOBS", "/x"), "/y", "1000"));
+    }
+
+    @Test
+    void theJdwpListenerPropertyBecomesAnAddress() {
+        assertEquals("127.0.0.1:60837", JobRecords.parseListenerAddress("dt_socket:60837"));
+        assertEquals("10.0.0.5:8000", JobRecords.parseListenerAddress("dt_socket:10.0.0.5:8000"));
+        assertNull(JobRecords.parseListenerAddress(null));
+    }
+}
