@@ -30,7 +30,8 @@ public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
-            L2, R0, R1, R2, NAME, CALL, CLASS, SIDE, STRINGS, STRING_COUNT, HIST_COUNT, HIST_STAMP, HIST_ID,
+            L2, R0, R1, R2, NAME, CALL, CLASS, SIDE, STRINGS, STRING_COUNT, REQS, REQ_STAMP, REQ_HIGH_WATER,
+            REQ_SIDE, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS);
     private static final int MAX_ATTEMPTS = 5;
 
@@ -96,6 +97,9 @@ public final class RegistryDecoder {
         long[] id, cHandle, l0, l1, l2, r0, r1, r2;
         byte[] kind, state;
         int[] stampAfter;
+        int reqRows;
+        int[] reqStamp, reqStampAfter;
+        long[] reqs;
     }
 
     private Columns readColumns(Map<String, Object> f) {
@@ -125,6 +129,18 @@ public final class RegistryDecoder {
         c.name = ints(f, NAME, rows);
         c.call = ints(f, CALL, rows);
         c.cls = ints(f, CLASS, rows);
+        TargetObject reqStamps = (TargetObject) f.get(REQ_STAMP);
+        TargetObject reqs = (TargetObject) f.get(REQS);
+        if (reqStamps != null && reqs != null) {
+            c.reqRows = Math.min(asInt(f.get(REQ_HIGH_WATER)),
+                    Math.min(reader.arrayLength(reqStamps), reader.arrayLength(reqs) / REQ_STRIDE));
+            c.reqStamp = reader.ints(reqStamps, 0, c.reqRows);
+            c.reqs = reader.longs(reqs, 0, c.reqRows * REQ_STRIDE);
+            c.reqStampAfter = reader.ints(reqStamps, 0, c.reqRows);
+        } else {
+            c.reqStamp = c.reqStampAfter = new int[0];
+            c.reqs = new long[0];
+        }
         c.stampAfter = reader.ints(stampArray, 0, rows);
         return c;
     }
@@ -152,6 +168,20 @@ public final class RegistryDecoder {
             if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
         }
         Map<Integer, long[]> side = readSide((TargetObject) f.get(SIDE), sideRows);
+        boolean[] usableRequest = new boolean[c.reqRows];
+        List<Integer> requestSideRows = new ArrayList<>();
+        for (int r = 0; r < c.reqRows; r++) {
+            long rid = c.reqs[r * REQ_STRIDE + REQ_ID];
+            boolean stable = (c.reqStamp[r] & 1) == 0 && c.reqStamp[r] == c.reqStampAfter[r];
+            if (!stable) {
+                torn++;
+                continue;
+            }
+            if (rid == 0) continue;
+            usableRequest[r] = true;
+            if ((requestFlags(c.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0) requestSideRows.add(r);
+        }
+        Map<Integer, long[]> requestSide = readSide((TargetObject) f.get(REQ_SIDE), requestSideRows);
         StringTable table = new StringTable(strings, stringCount);
 
         // counted references, inverted: who holds whom
@@ -181,6 +211,12 @@ public final class RegistryDecoder {
             }
         }
 
+        for (int r = 0; r < c.reqRows; r++) {
+            if (!usableRequest[r]) continue;
+            int b = r * REQ_STRIDE;
+            if ((requestFlags(c.reqs[b + REQ_META]) & F_COMPLETE) == 0) hold(holders, c.reqs[b + REQ_COMM], c.reqs[b + REQ_ID]);
+        }
+
         Map<Integer, List<HandleInfo>> byProc = new LinkedHashMap<>();
         for (int p = 0; p < Math.max(procCount, 1); p++) byProc.put(p, new ArrayList<>());
         for (int s = 0; s < c.rows; s++) {
@@ -188,6 +224,13 @@ public final class RegistryDecoder {
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
             HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached);
+            byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+        }
+        for (int r = 0; r < c.reqRows; r++) {
+            if (!usableRequest[r]) continue;
+            int owner = requestOwner(c.reqs[r * REQ_STRIDE + REQ_META]);
+            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+            HandleInfo h = requestRow(c, r, requestSide.get(r), table, procRank, p, holders);
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
@@ -269,6 +312,32 @@ public final class RegistryDecoder {
                 break;
         }
         return b.build();
+    }
+
+    private HandleInfo requestRow(Columns c, int r, long[] side, StringTable strings, int[] procRank, int proc,
+                                  Map<Long, List<Long>> holders) {
+        int b = r * REQ_STRIDE;
+        long meta = c.reqs[b + REQ_META];
+        int flags = requestFlags(meta);
+        long id = c.reqs[b + REQ_ID];
+        long peerTag = c.reqs[b + REQ_PEER_TAG];
+        HandleInfo.Builder h = HandleInfo.builder(id, HandleKind.REQUEST)
+                .ownerRank(proc >= 0 && proc < procRank.length ? procRank[proc] : HandleInfo.UNKNOWN)
+                .bindingClass(strings.get(requestClass(meta)))
+                .creatingCall(strings.get(requestCall(meta)))
+                .state(Lifecycle.ACTIVE)
+                .heldBy(toArray(holders.get(id)))
+                .leaked((flags & F_LEAKED) != 0)
+                .peer((int) (peerTag >> 32))
+                .tag((int) peerTag)
+                .communicator(c.reqs[b + REQ_COMM])
+                .persistent((flags & F_PERSISTENT) != 0)
+                .complete((flags & F_COMPLETE) != 0);
+        if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(c.reqs[b + REQ_KEY]);
+        List<String> stack = new ArrayList<>();
+        for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+        h.creationStack(stack);
+        return h.build();
     }
 
     @SuppressWarnings("unchecked")

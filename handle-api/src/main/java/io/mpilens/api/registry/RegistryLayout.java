@@ -84,6 +84,58 @@ public final class RegistryLayout {
     public static final String STRINGS = "strings";
     public static final String STRING_COUNT = "stringCount";
 
+    // ---- requests: a packed table, so the request hot path touches one or two cache lines
+    /** long[]: REQ_STRIDE longs per request slot, fields at the REQ_* offsets. */
+    public static final String REQS = "reqs";
+    /** int[]: seqlock stamp per request slot. */
+    public static final String REQ_STAMP = "reqStamp";
+    /** Request slots [0, reqHighWater) have been used at least once. */
+    public static final String REQ_HIGH_WATER = "reqHighWater";
+    /** Object[]: long[] side record (creation stack) per request slot, or null. */
+    public static final String REQ_SIDE = "reqSide";
+    public static final int REQ_STRIDE = 5;
+    /** Handle id; 0 marks an empty slot. */
+    public static final int REQ_ID = 0;
+    /** Native handle (the binding's request pointer), 0 if none. */
+    public static final int REQ_KEY = 1;
+    /** peer in the high 32 bits, tag in the low 32 bits (Integer.MIN_VALUE: not known). */
+    public static final int REQ_PEER_TAG = 2;
+    /** Id of the communicator (window, file) it was created on, 0 if none. */
+    public static final int REQ_COMM = 3;
+    /** flags (bits 0-15), creating call (16-31), class name (32-47) string indexes, owner process (48-63). */
+    public static final int REQ_META = 4;
+    private static final int NONE16 = 0xFFFF;
+
+    public static long requestMeta(int flags, int callIndex, int classIndex, int owner) {
+        return (flags & 0xFFFFL) | ((long) field16(callIndex) << 16) | ((long) field16(classIndex) << 32)
+                | ((long) field16(owner) << 48);
+    }
+
+    public static int requestFlags(long meta) {
+        return (int) (meta & 0xFFFF);
+    }
+
+    public static int requestCall(long meta) {
+        return unfield16((int) (meta >>> 16) & 0xFFFF);
+    }
+
+    public static int requestClass(long meta) {
+        return unfield16((int) (meta >>> 32) & 0xFFFF);
+    }
+
+    public static int requestOwner(long meta) {
+        return unfield16((int) (meta >>> 48) & 0xFFFF);
+    }
+
+    /** Indexes that do not fit (or are -1) are stored as "none". */
+    private static int field16(int v) {
+        return v < 0 || v >= NONE16 ? NONE16 : v;
+    }
+
+    private static int unfield16(int v) {
+        return v == NONE16 ? -1 : v;
+    }
+
     // ---- history ring of released handles
     /** long: number of releases ever recorded; entry i lives at i % capacity. */
     public static final String HIST_COUNT = "histCount";

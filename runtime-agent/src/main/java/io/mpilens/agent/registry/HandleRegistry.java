@@ -67,6 +67,12 @@ public final class HandleRegistry {
     private String[] strings = new String[256];
     private int stringCount;
 
+    // ---- requests (layout): packed rows of REQ_STRIDE longs, see RegistryLayout.REQS
+    private long[] reqs = new long[REQ_STRIDE * 1024];
+    private int[] reqStamp = new int[1024];
+    private int reqHighWater;
+    private Object[] reqSide = new Object[1024];
+
     // ---- history ring (layout)
     private long histCount;
     private final int[] hStamp;
@@ -86,10 +92,15 @@ public final class HandleRegistry {
     private int lastInternedIndex = -1;
     private final Map<String, Integer> stringIndex = new HashMap<>();
     private final Map<ClassLoader, Integer> procByLoader = new IdentityHashMap<>();
-    private int[] ref0Slot, ref1Slot, r0Home;
+    private int[] ref0Slot, ref1Slot;
     private int[][] parentSlots;
     private int[] freeSlots;
     private int freeCount;
+    /** Wrapper-index values with this bit set are request-table slots. */
+    private static final int REQUEST_SLOT = 1 << 30;
+    private int[] reqCommSlot = new int[1024];
+    private int[] reqFree = new int[1024];
+    private int reqFreeCount;
     private long nextId = 1;
     private boolean historyOfRequests;
 
@@ -153,13 +164,13 @@ public final class HandleRegistry {
     // ------------------------------------------------------------------ rows
 
     public synchronized boolean isTracked(Object wrapper) {
-        return wrappers.slotOf(wrapper) >= 0;
+        return mainSlot(wrapper) >= 0;
     }
 
     /** Registers a new handle; a wrapper already registered keeps its row. Returns the id. */
     public synchronized long add(Object wrapper, RowSpec spec) {
         drainCollected();
-        int existing = wrappers.slotOf(wrapper);
+        int existing = mainSlot(wrapper);
         if (existing >= 0) return id[existing];
         int s = takeSlot();
         long newId = nextId++;
@@ -183,7 +194,7 @@ public final class HandleRegistry {
         ref1Slot[s] = holdSlot(spec.ref1);
         r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
         r1[s] = ref1Slot[s] >= 0 ? id[ref1Slot[s]] : 0;
-        int lineage = spec.derivedFrom == null ? -1 : wrappers.slotOf(spec.derivedFrom);
+        int lineage = spec.derivedFrom == null ? -1 : mainSlot(spec.derivedFrom);
         r2[s] = lineage >= 0 ? id[lineage] : 0;
         if (spec.kind == HandleKind.COMMUNICATOR && ref0Slot[s] < 0 && lineage >= 0
                 && kind[lineage] == HandleKind.COMMUNICATOR.code() && ref0Slot[lineage] >= 0) {
@@ -216,7 +227,7 @@ public final class HandleRegistry {
 
     /** A predefined handle found at MPI init: registered, or marked if already known. */
     public synchronized void addPredefined(Object wrapper, RowSpec spec) {
-        int s = wrappers.slotOf(wrapper);
+        int s = mainSlot(wrapper);
         if (s < 0) {
             add(wrapper, spec);
             return;
@@ -231,64 +242,51 @@ public final class HandleRegistry {
 
     /** Creation stack of a request, recorded only when the requestStacks option is on. */
     public synchronized void setStack(Object wrapper, long key, String[] frames) {
-        int s = requestSlot(wrapper, key);
-        if (s < 0) return;
-        RowSpec spec = new RowSpec(HandleKind.ofCode(kind[s]));
+        int r = requestSlot(wrapper, key);
+        if (r < 0) return;
+        RowSpec spec = new RowSpec(HandleKind.REQUEST);
         spec.stack = frames;
         long[] record = SideRecord.encode(spec, null, this);
-        beginWrite(s);
-        side[s] = record;
-        flags[s] |= record != null ? F_HAS_SIDE : 0;
-        endWrite(s);
+        if (record == null) return;
+        reqSide[r] = record;
+        setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_HAS_SIDE);
     }
 
     /**
-     * The request hot path: a few array writes under an uncontended lock, no stack, no side
-     * record. {@code key} is the native handle when the binding has one (then the wrapper is not
-     * tracked at all), 0 otherwise.
+     * The request hot path: one packed row (REQ_STRIDE longs, one or two cache lines) under an
+     * uncontended lock, no stack, no side record. {@code key} is the native handle when the
+     * binding has one (then the wrapper is not tracked at all), 0 otherwise.
      */
     public synchronized void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
         if (key == 0) {
             drainCollected();
             if (wrappers.slotOf(request) >= 0) return;
-        } else if (requestKeys.get(key) >= 0) {
-            return;
-        }
-        int s = takeSlot();
-        beginWrite(s);
-        id[s] = nextId++;
-        kind[s] = HandleKind.REQUEST.code();
-        state[s] = Lifecycle.ACTIVE.code();
-        owner[s] = proc;
-        refCount[s] = 0;
-        cHandle[s] = key;
-        i0[s] = peer;
-        i1[s] = tag;
-        name[s] = -1;
-        call[s] = internCall(callName);
-        cls[s] = internClass(bindingClass);
-        int c = communicatorSlot(communicator);
-        r0Home[s] = c;
-        ref1Slot[s] = -1;
-        parentSlots[s] = null;
-        r0[s] = c >= 0 ? id[c] : 0;
-        r1[s] = 0;
-        r2[s] = 0;
-        side[s] = null;
-        if (persistent) {
-            ref0Slot[s] = -1; // an inactive persistent request holds nothing
-            flags[s] = F_PERSISTENT | F_COMPLETE | (key != 0 ? F_HAS_CHANDLE : 0);
         } else {
-            ref0Slot[s] = c;
-            if (c >= 0) addRef(c);
-            flags[s] = key != 0 ? F_HAS_CHANDLE : 0;
+            int stale = requestKeys.get(key);
+            if (stale >= 0) {
+                // MPI hands out a request's handle again only after the old one finished
+                requestKeys.remove(key);
+                releaseRequest(stale);
+            }
         }
-        endWrite(s);
-        if (key != 0) requestKeys.put(key, s); else wrappers.put(request, s);
+        int r = takeRequestSlot();
+        int c = communicatorSlot(communicator);
+        int b = r * REQ_STRIDE;
+        int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
+        beginRequestWrite(r);
+        reqs[b + REQ_ID] = nextId++;
+        reqs[b + REQ_KEY] = key;
+        reqs[b + REQ_PEER_TAG] = ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
+        reqs[b + REQ_COMM] = c >= 0 ? id[c] : 0;
+        reqs[b + REQ_META] = RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc);
+        endRequestWrite(r);
+        reqCommSlot[r] = c;
+        // an inactive persistent request holds nothing; a pending one holds its communicator
+        if (!persistent && c >= 0) refCount[c]++;
+        if (key != 0) requestKeys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
     }
 
-    /** Keyed requests are found by native handle only: no identity hash on the hot path. */
     /**
      * Slot of the communicator a request is created on. Message loops use one communicator, so
      * the last one is remembered (weakly, and checked by id) to skip the identity-hash lookup.
@@ -298,17 +296,26 @@ public final class HandleRegistry {
         int c = lastCommSlot;
         if (c >= 0 && lastComm.get() == communicator && id[c] == lastCommId) return c;
         c = wrappers.slotOf(communicator);
-        if (c >= 0) {
+        if (c >= 0 && (c & REQUEST_SLOT) == 0) {
             lastComm = new WeakReference<>(communicator);
             lastCommSlot = c;
             lastCommId = id[c];
+            return c;
         }
-        return c;
+        return -1;
     }
 
+    /** Main-table slot of a wrapper, -1 when unknown or when it is a request's. */
+    private int mainSlot(Object wrapper) {
+        int s = wrappers.slotOf(wrapper);
+        return s >= 0 && (s & REQUEST_SLOT) == 0 ? s : -1;
+    }
+
+    /** Request-table slot of a request: by native handle when it has one, else by wrapper. */
     private int requestSlot(Object request, long key) {
         if (key != 0) return requestKeys.get(key);
-        return request == null ? -1 : wrappers.slotOf(request);
+        int s = request == null ? -1 : wrappers.slotOf(request);
+        return s >= 0 && (s & REQUEST_SLOT) != 0 ? s & ~REQUEST_SLOT : -1;
     }
 
     public synchronized boolean isTrackedRequest(Object request, long key) {
@@ -323,20 +330,21 @@ public final class HandleRegistry {
     /** {@code key}: the native handle the wrapper had before the call, 0 if none. */
     public synchronized void freed(Object wrapper, long key) {
         drainCollected();
-        int s = key != 0 ? requestKeys.get(key) : -1;
-        if (s < 0) s = wrappers.slotOf(wrapper);
-        if (s < 0) {
+        int r = requestSlot(wrapper, key);
+        if (r >= 0) {
+            // MPI_Request_free: the operation may still run, but the application can no
+            // longer observe it; the request leaves the registry
+            forgetRequest(wrapper, r);
+            releaseRequest(r);
+            return;
+        }
+        int s = wrappers.slotOf(wrapper);
+        if (s < 0 || (s & REQUEST_SLOT) != 0) {
             untrackedEvents++;
             return;
         }
-        forget(wrapper, s);
+        wrappers.remove(wrapper);
         if (state[s] != Lifecycle.ACTIVE.code()) return;
-        if (kind[s] == HandleKind.REQUEST.code()) {
-            // MPI_Request_free: an active request stays pending until the operation completes,
-            // but the application can no longer observe that; Java bindings free completed ones.
-            release(s);
-            return;
-        }
         if (refCount[s] == 0) {
             release(s);
         } else {
@@ -352,27 +360,19 @@ public final class HandleRegistry {
     }
 
     public synchronized void requestCompleted(Object request, long key) {
-        int s = requestSlot(request, key);
-        if (s < 0 || kind[s] != HandleKind.REQUEST.code()) return;
-        if ((flags[s] & F_PERSISTENT) != 0) {
-            if ((flags[s] & F_COMPLETE) != 0) return;
-            beginWrite(s);
-            flags[s] |= F_COMPLETE;
-            endWrite(s);
-            dropRef(s, 0);
+        int r = requestSlot(request, key);
+        if (r < 0) return;
+        int b = r * REQ_STRIDE;
+        long meta = reqs[b + REQ_META];
+        int f = RegistryLayout.requestFlags(meta);
+        if ((f & F_PERSISTENT) != 0) {
+            if ((f & F_COMPLETE) != 0) return;
+            setRequestFlags(r, f | F_COMPLETE);
+            unholdCommunicator(r);
             return;
         }
-        forget(request, s);
-        release(s);
-    }
-
-    /** Removes the row's key: wrapper index or native handle, whichever it was found by. */
-    private void forget(Object wrapper, int s) {
-        if (kind[s] == HandleKind.REQUEST.code() && cHandle[s] != 0) {
-            requestKeys.remove(cHandle[s]);
-        } else if (wrapper != null) {
-            wrappers.remove(wrapper);
-        }
+        forgetRequest(request, r);
+        releaseRequest(r);
     }
 
     /** A persistent request was started: it is pending again and holds its communicator. */
@@ -381,20 +381,84 @@ public final class HandleRegistry {
     }
 
     public synchronized void requestStarted(Object request, long key) {
-        int s = requestSlot(request, key);
-        if (s < 0 || (flags[s] & F_COMPLETE) == 0) return;
-        beginWrite(s);
-        flags[s] &= ~F_COMPLETE;
-        endWrite(s);
-        int c = ref0SlotFor(s);
-        if (c >= 0) {
-            ref0Slot[s] = c;
-            addRef(c);
+        int r = requestSlot(request, key);
+        if (r < 0) return;
+        int b = r * REQ_STRIDE;
+        int f = RegistryLayout.requestFlags(reqs[b + REQ_META]);
+        if ((f & F_COMPLETE) == 0) return;
+        setRequestFlags(r, f & ~F_COMPLETE);
+        int c = reqCommSlot[r];
+        // the communicator may have been released (and its slot reused) while the request was inactive
+        if (c >= 0 && id[c] == reqs[b + REQ_COMM] && id[c] != 0) refCount[c]++;
+        else reqCommSlot[r] = -1;
+    }
+
+    private void setRequestFlags(int r, int f) {
+        int b = r * REQ_STRIDE;
+        long meta = reqs[b + REQ_META];
+        beginRequestWrite(r);
+        reqs[b + REQ_META] = RegistryLayout.requestMeta(f, RegistryLayout.requestCall(meta),
+                RegistryLayout.requestClass(meta), RegistryLayout.requestOwner(meta));
+        endRequestWrite(r);
+    }
+
+    /** A pending request stops holding its communicator, which may be an orphan waiting for it. */
+    private void unholdCommunicator(int r) {
+        int c = reqCommSlot[r];
+        int f = RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]);
+        if (c >= 0 && id[c] == reqs[r * REQ_STRIDE + REQ_COMM] && id[c] != 0) unref(c);
+        if ((f & F_PERSISTENT) == 0) reqCommSlot[r] = -1;
+    }
+
+    private void forgetRequest(Object wrapper, int r) {
+        long key = reqs[r * REQ_STRIDE + REQ_KEY];
+        if (key != 0) requestKeys.remove(key);
+        else if (wrapper != null) wrappers.remove(wrapper);
+    }
+
+    private void releaseRequest(int r) {
+        int b = r * REQ_STRIDE;
+        long meta = reqs[b + REQ_META];
+        int f = RegistryLayout.requestFlags(meta);
+        if (historyOfRequests) {
+            recordHistory(reqs[b + REQ_ID], HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
+                    RegistryLayout.requestCall(meta), SideRecord.firstStackString(reqSide[r]), f);
         }
+        if ((f & F_COMPLETE) == 0) unholdCommunicator(r);
+        reqCommSlot[r] = -1;
+        beginRequestWrite(r);
+        reqs[b + REQ_ID] = 0;
+        endRequestWrite(r);
+        if (reqSide[r] != null) reqSide[r] = null;
+        reqFree[reqFreeCount++] = r;
+    }
+
+    private int takeRequestSlot() {
+        if (reqFreeCount > 0) return reqFree[--reqFreeCount];
+        if (reqHighWater == reqStamp.length) {
+            generation++; // odd: readers retry
+            int cap = reqStamp.length * 2;
+            reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
+            reqStamp = Arrays.copyOf(reqStamp, cap);
+            reqSide = Arrays.copyOf(reqSide, cap);
+            reqCommSlot = Arrays.copyOf(reqCommSlot, cap);
+            reqFree = Arrays.copyOf(reqFree, cap);
+            generation++;
+        }
+        return reqHighWater++;
+    }
+
+    private void beginRequestWrite(int r) {
+        INTS.setOpaque(reqStamp, r, reqStamp[r] + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    private void endRequestWrite(int r) {
+        INTS.setRelease(reqStamp, r, reqStamp[r] + 1);
     }
 
     public synchronized void setErrhandler(Object holder, Object errhandler) {
-        int s = wrappers.slotOf(holder);
+        int s = mainSlot(holder);
         if (s < 0) {
             untrackedEvents++;
             return;
@@ -415,7 +479,7 @@ public final class HandleRegistry {
     }
 
     public synchronized void setName(Object wrapper, String newName) {
-        int s = wrappers.slotOf(wrapper);
+        int s = mainSlot(wrapper);
         if (s < 0) return;
         int idx = intern(newName);
         beginWrite(s);
@@ -424,7 +488,7 @@ public final class HandleRegistry {
     }
 
     public synchronized void committed(Object datatype) {
-        int s = wrappers.slotOf(datatype);
+        int s = mainSlot(datatype);
         if (s < 0) return;
         beginWrite(s);
         flags[s] |= F_COMMITTED;
@@ -464,6 +528,14 @@ public final class HandleRegistry {
     private void collectedWrapper(WrapperIndex.Entry e) {
         wrappers.removeEntry(e);
         int s = e.slot;
+        if (s >= 0 && (s & REQUEST_SLOT) != 0) {
+            // a pending request whose wrapper is gone can never be waited for
+            int r = s & ~REQUEST_SLOT;
+            if (r < reqHighWater && reqs[r * REQ_STRIDE + REQ_ID] != 0) {
+                setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_LEAKED);
+            }
+            return;
+        }
         if (s < 0 || s >= highWater || id[s] == 0) return;
         // the wrapper is gone but the handle was never freed: MPI still holds the object
         // a freed or completed wrapper was cleared from the index and is never enqueued, so an
@@ -477,7 +549,7 @@ public final class HandleRegistry {
 
     private int holdSlot(Object wrapper) {
         if (wrapper == null) return -1;
-        int s = wrappers.slotOf(wrapper);
+        int s = mainSlot(wrapper);
         if (s >= 0) addRef(s);
         return s;
     }
@@ -485,13 +557,6 @@ public final class HandleRegistry {
     /** One int written: a reader sees the old or the new count, so no seqlock bracket. */
     private void addRef(int s) {
         refCount[s]++;
-    }
-
-    private int ref0SlotFor(int s) {
-        // a persistent request remembers its communicator's slot while inactive; the id check
-        // catches a communicator released (and its slot reused) in the meantime
-        int home = r0Home[s];
-        return home >= 0 && r0[s] != 0 && id[home] == r0[s] ? home : -1;
     }
 
     /** Drops the counted reference held in ref slot {@code which} (0 or 1) of row s. */
@@ -507,8 +572,7 @@ public final class HandleRegistry {
     }
 
     private void release(int s) {
-        boolean request = kind[s] == HandleKind.REQUEST.code();
-        if (!request || historyOfRequests) recordHistory(s);
+        recordHistory(id[s], kind[s], owner[s], name[s], call[s], SideRecord.firstStackString(side[s]), flags[s]);
         int a = ref0Slot[s], b = ref1Slot[s];
         int[] parents = parentSlots[s];
         ref0Slot[s] = -1;
@@ -525,19 +589,19 @@ public final class HandleRegistry {
         if (parents != null) for (int p : parents) unref(p);
     }
 
-    private void recordHistory(int s) {
+    private void recordHistory(long hid, byte hkind, int howner, int hname, int hcall, int hsite, int hflags) {
         int cap = hId.length;
         int h = (int) (histCount % cap);
         int st = hStamp[h] + 1;
         INTS.setOpaque(hStamp, h, st);
         VarHandle.storeStoreFence();
-        hId[h] = id[s];
-        hKind[h] = kind[s];
-        hOwner[h] = owner[s];
-        hName[h] = name[s];
-        hCall[h] = call[s];
-        hSite[h] = SideRecord.firstStackString(side[s]);
-        hFlags[h] = flags[s];
+        hId[h] = hid;
+        hKind[h] = hkind;
+        hOwner[h] = howner;
+        hName[h] = hname;
+        hCall[h] = hcall;
+        hSite[h] = hsite;
+        hFlags[h] = hflags;
         INTS.setRelease(hStamp, h, st + 1);
         histCount++;
     }
@@ -628,7 +692,6 @@ public final class HandleRegistry {
         side = side == null ? new Object[capacity] : Arrays.copyOf(side, capacity);
         ref0Slot = ref0Slot == null ? new int[capacity] : Arrays.copyOf(ref0Slot, capacity);
         ref1Slot = ref1Slot == null ? new int[capacity] : Arrays.copyOf(ref1Slot, capacity);
-        r0Home = r0Home == null ? new int[capacity] : Arrays.copyOf(r0Home, capacity);
         parentSlots = parentSlots == null ? new int[capacity][] : Arrays.copyOf(parentSlots, capacity);
     }
 

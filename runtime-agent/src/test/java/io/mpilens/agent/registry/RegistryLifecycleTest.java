@@ -213,6 +213,55 @@ class RegistryLifecycleTest {
         assertEquals(few, reader.arrayReads, "reads must not grow with the number of requests");
     }
 
+    @Test
+    void requestHandleReusedByMpiMeansTheOldRequestFinishedUnseen() {
+        Object comm = new Object();
+        registry.add(comm, spec(HandleKind.COMMUNICATOR, "c"));
+        registry.addRequest(new Object(), 0x7f00L, 0, "mpi.Request", "iSend", 1, 1, comm, false);
+        registry.addRequest(new Object(), 0x7f00L, 0, "mpi.Request", "iRecv", 2, 2, comm, false);
+        List<HandleInfo> requests = snapshot().handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).toList();
+        assertEquals(1, requests.size());
+        assertEquals("iRecv", requests.get(0).creatingCall());
+        assertEquals(0x7f00L, requests.get(0).cHandle());
+        assertEquals(1, byName("c").orElseThrow().refCount(), "only the live request holds the communicator");
+    }
+
+    @Test
+    void pendingRequestWhoseWrapperIsCollectedIsLeaked() throws Exception {
+        Object comm = new Object();
+        registry.add(comm, spec(HandleKind.COMMUNICATOR, "c"));
+        Object request = new Object();
+        registry.addRequest(request, 0L, 0, "mpi.Request", "Irecv", 3, 4, comm, false);
+        WeakReference<Object> probe = new WeakReference<>(request);
+        request = null;
+        for (int i = 0; i < 50 && probe.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(probe.get(), "the registry must not keep a request wrapper alive");
+        HandleInfo r = null;
+        for (int i = 0; i < 50; i++) {
+            registry.add(new Object(), spec(HandleKind.OP, "nudge"));
+            r = snapshot().handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).findFirst().orElseThrow();
+            if (r.leaked()) break;
+            Thread.sleep(20);
+        }
+        assertTrue(r.leaked());
+        assertEquals(3, r.peer());
+        assertEquals(4, r.tag());
+    }
+
+    @Test
+    void requestRowStoppedMidWriteIsTorn() throws Exception {
+        registry.addRequest(new Object(), 0x10L, 0, "mpi.Request", "iSend", 1, 1, null, false);
+        Field f = HandleRegistry.class.getDeclaredField("reqStamp");
+        f.setAccessible(true);
+        ((int[]) f.get(registry))[0]++;
+        ProcessSnapshot s = snapshot();
+        assertEquals(1, s.tornRows());
+        assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST));
+    }
+
     /** A registry written by an agent from the future. */
     static final class FutureRegistry {
         final int magic = RegistryLayout.MAGIC;
