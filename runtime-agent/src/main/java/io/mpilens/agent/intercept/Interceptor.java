@@ -59,35 +59,6 @@ public final class Interceptor {
             return Optional.ofNullable(p == null ? null : p.kindOf(type));
         }
     };
-    private static final ClassValue<Boolean> PERSISTENT = new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            BindingProfile p = PROFILE_OF.get(type);
-            return p != null && isA(type, p.persistentRequestClass);
-        }
-    };
-    /** The request's native-handle field, when the binding tracks requests by handle. */
-    private static final ClassValue<Optional<Field>> KEY_FIELD = new ClassValue<>() {
-        @Override
-        protected Optional<Field> computeValue(Class<?> type) {
-            BindingProfile p = PROFILE_OF.get(type);
-            if (p == null || p.requestKeyField == null || p.kindOf(type) != HandleKind.REQUEST) return Optional.empty();
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                try {
-                    Field f = c.getDeclaredField(p.requestKeyField);
-                    f.setAccessible(true);
-                    return Optional.of(f);
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    // keep looking in the superclass
-                }
-            }
-            return Optional.empty();
-        }
-    };
-
-    private Interceptor() {
-    }
-
     private static final ClassValue<Boolean> INTERNAL = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
@@ -96,8 +67,23 @@ public final class Interceptor {
         }
     };
 
-    private static boolean internal(Object o) {
-        return INTERNAL.get(o.getClass());
+    /** The request's native-handle field, when the binding tracks requests by handle. */
+    private static Field keyField(Class<?> type) {
+        BindingProfile p = PROFILE_OF.get(type);
+        if (p == null || p.requestKeyField == null || p.kindOf(type) != HandleKind.REQUEST) return null;
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            try {
+                Field f = c.getDeclaredField(p.requestKeyField);
+                f.setAccessible(true);
+                return f;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // keep looking in the superclass
+            }
+        }
+        return null;
+    }
+
+    private Interceptor() {
     }
 
     /** A request's native handle, or 0 when its binding tracks requests by reference. */
@@ -165,8 +151,9 @@ public final class Interceptor {
                     || k.get() == HandleKind.FILE);
             int holder = INTERNAL.get(type) ? 2 : holds ? 1 : 0;
             int proc = PROFILE_OF.get(type) == null ? -1 : PROC_OF.get(type);
-            return new RequestType(type, request, request && PERSISTENT.get(type), KEY_FIELD.get(type).orElse(null),
-                    proc, holder);
+            BindingProfile p = PROFILE_OF.get(type);
+            boolean persistent = request && p != null && isA(type, p.persistentRequestClass);
+            return new RequestType(type, request, persistent, keyField(type), proc, holder);
         }
     };
 

@@ -163,10 +163,6 @@ public final class HandleRegistry {
 
     // ------------------------------------------------------------------ rows
 
-    public synchronized boolean isTracked(Object wrapper) {
-        return mainSlot(wrapper) >= 0;
-    }
-
     /** Registers a new handle; a wrapper already registered keeps its row. Returns the id. */
     public synchronized long add(Object wrapper, RowSpec spec) {
         drainCollected();
