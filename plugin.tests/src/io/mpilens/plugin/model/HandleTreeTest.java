@@ -38,7 +38,7 @@ class HandleTreeTest {
         assertEquals("1 \u2190 #31", HandleColumn.REFS.text(split));
         assertEquals("0/2", HandleColumn.RANK_SIZE.text(split));
         assertEquals("0x5550", HandleColumn.C_HANDLE.text(split));
-        assertEquals(Fixtures.SITE_SPLIT, HandleColumn.CREATED_AT.text(split));
+        assertEquals("HandleTour.main(HandleTour.java:46)", HandleColumn.CREATED_AT.text(split));
         assertEquals(Rgb.hex(0xc62828), StatePalette.foreground(split));
         assertTrue(StatePalette.emphasised(split));
         assertNull(StatePalette.foreground(Fixtures.world(0)), "active handles keep the default colour");

@@ -60,6 +60,8 @@ public final class CommunicatorBoxes {
             }
             boxes.add(g.box(job, from));
         }
+        // every rank has its own MPI_COMM_SELF: after the communicators ranks share
+        boxes.sort(java.util.Comparator.comparing(b -> b.title().equals("MPI_COMM_SELF")));
         return boxes;
     }
 

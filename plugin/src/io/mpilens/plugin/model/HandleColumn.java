@@ -12,8 +12,8 @@ import java.util.Locale;
 
 /** The columns of the MPI Handles view and the text of each cell. */
 public enum HandleColumn {
-    NAME("Name", 260), STATE("State", 130), REFS("Refs", 90), RANK_SIZE("Rank/Size", 80),
-    C_HANDLE("C handle", 130), CREATED_AT("Created at", 220);
+    NAME("Name", 250), STATE("State", 170), REFS("Refs", 90), RANK_SIZE("Rank/Size", 80),
+    C_HANDLE("C handle", 130), CREATED_AT("Created at", 300);
 
     private final String title;
     private final int width;
@@ -54,7 +54,7 @@ public enum HandleColumn {
                 if (h.size() == HandleInfo.UNKNOWN) return "";
                 return (h.rank() < 0 || h.rank() == HandleInfo.UNKNOWN ? "-" : String.valueOf(h.rank())) + "/" + h.size();
             case C_HANDLE: return h.hasCHandle() ? "0x" + Long.toHexString(h.cHandle()) : "";
-            case CREATED_AT: return h.createdAt() == null ? (h.predefined() ? "(predefined)" : "") : h.createdAt();
+            case CREATED_AT: return h.createdAt() == null ? (h.predefined() ? "(predefined)" : "") : withoutPackage(h.createdAt());
             default: throw new AssertionError(this);
         }
     }
@@ -113,6 +113,14 @@ public enum HandleColumn {
             case REFS: return job.handleCount() + " handles";
             default: return "";
         }
+    }
+
+    /** {@code io.mpilens.examples.HandleTour.main(HandleTour.java:46)} → {@code HandleTour.main(HandleTour.java:46)}. */
+    public static String withoutPackage(String frame) {
+        int open = frame.indexOf('(');
+        int method = frame.lastIndexOf('.', open < 0 ? frame.length() : open);
+        int cls = method <= 0 ? -1 : frame.lastIndexOf('.', method - 1);
+        return frame.substring(cls + 1);
     }
 
     private static String simpleName(String cls) {

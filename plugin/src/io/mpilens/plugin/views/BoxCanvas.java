@@ -19,7 +19,7 @@ import org.eclipse.swt.widgets.Display;
  * view's width; scrolls vertically; a tooltip names the box or process under the mouse.
  */
 final class BoxCanvas {
-    private static final int PAD = 8, GAP = 12, CELL_W = 70, CELL_H = 40, CELL_GAP = 6, MAX_CELLS_PER_ROW = 8;
+    private static final int PAD = 8, GAP = 12, CELL_W = 84, CELL_H = 40, CELL_GAP = 6, MAX_CELLS_PER_ROW = 8;
 
     private final ScrolledComposite scroll;
     private final Canvas canvas;

@@ -23,7 +23,8 @@ import org.eclipse.ui.part.ViewPart;
  * A view of the MPI job of the Debug view's selection: a one-line summary above the content.
  * It follows the debug context of its window and redraws when {@link MpiJobs} has read the job.
  */
-abstract class JobViewPart extends ViewPart {
+public abstract class JobViewPart extends ViewPart {
+    private Composite top;
     private Label header;
     private JobView shown;
     private IDebugContextService contexts;
@@ -37,7 +38,7 @@ abstract class JobViewPart extends ViewPart {
 
     @Override
     public final void createPartControl(Composite parent) {
-        Composite top = new Composite(parent, SWT.NONE);
+        top = new Composite(parent, SWT.NONE);
         GridLayout layout = new GridLayout(1, false);
         layout.marginWidth = 0;
         layout.marginHeight = 0;
@@ -68,6 +69,11 @@ abstract class JobViewPart extends ViewPart {
 
     /** Shows a newly read job; on the UI thread. */
     protected abstract void show(JobView job);
+
+    /** The whole view, summary line included (tests take screenshots of it). */
+    public Control partControl() {
+        return top;
+    }
 
     /** The job on screen now (tests read it). */
     public JobView shownJob() {

@@ -62,7 +62,7 @@ public final class MessageRateBench {
         }
 
         Workspace ws = Workspace.detect();
-        String machineBefore = Machine.describe();
+        String loadBefore = Machine.loadAverage();
         List<Result> results = new ArrayList<>();
         for (String mode : modes) {
             boolean self = mode.equals("self");
@@ -76,7 +76,8 @@ public final class MessageRateBench {
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
                 + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), AGENT_OPTIONS,
                 Runtime.version());
-        System.out.printf("machine: %s before, %s after%n%n", machineBefore, Machine.describe());
+        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after%n%n", Machine.cpus(),
+                loadBefore, Machine.loadAverage());
         ResultTable t = new ResultTable(1, "mode", "np", "messages x reps", "launches/side", "without agent msg/s",
                 "spread", "with agent msg/s", "spread", "ratio", "ns/msg added");
         for (Result r : results) {

@@ -57,7 +57,7 @@ public final class SnapshotBench {
         Workspace ws = Workspace.detect();
         List<String> targetArgs = List.of(Integer.toString(handles), Integer.toString(communicators),
                 Integer.toString(datatypes), Integer.toString(wrappers));
-        String machineBefore = Machine.describe();
+        String loadBefore = Machine.loadAverage();
         System.out.println("starting the target (" + java + ") and filling its registry ...");
         try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
                 SnapshotTarget.class.getName(), targetArgs, SnapshotTarget.READY, Duration.ofSeconds(120));
@@ -87,7 +87,8 @@ public final class SnapshotBench {
             System.out.printf(Locale.ROOT, "target: %s, JDK %s (pid %d); harness: JDK %s; %d measured rounds per state"
                     + " after %d warm-up rounds, snapshot and walk alternating%n", java, vm.version(), target.pid(),
                     Runtime.version(), rounds, warmup);
-            System.out.printf("machine: %s before, %s after%n%n", machineBefore, Machine.describe());
+            System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after%n%n", Machine.cpus(),
+                    loadBefore, Machine.loadAverage());
 
             ResultTable t = new ResultTable(2, "target", "measurement", "median ms", "best ms");
             t.row("cold", "mpilens snapshot, first after attach", ResultTable.ms(coldSnapshot), "-");

@@ -56,6 +56,11 @@ public final class MpiLens {
     }
 
     /** The public JSON form, schema {@value SnapshotJson#SCHEMA}. */
+    /** The MPI processes recorded in a heap dump (.hprof, plain or gzip), as {@link #attach} shows them live. */
+    public static List<ProcessSnapshot> openHeapDump(java.nio.file.Path dump) {
+        return io.mpilens.headless.hprof.HeapDumps.read(dump);
+    }
+
     public static String toJson(JobSnapshot job) {
         return SnapshotJson.write(job);
     }

@@ -41,7 +41,7 @@ final class Tours {
 
     static JobSpec.Builder tour(Binding b, Path control) {
         return JobSpec.builder(b, 4, mainClass(b)).classPath(classPath(b)).agentJar(AGENT).agentOptions("requestStacks=true,requestHistory=true").jdwp(true)
-                .controlDir(control);
+                .controlDir(control).env("MPILENS_JOBS", control.resolve("jobs").toString());
     }
 
     static List<JdwpAddress> addresses(Job job, Binding b) throws Exception {

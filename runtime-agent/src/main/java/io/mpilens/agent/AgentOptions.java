@@ -6,6 +6,9 @@ final class AgentOptions {
     boolean historyOfRequests;
     boolean verbose;
     String failOn;
+    /** Write a heap dump when a thread dies of an uncaught exception while MPI is in use (see ErrorDumps). */
+    boolean dumpOnError;
+    String dumpDir;
 
     static AgentOptions parse(String text) {
         AgentOptions o = new AgentOptions();
@@ -21,9 +24,11 @@ final class AgentOptions {
                 case "requestHistory": o.historyOfRequests = Boolean.parseBoolean(value); break;
                 case "verbose": o.verbose = Boolean.parseBoolean(value); break;
                 case "failOn": o.failOn = value; break;
+                case "dumpOnError": o.dumpOnError = Boolean.parseBoolean(value); break;
+                case "dumpDir": o.dumpDir = value; break;
                 default:
                     System.err.println("mpilens: ignoring unknown agent option '" + key
-                            + "' (known: requestStacks, requestHistory, verbose, failOn)");
+                            + "' (known: requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir)");
             }
         }
         return o;

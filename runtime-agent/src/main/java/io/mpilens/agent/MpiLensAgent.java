@@ -70,6 +70,7 @@ public final class MpiLensAgent {
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             transformer(profiles, options, late).installOn(inst);
             startReaper();
+            if (options.dumpOnError) ErrorDumps.install(options.dumpDir);
             installed = true;
             if (options.verbose) System.err.println("mpilens: agent " + VERSION + " watching " + present.displayName);
             if (late) catchUpWithInitializedMpi(inst, profiles);

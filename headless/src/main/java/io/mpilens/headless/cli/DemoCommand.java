@@ -84,7 +84,9 @@ final class DemoCommand implements Callable<Integer> {
         JobSpec jobSpec = JobSpec.builder(b, 4, "io.mpilens.examples." + example + ".HandleTour")
                 .classPath(home.resolve("examples/support/target/classes"),
                         home.resolve("examples/" + example + "/target/classes"))
-                .agentJar(agent).agentOptions("requestStacks=true").jdwp(true).controlDir(control).build();
+                .agentJar(agent).agentOptions("requestStacks=true").jdwp(true).controlDir(control)
+                // the demo's job records go away with it
+                .env("MPILENS_JOBS", control.resolve("jobs").toString()).build();
         err.println("mpilens demo: starting 4 ranks of HandleTour (" + b.id() + ") with the agent and JDWP ...");
         try (Job job = Job.launch(jobSpec)) {
             List<JdwpAddress> addresses = new ArrayList<>();

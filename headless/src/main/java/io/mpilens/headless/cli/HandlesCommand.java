@@ -23,16 +23,16 @@ import picocli.CommandLine.Spec;
                 + " and the mpilens agent (-javaagent:mpilens-agent.jar)."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank was read", "1:internal failure", "2:usage error",
-            "3:some ranks could not be read (one line each on stderr)"})
+            "3:some ranks could not be read (one line each on stderr)"},
+        footer = {"", "With --job ID the addresses come from the records the ranks' agents wrote (see 'mpilens jobs')."})
 final class HandlesCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--attach", required = true, split = ",", paramLabel = "HOST:PORT",
-            converter = AddressConverter.class, description = "JDWP addresses of the ranks, comma-separated.")
-    List<JdwpAddress> addresses;
+    @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+    JobTarget.Choice target;
 
     @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
     boolean json;
@@ -58,10 +58,19 @@ final class HandlesCommand implements Callable<Integer> {
                     "--timeout must be between 0 and 3600 seconds, not " + timeoutSeconds);
         }
         Duration timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000)));
-        JobSnapshot job = new JobSnapshotter(timeout, suspend).snapshot(addresses);
-
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<String> problems = new java.util.ArrayList<>();
+        List<JdwpAddress> addresses;
+        try {
+            addresses = JobTarget.addresses(target, parent.env, problems);
+        } catch (java.io.IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_USAGE;
+        }
+        for (String p : problems) err.println("mpilens: " + p);
+        JobSnapshot job = new JobSnapshotter(timeout, suspend).snapshot(addresses);
+
         if (json) {
             out.println(SnapshotJson.write(job));
         } else {

@@ -11,7 +11,7 @@ import java.util.List;
  * @param failed      members that are {@code FAILED}
  * @param unavailable members that did not answer in time (suspects, not failures)
  * @param parent      key of the communicator it was derived from, or null
- * @param recoveredBy keys of derived communicators that exclude every failed member
+ * @param recoveredBy keys of derived communicators whose members are exactly the surviving ones
  * @param seenBy      ranks whose registry holds it
  */
 public record CommunicatorView(String key, String label, List<Integer> members, CommState state,

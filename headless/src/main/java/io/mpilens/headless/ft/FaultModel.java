@@ -109,11 +109,11 @@ public final class FaultModel {
             } else if (failed.size() == c.members.size()) {
                 s = CommState.FAILED;
             } else {
+                // a shrink: exactly the survivors (a split that happens to leave the dead rank out is not a recovery)
+                Set<Integer> survivors = new TreeSet<>(c.members);
+                survivors.removeAll(failed);
                 for (Comm d : descendants(c, children)) {
-                    if (withState(d.members, state, ProcessState.FAILED).isEmpty()
-                            && d.members.stream().noneMatch(failed::contains)) {
-                        recoveredBy.add(d.key);
-                    }
+                    if (new TreeSet<>(d.members).equals(survivors)) recoveredBy.add(d.key);
                 }
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }

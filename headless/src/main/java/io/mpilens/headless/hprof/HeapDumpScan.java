@@ -39,6 +39,7 @@ final class HeapDumpScan implements AutoCloseable {
     private static final long INFLATE_IN_MEMORY = 32L << 20;
     private static final int MAX_SYMBOL = 1 << 16;
     private static final int MODE_ROOT = 2, MODE_CHILD = 1, MODE_LEAF = 0;
+    private static final String SUB_RECORD = "a heap dump sub-record";
 
     /** Called now and then during a pass: bytes of the file done out of its size. */
     interface Progress {
@@ -205,9 +206,18 @@ final class HeapDumpScan implements AutoCloseable {
                         else in.skip(length, what);
                         break;
                     case HEAP_DUMP:
-                    case HEAP_DUMP_SEGMENT:
+                    case HEAP_DUMP_SEGMENT: {
+                        long[] range = index ? null : segmentIds.get(at);
+                        if (range != null && !pendingWithin(range[0], range[1])) {
+                            in.skip(length, what); // nothing asked for lies in this segment
+                            break;
+                        }
+                        segMin = Long.MAX_VALUE;
+                        segMax = Long.MIN_VALUE;
                         heapDump(in, in.position() + length, symbols);
+                        if (index) segmentIds.put(at, new long[] {segMin, segMax});
                         break;
+                    }
                     default:
                         in.skip(length, what);
                 }
@@ -267,7 +277,7 @@ final class HeapDumpScan implements AutoCloseable {
         while (in.position() < end) {
             long at = in.position();
             int tag = in.u1("a heap dump sub-record tag");
-            String what = "heap dump sub-record 0x" + Integer.toHexString(tag) + " at offset " + at;
+            String what = SUB_RECORD; // per object: no message text built unless something is wrong
             switch (tag) {
                 case ROOT_UNKNOWN:
                 case ROOT_STICKY_CLASS:
@@ -287,15 +297,15 @@ final class HeapDumpScan implements AutoCloseable {
                     in.skip(idSize + 4L, what);
                     break;
                 case CLASS_DUMP:
-                    classDump(in, symbols, what);
+                    classDump(in, symbols, "the class record at offset " + at);
                     break;
                 case INSTANCE_DUMP: {
-                    long id = in.id(what);
+                    long id = seen(in.id(what));
                     in.u4(what);
                     long classId = in.id(what);
                     long n = in.u4(what) & 0xffffffffL;
-                    within(in, n, end, what);
-                    int[] p = pending.isEmpty() ? null : pending.get(id);
+                    within(in, n, end, at);
+                    int[] p = wanted(id);
                     if (p == null) {
                         in.skip(n, what);
                     } else {
@@ -305,29 +315,32 @@ final class HeapDumpScan implements AutoCloseable {
                     break;
                 }
                 case OBJ_ARRAY_DUMP: {
-                    long id = in.id(what);
+                    long id = seen(in.id(what));
                     in.u4(what);
                     long count = in.u4(what) & 0xffffffffL;
                     long classId = in.id(what);
                     long n = count * idSize;
-                    within(in, n, end, what);
+                    within(in, n, end, at);
                     arrayRecord(in, id, HeapRecord.Kind.OBJECT_ARRAY, classId, 0, count, n, what);
                     break;
                 }
                 case PRIM_ARRAY_DUMP: {
-                    long id = in.id(what);
+                    long id = seen(in.id(what));
                     in.u4(what);
                     long count = in.u4(what) & 0xffffffffL;
                     int type = in.u1(what);
                     int size = sizeOf(type, idSize);
-                    if (size < 0 || type == OBJECT) throw damaged(in, what + " has no primitive element type (" + type + ")");
+                    if (size < 0 || type == OBJECT) {
+                        throw damaged(in, "the primitive array at offset " + at + " has no primitive element type (" + type + ")");
+                    }
                     long n = count * size;
-                    within(in, n, end, what);
+                    within(in, n, end, at);
                     arrayRecord(in, id, HeapRecord.Kind.PRIMITIVE_ARRAY, 0, type, count, n, what);
                     break;
                 }
                 default:
-                    throw new TargetReadException(name + " is damaged or not from a HotSpot JVM: unknown " + what
+                    throw new TargetReadException(name + " is damaged or not from a HotSpot JVM: unknown heap dump"
+                            + " sub-record 0x" + Integer.toHexString(tag) + " at offset " + at
                             + " (expected a root, class, instance or array record of HPROF 1.0.2)");
             }
         }
@@ -339,12 +352,12 @@ final class HeapDumpScan implements AutoCloseable {
 
     private void arrayRecord(DumpInput in, long id, HeapRecord.Kind kind, long classId, int type, long count, long n,
                              String what) {
-        int[] p = pending.isEmpty() ? null : pending.get(id);
+        int[] p = wanted(id);
         if (p == null) {
             in.skip(n, what);
             return;
         }
-        if (count > Integer.MAX_VALUE - 8) throw damaged(in, what + " has " + count + " elements, more than a Java array");
+        if (count > Integer.MAX_VALUE - 8) throw damaged(in, "an array has " + count + " elements, more than a Java array");
         HeapRecord r;
         if (inflated == null && !compressed) {
             r = new HeapRecord(id, kind, classId, type, (int) count, in.position(), null);
@@ -356,7 +369,7 @@ final class HeapDumpScan implements AutoCloseable {
     }
 
     private void classDump(DumpInput in, Map<Long, String> symbols, String what) {
-        long id = in.id(what);
+        long id = seen(in.id(what));
         in.u4(what);
         long superId = in.id(what);
         for (int i = 0; i < 5; i++) in.id(what); // loader, signers, protection domain, 2 reserved
@@ -424,7 +437,11 @@ final class HeapDumpScan implements AutoCloseable {
     private void want(long id, int mode) {
         if (id == 0 || records.containsKey(id) || missing.contains(id)) return;
         int[] p = pending.get(id);
-        if (p == null) pending.put(id, new int[] {mode, passes});
+        if (p == null) {
+            pending.put(id, new int[] {mode, passes});
+            pendingIds.add(id);
+            pendingAdded++;
+        }
         else p[0] = Math.max(p[0], mode);
     }
 
@@ -484,11 +501,59 @@ final class HeapDumpScan implements AutoCloseable {
 
     // ---------------------------------------------------------------- bytes
 
-    private void within(DumpInput in, long n, long end, String what) {
+    /** Lowest and highest object id of each heap dump segment (by record offset), from the first pass. */
+    private final Map<Long, long[]> segmentIds = new HashMap<>();
+    private long segMin, segMax;
+    private final java.util.TreeSet<Long> pendingIds = new java.util.TreeSet<>();
+
+    private long seen(long id) {
+        if (id < segMin) segMin = id;
+        if (id > segMax) segMax = id;
+        return id;
+    }
+
+    /** Is any object still asked for within [min, max]? Stale ids (found meanwhile) only cost a parse. */
+    private boolean pendingWithin(long min, long max) {
+        pendingIds.retainAll(pending.keySet());
+        Long next = pendingIds.ceiling(min);
+        return next != null && next <= max;
+    }
+
+    private void within(DumpInput in, long n, long end, long at) {
         if (in.position() + n > end) {
-            throw new TargetReadException(name + " is damaged: " + what + " claims " + n + " bytes of data, past the end"
-                    + " of its heap dump segment at offset " + end);
+            throw new TargetReadException(name + " is damaged: the object record at offset " + at + " claims " + n
+                    + " bytes of data, past the end of its heap dump segment at offset " + end);
         }
+    }
+
+    /** The pending entry of an object id, or null; cheap for the millions of objects nobody asked for. */
+    private int[] wanted(long id) {
+        if (pending.isEmpty()) return null;
+        if (pendingFilter == null || pendingFilterAdded != pendingAdded) rebuildFilter(); // removals may stay in it
+        long h = (id * 0x9E3779B97F4A7C15L) >>> 58; // top 6 bits
+        if ((pendingFilter[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
+        return pending.get(id);
+    }
+
+    private long[] pendingFilter;
+    private long pendingAdded, pendingFilterAdded = -1;
+    private long pendingMask;
+
+    /** A small Bloom-style filter over the pending ids: one word per slot, one bit per id. */
+    private void rebuildFilter() {
+        int slots = Integer.highestOneBit(Math.max(64, pending.size() * 4)) * 2;
+        pendingFilter = new long[slots];
+        pendingMask = slots - 1;
+        for (long id : pending.keySet()) {
+            pendingFilter[(int) (mix(id) & pendingMask)] |= 1L << ((id * 0x9E3779B97F4A7C15L) >>> 58);
+        }
+        pendingFilterAdded = pendingAdded;
+    }
+
+    private static long mix(long id) {
+        long x = id ^ (id >>> 29);
+        x *= 0xBF58476D1CE4E5B9L;
+        return x ^ (x >>> 32);
     }
 
     /** Copies {@code n} bytes of the dump into memory, growing only as bytes really arrive. */

@@ -62,7 +62,8 @@ class MpiLensCliTest {
 
         Run noAttach = run("handles");
         assertEquals(2, noAttach.code());
-        assertTrue(noAttach.err().get(0).startsWith("mpilens: Missing required option: '--attach"), noAttach.err().get(0));
+        assertTrue(noAttach.err().get(0).contains("Missing required argument") && noAttach.err().get(0).contains("--attach")
+                && noAttach.err().get(0).contains("--job=ID"), noAttach.err().get(0));
 
         Run badAddress = run("handles", "--attach", "127.0.0.1:4000,node7");
         assertEquals(2, badAddress.code());

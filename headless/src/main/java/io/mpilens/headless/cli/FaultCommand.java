@@ -1,0 +1,71 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.HandleTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** What {@code cominfo} and {@code hostinfo} share: observe the job once, print part of the model. */
+abstract class FaultCommand implements Callable<Integer> {
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    JobTarget.Choice target;
+
+    @Option(names = "--json", description = "Print JSON (schema " + FaultJson.SCHEMA + ").")
+    boolean json;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Per rank, at most; ranks that answer later than the others' skew + 20% (at least 1 s)"
+                    + " are UNAVAILABLE (default: ${DEFAULT-VALUE}).")
+    double timeoutSeconds;
+
+    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
+    boolean noColor;
+
+    abstract List<String> text(FaultBoxes boxes, JobModel m);
+
+    abstract String json(JobModel m);
+
+    @Override
+    public Integer call() {
+        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be between 0 and 3600 seconds");
+        }
+        Duration timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000)));
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        JobObserver observer = target.job != null
+                ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
+                : JobObserver.forAddresses(target.addresses, timeout);
+        JobModel m;
+        try {
+            m = observer.observe();
+            for (String r : observer.refused()) err.println("mpilens: " + r);
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        }
+        if (json) out.println(json(m));
+        else for (String l : text(new FaultBoxes(HandleTable.colorWanted(noColor, parent.env)), m)) out.println(l);
+        out.flush();
+        return MpiLensCli.EXIT_OK;
+    }
+}

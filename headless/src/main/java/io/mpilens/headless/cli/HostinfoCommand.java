@@ -1,0 +1,23 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.text.FaultBoxes;
+import java.util.List;
+import picocli.CommandLine.Command;
+
+/** {@code mpilens hostinfo}: hosts with their launcher daemons and ranks, UP/PARTIAL/DOWN. */
+@Command(name = "hostinfo", mixinStandardHelpOptions = true,
+        description = {"Show the job's hosts: launcher daemons (mpirun, orted, MPJ's daemon) and ranks with their",
+            "state (OK, JOINING, UNAVAILABLE: no answer in time, FAILED: dead with evidence, FINALIZED)."})
+final class HostinfoCommand extends FaultCommand {
+    @Override
+    List<String> text(FaultBoxes boxes, JobModel m) {
+        return boxes.hostinfo(m);
+    }
+
+    @Override
+    String json(JobModel m) {
+        return FaultJson.model(m, false, true);
+    }
+}

@@ -1,0 +1,132 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mpilens run}: launches a job through the one job launcher with the agent and JDWP on
+ * every rank, under a job id of its own ({@code MPILENS_JOB}), prints the id and the job's
+ * output, and waits. Ctrl-C ends the job and everything it started.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Launch a Java MPI job with the mpilens agent and JDWP on every rank, registered as a job.",
+            "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"})
+final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--binding", defaultValue = "openmpi", paramLabel = "BINDING",
+            description = "openmpi, mpj-multicore or mpj-niodev (default: ${DEFAULT-VALUE}).")
+    String binding;
+
+    @Option(names = "-np", required = true, paramLabel = "N", description = "Number of ranks.")
+    int np;
+
+    @Option(names = "--mca-continue", description = "Open MPI: keep the other ranks running when one dies"
+            + " (--mca orte_abort_on_non_zero_status 0).")
+    boolean mcaContinue;
+
+    @Option(names = "--agent-options", paramLabel = "OPTS", description = "Options for the agent, e.g. requestStacks=true.")
+    String agentOptions;
+
+    @Option(names = "--job-id", paramLabel = "ID", description = "The job id (default: run-<date>-<time>-<random>).")
+    String jobId;
+
+    @Parameters(paramLabel = "JAVA-ARGS", arity = "1..*",
+            description = "After --: JVM options, -cp CLASSPATH, the main class and its arguments.")
+    List<String> javaArgs;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        Binding b;
+        try {
+            b = Binding.parse(binding);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (np < 1) throw new CommandLine.ParameterException(spec.commandLine(), "-np must be at least 1");
+        if (mcaContinue && b != Binding.OPENMPI) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--mca-continue is for --binding openmpi");
+        }
+        Path agent = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath()
+                .resolve("runtime-agent/target/mpilens-agent.jar");
+        if (!Files.isRegularFile(agent)) {
+            err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
+            return MpiLensCli.EXIT_USAGE;
+        }
+        String id = jobId != null ? jobId : "run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--job-id may hold letters, digits, . _ - only");
+        }
+        JobSpec.Builder jb;
+        try {
+            jb = parseJavaArgs(b, javaArgs).np(np);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        jb.agentJar(agent).agentOptions(agentOptions).jdwp(true)
+                .env("MPILENS_JOB", id).jvmOptions("-Dmpilens.job=" + id)
+                .workingDirectory(Paths.get("").toAbsolutePath());
+        if (mcaContinue) jb.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
+        try (Job job = Job.launch(jb.build())) {
+            err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks, launcher pid " + job.pid()
+                    + "); in another terminal: mpilens cominfo --job " + id + "; Ctrl-C stops it");
+            err.flush();
+            job.followOutput(l -> {
+                (l.stderr() ? err : out).println(l);
+                (l.stderr() ? err : out).flush();
+            });
+            int exit = job.waitFor(Duration.ofDays(365));
+            err.println("mpilens: job " + id + " ended, exit code " + exit);
+            return exit == 0 ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_INTERNAL;
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        }
+    }
+
+    /** {@code [JVM options] [-cp|-classpath|--class-path CP] MainClass [args]}. */
+    static JobSpec.Builder parseJavaArgs(Binding b, List<String> args) {
+        List<String> jvm = new ArrayList<>();
+        List<Path> cp = new ArrayList<>();
+        int i = 0;
+        for (; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) {
+                if (i + 1 == args.size()) throw new IllegalArgumentException(a + " needs a value");
+                for (String e : args.get(++i).split(java.io.File.pathSeparator)) if (!e.isEmpty()) cp.add(Paths.get(e));
+            } else if (a.startsWith("-")) {
+                jvm.add(a);
+            } else {
+                break;
+            }
+        }
+        if (i == args.size()) throw new IllegalArgumentException("no main class after the JVM options: " + args);
+        return JobSpec.builder(b, 1, args.get(i)).classPath(cp).jvmOptions(jvm).appArgs(args.subList(i + 1, args.size()));
+    }
+}

@@ -1,0 +1,97 @@
+package io.mpilens.headless.json;
+
+import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Transition;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import java.util.List;
+
+/** JSON of the job model ({@code cominfo}/{@code hostinfo}) and of the job list ({@code jobs}), schema {@value #SCHEMA}. */
+public final class FaultJson {
+    public static final String SCHEMA = "mpilens-ft/1";
+
+    private FaultJson() {
+    }
+
+    public static String model(JobModel m, boolean communicators, boolean hosts) {
+        JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())
+                .field("at", m.at().toString());
+        w.name("processes").beginArray();
+        for (RankStatus r : m.processes()) rank(w, r);
+        w.endArray();
+        if (communicators) {
+            w.name("communicators").beginArray();
+            for (CommunicatorView c : m.communicators()) {
+                w.beginObject().field("key", c.key()).field("label", c.label()).field("state", c.state().name());
+                ints(w, "members", c.members());
+                ints(w, "failed", c.failed());
+                ints(w, "unavailable", c.unavailable());
+                w.field("derivedFrom", c.parent());
+                w.name("recoveredBy").beginArray();
+                for (String k : c.recoveredBy()) w.value(k);
+                w.endArray();
+                ints(w, "seenBy", c.seenBy());
+                w.endObject();
+            }
+            w.endArray();
+        }
+        if (hosts) {
+            w.name("hosts").beginArray();
+            for (HostView h : m.hosts()) {
+                w.beginObject().field("host", h.host()).field("state", h.state().name());
+                w.name("daemons").beginArray();
+                for (HostView.Daemon d : h.daemons()) {
+                    w.beginObject().field("pid", d.pid()).field("command", d.command()).field("alive", d.alive()).endObject();
+                }
+                w.endArray();
+                ints(w, "ranks", h.ranks().stream().map(RankStatus::rank).toList());
+                w.endObject();
+            }
+            w.endArray();
+        }
+        w.name("timeline").beginArray();
+        for (Transition t : m.timeline()) {
+            w.beginObject().field("at", t.at().toString()).field("subject", t.subject()).field("from", t.from())
+                    .field("to", t.to()).field("why", t.why()).endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    public static String jobs(List<JobDirectory.JobEntry> jobs) {
+        JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).name("jobs").beginArray();
+        for (JobDirectory.JobEntry j : jobs) {
+            w.beginObject().field("id", j.id()).field("dir", j.dir().toString()).name("ranks").beginArray();
+            for (JobRecord r : j.records()) {
+                w.beginObject().field("rank", r.rank()).field("size", r.size()).field("pid", r.pid())
+                        .field("parentPid", r.parentPid()).field("host", r.host()).field("jdwp", r.jdwp())
+                        .field("binding", r.binding()).field("epoch", r.epoch())
+                        .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
+                        .field("mpiState", r.mpiState()).field("alive", alive(r)).endObject();
+            }
+            w.endArray().name("refused").beginArray();
+            for (String s : j.refused()) w.value(s);
+            w.endArray().endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    /** Whether the record's pid lives on this machine (false for another host's). */
+    public static boolean alive(JobRecord r) {
+        return ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void rank(JsonWriter w, RankStatus r) {
+        w.beginObject().field("rank", r.rank()).field("epoch", r.epoch()).field("pid", r.pid())
+                .field("host", r.host()).field("address", r.address()).field("state", r.state().name())
+                .field("evidence", r.evidence()).field("answerMillis", r.answerMillis()).endObject();
+    }
+
+    private static void ints(JsonWriter w, String name, List<Integer> xs) {
+        w.name(name).beginArray();
+        for (int x : xs) w.value(x);
+        w.endArray();
+    }
+}

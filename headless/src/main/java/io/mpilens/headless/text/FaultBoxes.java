@@ -1,0 +1,120 @@
+package io.mpilens.headless.text;
+
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code cominfo} and {@code hostinfo} as boxes of text, {@link HandleTable#WIDTH} columns.
+ * Members are COMM_WORLD ranks marked by state: {@code 2x} failed, {@code 3?} unavailable,
+ * {@code 1.} finalized. ANSI colour only when asked for.
+ */
+public final class FaultBoxes {
+    private static final int W = HandleTable.WIDTH;
+    private static final String RED = "\u001b[31m";
+    private static final String YELLOW = "\u001b[33m";
+    private static final String GREEN = "\u001b[32m";
+    private static final String RESET = "\u001b[0m";
+
+    private final boolean color;
+
+    public FaultBoxes(boolean color) {
+        this.color = color;
+    }
+
+    public List<String> cominfo(JobModel m) {
+        List<String> out = new ArrayList<>();
+        Map<String, String> labels = new HashMap<>();
+        for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
+        Map<Integer, ProcessState> states = states(m);
+        out.add("job " + m.job() + "  " + m.processes().size() + " ranks  " + m.at());
+        if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
+        for (CommunicatorView c : m.communicators()) {
+            List<String> body = new ArrayList<>();
+            body.add("members " + members(c.members(), states));
+            if (!c.failed().isEmpty()) body.add("failed  " + c.failed());
+            if (!c.unavailable().isEmpty()) body.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
+            if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
+            for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+            out.addAll(box(c.label(), paint(c.state().name(), c.state() == CommState.OK ? GREEN
+                    : c.state() == CommState.RECOVERED ? YELLOW : RED), c.state().name().length(), body));
+        }
+        return out;
+    }
+
+    public List<String> hostinfo(JobModel m) {
+        List<String> out = new ArrayList<>();
+        out.add("job " + m.job() + "  " + m.hosts().size() + " host" + (m.hosts().size() == 1 ? "" : "s") + "  " + m.at());
+        for (HostView h : m.hosts()) {
+            List<String> body = new ArrayList<>();
+            for (HostView.Daemon d : h.daemons()) {
+                body.add("daemon  " + d.command() + " pid " + d.pid() + (d.alive() ? "" : "  GONE"));
+            }
+            for (RankStatus r : h.ranks()) {
+                String head = String.format("rank %-3s pid %-7s %-11s", r.rank() < 0 ? "?" : Integer.toString(r.rank()),
+                        r.pid() > 0 ? Long.toString(r.pid()) : "?", r.state() + (r.epoch() > 0 ? "/e" + r.epoch() : ""));
+                body.add(head.replace(r.state().name(), paint(r.state().name(), colorOf(r.state())))
+                        + " " + (r.evidence() == null ? "" : r.evidence()));
+            }
+            out.addAll(box(h.host(), paint(h.state().name(), h.state().name().equals("UP") ? GREEN
+                    : h.state().name().equals("DOWN") ? RED : YELLOW), h.state().name().length(), body));
+        }
+        return out;
+    }
+
+    private String colorOf(ProcessState s) {
+        switch (s) {
+            case OK: return GREEN;
+            case FAILED: return RED;
+            case UNAVAILABLE: return YELLOW;
+            default: return "";
+        }
+    }
+
+    private static Map<Integer, ProcessState> states(JobModel m) {
+        Map<Integer, ProcessState> out = new HashMap<>();
+        for (RankStatus r : m.processes()) out.put(r.rank(), r.state());
+        return out;
+    }
+
+    private static String members(List<Integer> members, Map<Integer, ProcessState> states) {
+        StringBuilder b = new StringBuilder();
+        for (int r : members) {
+            ProcessState s = states.get(r);
+            b.append(r).append(s == ProcessState.FAILED ? "x" : s == ProcessState.UNAVAILABLE ? "?"
+                    : s == ProcessState.FINALIZED ? "." : "").append(' ');
+        }
+        return b.toString().trim();
+    }
+
+    /** {@code +- title ------- STATE -+}, the body lines cut to fit, a closing line. */
+    private List<String> box(String title, String state, int stateWidth, List<String> body) {
+        List<String> out = new ArrayList<>();
+        String t = cut(title, W - stateWidth - 10);
+        int dashes = W - 4 - t.length() - 2 - stateWidth - 3;
+        out.add("+- " + t + " " + "-".repeat(Math.max(1, dashes)) + " " + state + " -+");
+        for (String line : body) {
+            int visible = line.replaceAll("\u001b\\[[0-9;]*m", "").length();
+            String l = visible > W - 4 ? cut(line, W - 4) : line;
+            int pad = W - 4 - (visible > W - 4 ? W - 4 : visible);
+            out.add("| " + l + " ".repeat(Math.max(0, pad)) + " |");
+        }
+        out.add("+" + "-".repeat(W - 2) + "+");
+        return out;
+    }
+
+    private static String cut(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, Math.max(0, n - 3)) + "...";
+    }
+
+    private String paint(String s, String code) {
+        return color && !code.isEmpty() ? code + s + RESET : s;
+    }
+}

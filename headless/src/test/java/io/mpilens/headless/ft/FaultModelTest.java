@@ -1,0 +1,187 @@
+package io.mpilens.headless.ft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.testing.Snapshots;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The job model from hand-built rank states and snapshots: the rules users rely on. */
+class FaultModelTest {
+    private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+
+    /** Rank r of 4: COMM_WORLD, plus a communicator from createGroup on the live ranks when given. */
+    private static ProcessSnapshot rank(int r, int[] rebuilt) {
+        List<HandleInfo> hs = new ArrayList<>();
+        hs.add(HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(r).name("MPI_COMM_WORLD").predefined(true)
+                .rank(r).size(4).members(new int[] {0, 1, 2, 3}).build());
+        hs.add(HandleInfo.builder(2, HandleKind.COMMUNICATOR).ownerRank(r).name("MPI_COMM_SELF").predefined(true)
+                .rank(0).size(1).members(new int[] {r}).build());
+        if (rebuilt != null) {
+            hs.add(HandleInfo.builder(9, HandleKind.COMMUNICATOR).ownerRank(r).creatingCall("createGroup")
+                    .size(rebuilt.length).members(rebuilt).derivedFrom(1).build());
+        }
+        return new ProcessSnapshot(r, 4, 100 + r, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                hs, List.of(), 0);
+    }
+
+    private static RankStatus status(int r, ProcessState s) {
+        return new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), s, "test", 5, null);
+    }
+
+    private static JobModel model(Map<Integer, ProcessState> states, Map<Integer, ProcessSnapshot> views, Timeline t) {
+        List<RankStatus> ranks = new ArrayList<>();
+        states.forEach((r, s) -> ranks.add(status(r, s)));
+        return FaultModel.build("j", T0, ranks, views, (h, pid) -> new HostView.Daemon(pid, "orterun", true), t);
+    }
+
+    private static Map<Integer, ProcessState> allOk() {
+        Map<Integer, ProcessState> m = new HashMap<>();
+        for (int r = 0; r < 4; r++) m.put(r, ProcessState.OK);
+        return m;
+    }
+
+    private static Map<Integer, ProcessSnapshot> views(int[] rebuilt, int... ranks) {
+        Map<Integer, ProcessSnapshot> m = new HashMap<>();
+        for (int r : ranks) m.put(r, rank(r, rebuilt));
+        return m;
+    }
+
+    @Test
+    void aHealthyJobHasWorldOkAndNoSelfCommunicators() {
+        JobModel m = model(allOk(), views(null, 0, 1, 2, 3), null);
+        assertEquals(1, m.communicators().size(), "COMM_SELF is left out: " + m.communicators());
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(CommState.OK, world.state());
+        assertEquals(List.of(0, 1, 2, 3), world.seenBy());
+        assertEquals(HostState.UP, m.hosts().get(0).state());
+    }
+
+    @Test
+    void aFailedMemberMakesWorldDetected() {
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.FAILED);
+        JobModel m = model(s, views(null, 0, 1, 3), null);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(CommState.DETECTED, world.state());
+        assertEquals(List.of(2), world.failed());
+        assertEquals(HostState.PARTIAL, m.hosts().get(0).state());
+    }
+
+    @Test
+    void anUnavailableMemberIsASuspectNotAFailure() {
+        Map<Integer, ProcessState> s = allOk();
+        s.put(1, ProcessState.UNAVAILABLE);
+        JobModel m = model(s, views(null, 0, 2, 3), null);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(CommState.OK, world.state());
+        assertEquals(List.of(1), world.unavailable());
+        assertEquals(HostState.UP, m.hosts().get(0).state());
+    }
+
+    @Test
+    void aCommunicatorOfExactlyTheSurvivorsDerivedFromWorldRecoversIt() {
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.FAILED);
+        JobModel m = model(s, views(new int[] {0, 1, 3}, 0, 1, 3), null);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        CommunicatorView rebuilt = m.communicator("createGroup(MPI_COMM_WORLD)").orElseThrow();
+        assertEquals(CommState.RECOVERED, world.state());
+        assertEquals(List.of(rebuilt.key()), world.recoveredBy());
+        assertEquals(CommState.OK, rebuilt.state());
+        assertEquals(world.key(), rebuilt.parent(), "lineage COMM_WORLD -> new");
+        assertEquals(List.of(0, 1, 3), rebuilt.seenBy());
+    }
+
+    @Test
+    void aSubsetThatHappensToLeaveTheDeadRankOutIsNoRecovery() {
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.FAILED);
+        JobModel m = model(s, views(new int[] {1, 3}, 1, 3), null);
+        assertEquals(CommState.DETECTED, m.communicator("MPI_COMM_WORLD").orElseThrow().state());
+    }
+
+    @Test
+    void everyMemberFailedMeansFailed() {
+        Map<Integer, ProcessState> s = new HashMap<>();
+        for (int r = 0; r < 4; r++) s.put(r, ProcessState.FAILED);
+        JobModel m = model(s, views(null, 0), null);
+        assertEquals(CommState.FAILED, m.communicator("MPI_COMM_WORLD").orElseThrow().state());
+        assertEquals(HostState.DOWN, m.hosts().get(0).state());
+    }
+
+    @Test
+    void aGoneLauncherDaemonMakesTheHostPartial() {
+        List<RankStatus> ranks = List.of(status(0, ProcessState.OK));
+        JobModel m = FaultModel.build("j", T0, ranks, Map.of(), (h, pid) -> new HostView.Daemon(pid, "orted", false), null);
+        assertEquals(HostState.PARTIAL, m.hosts().get(0).state());
+        assertEquals("orted", m.hosts().get(0).daemons().get(0).command());
+    }
+
+    @Test
+    void theTimelineRecordsEachChangeOnceInOrder() {
+        Timeline t = new Timeline();
+        model(allOk(), views(null, 0, 1, 2, 3), t);
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.UNAVAILABLE);
+        model(s, views(null, 0, 1, 3), t);
+        s.put(2, ProcessState.FAILED);
+        model(s, views(null, 0, 1, 3), t);
+        model(s, views(null, 0, 1, 3), t);
+        List<String> rank2 = new ArrayList<>();
+        for (Transition x : t.transitions()) if (x.subject().equals("rank 2")) rank2.add(x.from() + "->" + x.to());
+        assertEquals(List.of("null->OK", "OK->UNAVAILABLE", "UNAVAILABLE->FAILED"), rank2);
+        assertTrue(t.transitions().stream().anyMatch(x -> x.subject().equals("comm MPI_COMM_WORLD")
+                && "DETECTED".equals(x.to()) && x.why().contains("[2]")));
+    }
+
+    @Test
+    void noAnswerIsUnavailableNeverFailed() {
+        for (Liveness.Outcome o : List.of(Liveness.Outcome.TIMED_OUT, Liveness.Outcome.REFUSED, Liveness.Outcome.NO_ADDRESS)) {
+            assertEquals(ProcessState.UNAVAILABLE, Liveness.judge(o, null, true, false).state(), o.name());
+            assertEquals(ProcessState.UNAVAILABLE, Liveness.judge(o, null, null, false).state(), o.name());
+        }
+    }
+
+    @Test
+    void failedNeedsEvidence() {
+        assertEquals(ProcessState.FAILED, Liveness.judge(Liveness.Outcome.TIMED_OUT, null, false, false).state());
+        assertEquals(ProcessState.FAILED, Liveness.judge(Liveness.Outcome.DISCONNECTED, null, null, false).state());
+        assertEquals(ProcessState.UNAVAILABLE, Liveness.judge(Liveness.Outcome.DISCONNECTED, null, true, false).state());
+        assertEquals(ProcessState.FINALIZED, Liveness.judge(Liveness.Outcome.REFUSED, null, false, true).state(),
+                "a rank that finalized and exited did not fail");
+    }
+
+    @Test
+    void answersMapToJoiningOkFinalized() {
+        assertEquals(ProcessState.JOINING, Liveness.judge(Liveness.Outcome.ANSWERED, MpiState.NOT_INITIALIZED, true, false).state());
+        assertEquals(ProcessState.OK, Liveness.judge(Liveness.Outcome.ANSWERED, MpiState.INITIALIZED, true, false).state());
+        assertEquals(ProcessState.FINALIZED, Liveness.judge(Liveness.Outcome.ANSWERED, MpiState.FINALIZED, true, false).state());
+    }
+
+    @Test
+    void latecomersGetTheObservedSkewPlusTwentyPercent() {
+        Duration floor = Duration.ofMillis(100);
+        Duration cap = Duration.ofSeconds(10);
+        assertEquals(cap, Liveness.latecomerDeadline(List.of(), Duration.ZERO, floor, cap), "nobody answered yet");
+        // first at 200 ms, last at 1200 ms: skew 1 s, deadline 200 + 1200
+        assertEquals(Duration.ofMillis(1400), Liveness.latecomerDeadline(
+                List.of(Duration.ofMillis(200), Duration.ofMillis(1200)), Duration.ZERO, floor, cap));
+        // a larger skew seen in an earlier round counts
+        assertEquals(Duration.ofMillis(2600), Liveness.latecomerDeadline(
+                List.of(Duration.ofMillis(200)), Duration.ofSeconds(2), floor, cap));
+        assertEquals(Duration.ofMillis(300), Liveness.latecomerDeadline(
+                List.of(Duration.ofMillis(200)), Duration.ZERO, floor, cap), "the floor");
+        assertEquals(cap, Liveness.latecomerDeadline(List.of(Duration.ofSeconds(9)), Duration.ofSeconds(5), floor, cap));
+    }
+}

@@ -1,0 +1,68 @@
+package io.mpilens.headless.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobDirectoryTest {
+    static final String RECORD = "{\"schema\":\"mpilens-job-record/1\",\"job\":\"j1\",\"rank\":%d,\"size\":2,\"pid\":%d,"
+            + "\"parentPid\":7,\"host\":\"node\\\"1\",\"jdwp\":\"127.0.0.1:4000\",\"binding\":\"openmpi\",\"epoch\":1,"
+            + "\"startTime\":1000,\"updated\":2000,\"mpiState\":\"INITIALIZED\",\"agentVersion\":\"0.1\"}\n";
+
+    @TempDir
+    Path tmp;
+
+    private Path job(String id) throws IOException {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
+        Path d = Files.createDirectory(tmp.resolve(id), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return d;
+    }
+
+    private static Path record(Path dir, int rank, String mode) throws IOException {
+        Path f = dir.resolve("rank-" + rank + ".json");
+        Files.writeString(f, String.format(RECORD, rank, 1000 + rank));
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(mode));
+        return f;
+    }
+
+    @Test
+    void readsTheRecordsOfAJobInRankOrder() throws IOException {
+        Path d = job("j1");
+        record(d, 1, "rw-------");
+        record(d, 0, "rw-------");
+        JobDirectory.JobEntry j = new JobDirectory(tmp).job("j1");
+        assertEquals(2, j.records().size());
+        JobRecord r0 = j.records().get(0);
+        assertEquals(0, r0.rank());
+        assertEquals(1000, r0.pid());
+        assertEquals("node\"1", r0.host());
+        assertEquals("127.0.0.1:4000", r0.jdwpAddress().toString());
+        assertEquals(1, r0.epoch());
+        assertTrue(j.refused().isEmpty());
+    }
+
+    @Test
+    void aRecordOthersCanReadIsRefusedWithTheReason() throws IOException {
+        Path d = job("j1");
+        record(d, 0, "rw-r--r--");
+        JobDirectory.JobEntry j = new JobDirectory(tmp).job("j1");
+        assertTrue(j.records().isEmpty());
+        assertTrue(j.refused().get(0).contains("accessible to other users"), j.refused().toString());
+        assertTrue(j.refused().get(0).contains("chmod 600"), j.refused().toString());
+    }
+
+    @Test
+    void anUnknownJobNamesTheKnownOnes() throws IOException {
+        record(job("j1"), 0, "rw-------");
+        IOException e = assertThrows(IOException.class, () -> new JobDirectory(tmp).job("nope"));
+        assertTrue(e.getMessage().contains("known: j1"), e.getMessage());
+        assertThrows(IOException.class, () -> new JobDirectory(tmp).job("../etc"));
+    }
+}

@@ -1,0 +1,118 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.headless.hprof.HeapDumps;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Post-mortem equals live: every rank JVM of a real 4-rank HandleTour, paused at "orphans" and
+ * suspended by the debugger, is dumped with {@code jcmd PID GC.heap_dump}; each dump decodes
+ * to exactly the snapshot read over JDI at that moment.
+ */
+class HeapDumpTourTest {
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void openMpiDumpsOfTheOrphansPauseEqualTheLiveSnapshots(@TempDir Path control, @TempDir Path dumps) throws Exception {
+        dumpsEqualLive(Binding.OPENMPI, control, dumps);
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void mpjMulticoreDumpOfTheOrphansPauseEqualsTheLiveSnapshot(@TempDir Path control, @TempDir Path dumps) throws Exception {
+        dumpsEqualLive(Binding.MPJ_MULTICORE, control, dumps);
+    }
+
+    private static void dumpsEqualLive(Binding b, Path control, Path dumps) throws Exception {
+        Files.createDirectories(control);
+        // jcmd reaches a JVM whose threads a debugger suspended only through an attach listener started beforehand
+        try (Job job = Job.launch(Tours.tour(b, control).jvmOptions("-XX:+StartAttachListener").build())) {
+            List<JdiTargetReader> readers = Tours.connect(Tours.addresses(job, b));
+            try {
+                Tours.awaitPause(job, "created");
+                job.release("created");
+                Tours.awaitPause(job, "orphans");
+                int orphans = 0;
+                for (JdiTargetReader r : readers) {
+                    List<ProcessSnapshot> live;
+                    Path dump;
+                    r.virtualMachine().suspend();
+                    try {
+                        live = new RegistryDecoder(r).decode();
+                        Set<Long> pids = new LinkedHashSet<>();
+                        for (ProcessSnapshot p : live) pids.add(p.pid());
+                        assertEquals(1, pids.size(), "one pid per JVM");
+                        long pid = pids.iterator().next();
+                        dump = jcmdHeapDump(pid, dumps.resolve("rank-pid" + pid + ".hprof"));
+                    } finally {
+                        r.virtualMachine().resume();
+                    }
+                    List<ProcessSnapshot> fromDump = HeapDumps.read(dump);
+                    assertSameSnapshots(live, fromDump);
+                    for (ProcessSnapshot p : fromDump) {
+                        orphans += (int) p.handles().stream().filter(h -> h.state() == Lifecycle.FREED).count();
+                    }
+                }
+                assertTrue(orphans >= 4, "the dumps show the orphans of every rank: " + orphans);
+                job.release("orphans");
+                Tours.awaitPause(job, "released");
+                job.release("released");
+                Tours.awaitPause(job, "finalized");
+            } finally {
+                Tours.disconnect(readers);
+            }
+            job.release("finalized");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+        }
+    }
+
+    private static void assertSameSnapshots(List<ProcessSnapshot> live, List<ProcessSnapshot> dump) {
+        assertEquals(live.size(), dump.size(), "processes");
+        for (int i = 0; i < live.size(); i++) {
+            ProcessSnapshot a = live.get(i), d = dump.get(i);
+            String p = "rank " + a.rank() + ": ";
+            assertEquals(a.rank(), d.rank(), p + "rank");
+            assertEquals(a.worldSize(), d.worldSize(), p + "worldSize");
+            assertEquals(a.pid(), d.pid(), p + "pid");
+            assertEquals(a.host(), d.host(), p + "host");
+            assertEquals(a.binding(), d.binding(), p + "binding");
+            assertEquals(a.mpiState(), d.mpiState(), p + "mpiState");
+            assertEquals(a.agentHealth(), d.agentHealth(), p + "agentHealth");
+            assertEquals(a.tornRows(), d.tornRows(), p + "tornRows");
+            assertEquals(a.handles(), d.handles(), p + "handles");
+            assertEquals(a.released(), d.released(), p + "released");
+        }
+    }
+
+    private static Path jcmdHeapDump(long pid, Path file) throws IOException, InterruptedException {
+        String java = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElse(null);
+        Path jcmd = java == null ? Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                : Path.of(java).resolveSibling("jcmd");
+        List<String> cmd = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_dump",
+                file.toAbsolutePath().toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || !Files.isRegularFile(file)) {
+            throw new IOException("jcmd " + pid + " GC.heap_dump failed: " + out);
+        }
+        return file;
+    }
+}
