@@ -90,29 +90,61 @@ public final class Interceptor {
     public static long requestKey(Object request) {
         if (request == null) return 0;
         try {
-            Field f = requestType(request.getClass()).key;
-            return f != null ? f.getLong(request) : 0;
+            RequestType type = requestType(request.getClass());
+            return type.key != null ? NativeHandles.read(request, type) : 0;
         } catch (Throwable t) {
             REGISTRY.internalError("request handle", t);
             return 0;
         }
     }
 
+    /**
+     * Reads a request's native handle. Reflection checks the receiver's type on every read; the
+     * hot path already knows it (the RequestType was looked up by the object's own class), so
+     * it reads at the field's offset, falling back to reflection when Unsafe is not available.
+     */
+    static final class NativeHandles {
+        private static final sun.misc.Unsafe UNSAFE = unsafe();
+
+        private static sun.misc.Unsafe unsafe() {
+            try {
+                Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                return (sun.misc.Unsafe) f.get(null);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        static long offsetOf(Field f) {
+            return UNSAFE == null ? -1 : UNSAFE.objectFieldOffset(f);
+        }
+
+        static long read(Object request, RequestType type) throws IllegalAccessException {
+            return type.keyOffset >= 0 ? UNSAFE.getLong(request, type.keyOffset) : type.key.getLong(request);
+        }
+    }
+
     /** What the request hot path needs to know about a class, looked up once per class. */
     private static final class RequestType {
         final Class<?> type;
+        final String name;
         final boolean request;
         final boolean persistent;
         final Field key;
+        /** Offset of {@link #key} for unchecked reads; the class was checked when this was made. */
+        final long keyOffset;
         final int proc;
         /** 0: not a request holder, 1: communicator/window/file, 2: binding internals. */
         final int holder;
 
         RequestType(Class<?> type, boolean request, boolean persistent, Field key, int proc, int holder) {
             this.type = type;
+            this.name = type.getName();
             this.request = request;
             this.persistent = persistent;
             this.key = key;
+            this.keyOffset = key == null ? -1 : NativeHandles.offsetOf(key);
             this.proc = proc;
             this.holder = holder;
         }
@@ -171,8 +203,8 @@ public final class Interceptor {
             }
             RequestType type = requestType(result.getClass());
             if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
-            long key = type.key != null ? type.key.getLong(result) : 0;
-            REGISTRY.addRequest(result, key, type.proc, type.type.getName(), call,
+            long key = type.key != null ? NativeHandles.read(result, type) : 0;
+            REGISTRY.addRequest(result, key, type.proc, type.name, call,
                     peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
                     tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent);
             if (requestStacks) {
@@ -193,7 +225,7 @@ public final class Interceptor {
             for (int i = 0; i < rs.length && i < hs.length; i++) {
                 if (rs[i] == null) continue;
                 RequestType type = requestType(rs[i].getClass());
-                long old = type.key != null ? type.key.getLong(rs[i]) : 0;
+                long old = type.key != null ? NativeHandles.read(rs[i], type) : 0;
                 if (old != 0 && old != hs[i] && !type.persistent) REGISTRY.requestCompleted(rs[i], old);
             }
         } catch (Throwable t) {

@@ -617,16 +617,25 @@ public final class HandleRegistry {
         return highWater++;
     }
 
-    /** Call names and class names repeat in message loops: one-entry caches skip the hash lookups. */
-    private String lastCall, lastClass;
-    private int lastCallIndex, lastClassIndex;
+    /**
+     * Call names and class names repeat in message loops (iRecv, iSend, iRecv, ...): small
+     * identity caches skip the hash lookups. The strings are constants of the woven code.
+     */
+    private final String[] recentCalls = new String[4];
+    private final int[] recentCallIndexes = new int[4];
+    private int nextRecentCall;
+    private String lastClass;
+    private int lastClassIndex;
 
     private int internCall(String s) {
-        if (s != lastCall) {
-            lastCallIndex = intern(s);
-            lastCall = s;
+        for (int i = 0; i < recentCalls.length; i++) {
+            if (recentCalls[i] == s) return recentCallIndexes[i];
         }
-        return lastCallIndex;
+        int idx = intern(s);
+        int at = nextRecentCall++ & (recentCalls.length - 1);
+        recentCalls[at] = s;
+        recentCallIndexes[at] = idx;
+        return idx;
     }
 
     private int internClass(String s) {
