@@ -99,8 +99,16 @@ public final class MessageRateBench {
         System.out.println();
         for (Result r : results) {
             double ratio = r.with.median() / r.without.median();
-            System.out.printf(Locale.ROOT, "%-4s goal with/without >= %.2f: %s (%.3f)%n", r.workload.mode, GOAL_RATIO,
-                    ratio >= GOAL_RATIO ? "MET" : "NOT MET", ratio);
+            // the verdict stands when no pairing of a launch with and one without the agent would reverse it,
+            // setting aside each side's most extreme launch (one disturbed launch is common on 2 shared cores)
+            double lowest = r.with.lowWithoutOutlier() / r.without.highWithoutOutlier();
+            double highest = r.with.highWithoutOutlier() / r.without.lowWithoutOutlier();
+            boolean met = ratio >= GOAL_RATIO;
+            boolean clear = met ? lowest >= GOAL_RATIO : highest < GOAL_RATIO;
+            System.out.printf(Locale.ROOT, "%-4s goal with/without >= %.2f: %s (median ratio %.3f; launch against"
+                    + " launch %.3f .. %.3f without the extreme launch of each side%s)%n", r.workload.mode, GOAL_RATIO,
+                    met ? "MET" : "NOT MET", ratio, lowest, highest,
+                    clear ? "" : ", on both sides of the goal: indicative only");
         }
     }
 
