@@ -37,7 +37,8 @@ public final class MessageRate {
             best = Math.max(best, rate);
         }
         if (active && rank == 0) {
-            System.out.printf("RATE mode=%s messages_per_second=%.0f%n", mode, best);
+            // one println: mpirun --tag-output tags every flushed piece of a line
+            System.out.println(String.format(java.util.Locale.ROOT, "RATE mode=%s messages_per_second=%.0f", mode, best));
         }
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
