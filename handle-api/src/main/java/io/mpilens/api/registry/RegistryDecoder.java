@@ -30,8 +30,8 @@ public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
-            L2, R0, R1, R2, NAME, CALL, CLASS, SIDE, STRINGS, STRING_COUNT, REQS, REQ_STAMP, REQ_HIGH_WATER,
-            REQ_SIDE, HIST_COUNT, HIST_STAMP, HIST_ID,
+            L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
+            REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_SIDE_AT, REQ_SIDE_LEN, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS);
     private static final int MAX_ATTEMPTS = 5;
 
@@ -93,7 +93,9 @@ public final class RegistryDecoder {
     /** The columns as read; null when the registry grew between reading the root and the arrays. */
     private static final class Columns {
         int rows;
-        int[] stamp, flags, owner, refCount, i0, i1, i2, name, call, cls;
+        int[] stamp, flags, owner, refCount, i0, i1, i2, name, call, cls, sideAt, sideLen;
+        int[] reqSideAt, reqSideLen;
+        long[] sidePool;
         long[] id, cHandle, l0, l1, l2, r0, r1, r2;
         byte[] kind, state;
         int[] stampAfter;
@@ -129,6 +131,8 @@ public final class RegistryDecoder {
         c.name = ints(f, NAME, rows);
         c.call = ints(f, CALL, rows);
         c.cls = ints(f, CLASS, rows);
+        c.sideAt = ints(f, SIDE_AT, rows);
+        c.sideLen = ints(f, SIDE_LEN, rows);
         TargetObject reqStamps = (TargetObject) f.get(REQ_STAMP);
         TargetObject reqs = (TargetObject) f.get(REQS);
         if (reqStamps != null && reqs != null) {
@@ -136,11 +140,17 @@ public final class RegistryDecoder {
                     Math.min(reader.arrayLength(reqStamps), reader.arrayLength(reqs) / REQ_STRIDE));
             c.reqStamp = reader.ints(reqStamps, 0, c.reqRows);
             c.reqs = reader.longs(reqs, 0, c.reqRows * REQ_STRIDE);
+            c.reqSideAt = reader.ints((TargetObject) f.get(REQ_SIDE_AT), 0, c.reqRows);
+            c.reqSideLen = reader.ints((TargetObject) f.get(REQ_SIDE_LEN), 0, c.reqRows);
             c.reqStampAfter = reader.ints(reqStamps, 0, c.reqRows);
         } else {
-            c.reqStamp = c.reqStampAfter = new int[0];
+            c.reqStamp = c.reqStampAfter = c.reqSideAt = c.reqSideLen = new int[0];
             c.reqs = new long[0];
         }
+        // every side record in one bulk read, after the rows that point into it
+        TargetObject pool = (TargetObject) f.get(SIDE_POOL);
+        int poolUsed = pool == null ? 0 : Math.min(asInt(f.get(SIDE_POOL_USED)), reader.arrayLength(pool));
+        c.sidePool = poolUsed > 0 ? reader.longs(pool, 0, poolUsed) : new long[0];
         c.stampAfter = reader.ints(stampArray, 0, rows);
         return c;
     }
@@ -167,7 +177,7 @@ public final class RegistryDecoder {
             usable[s] = true;
             if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
         }
-        Map<Integer, long[]> side = readSide((TargetObject) f.get(SIDE), sideRows);
+        Map<Integer, long[]> side = sideRecords(c.sidePool, sideRows, c.sideAt, c.sideLen);
         boolean[] usableRequest = new boolean[c.reqRows];
         List<Integer> requestSideRows = new ArrayList<>();
         for (int r = 0; r < c.reqRows; r++) {
@@ -181,7 +191,7 @@ public final class RegistryDecoder {
             usableRequest[r] = true;
             if ((requestFlags(c.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0) requestSideRows.add(r);
         }
-        Map<Integer, long[]> requestSide = readSide((TargetObject) f.get(REQ_SIDE), requestSideRows);
+        Map<Integer, long[]> requestSide = sideRecords(c.sidePool, requestSideRows, c.reqSideAt, c.reqSideLen);
         StringTable table = new StringTable(strings, stringCount);
 
         // counted references, inverted: who holds whom
@@ -373,17 +383,15 @@ public final class RegistryDecoder {
         return out;
     }
 
-    private Map<Integer, long[]> readSide(TargetObject sideArray, List<Integer> rows) {
+    /** Slices of the side pool; a record pointing outside what was read is left out (torn). */
+    private static Map<Integer, long[]> sideRecords(long[] pool, List<Integer> rows, int[] at, int[] len) {
         Map<Integer, long[]> out = new HashMap<>();
-        if (rows.isEmpty() || sideArray == null) return out;
-        int length = reader.arrayLength(sideArray);
-        int from = rows.get(0);
-        int to = Math.min(rows.get(rows.size() - 1) + 1, length);
-        TargetObject[] refs = reader.objects(sideArray, from, to - from);
         for (int s : rows) {
-            if (s - from >= refs.length) continue;
-            TargetObject ref = refs[s - from];
-            if (ref != null) out.put(s, reader.longs(ref, 0, reader.arrayLength(ref)));
+            if (s >= at.length) continue;
+            int from = at[s];
+            int n = len[s];
+            if (from < 0 || n <= 0 || from + n > pool.length) continue;
+            out.put(s, Arrays.copyOfRange(pool, from, from + n));
         }
         return out;
     }

@@ -7,8 +7,8 @@ package io.mpilens.api.registry;
  *
  * <p>One object per JVM, reachable from the static field {@value #ROOT_FIELD} of class
  * {@value #ROOT_CLASS}. Per-handle scalars are columns (primitive arrays indexed by slot);
- * variable-size data is one {@code long[]} per slot in {@link #SIDE}, read only for rows that
- * have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
+ * variable-size data are records in one pool, {@link #SIDE_POOL}, read in one bulk read and
+ * sliced for rows that have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
  */
 public final class RegistryLayout {
     private RegistryLayout() {
@@ -78,8 +78,13 @@ public final class RegistryLayout {
     public static final String CALL = "call";
     /** int[]: string index of the wrapper's class name. */
     public static final String CLASS = "cls";
-    /** Object[]: long[] side record per slot, or null. */
-    public static final String SIDE = "side";
+    /** int[]: offset of the slot's side record in {@link #SIDE_POOL}, -1 when it has none. */
+    public static final String SIDE_AT = "sideAt";
+    /** int[]: length of the slot's side record. */
+    public static final String SIDE_LEN = "sideLen";
+    /** long[]: all side records; [0, sidePoolUsed) is valid. Compacting it bumps the generation. */
+    public static final String SIDE_POOL = "sidePool";
+    public static final String SIDE_POOL_USED = "sidePoolUsed";
     /** String[]: interned strings; [0, stringCount) are valid and never change. */
     public static final String STRINGS = "strings";
     public static final String STRING_COUNT = "stringCount";
@@ -91,8 +96,9 @@ public final class RegistryLayout {
     public static final String REQ_STAMP = "reqStamp";
     /** Request slots [0, reqHighWater) have been used at least once. */
     public static final String REQ_HIGH_WATER = "reqHighWater";
-    /** Object[]: long[] side record (creation stack) per request slot, or null. */
-    public static final String REQ_SIDE = "reqSide";
+    /** int[] x2: side record (creation stack) of a request slot in {@link #SIDE_POOL}, -1 if none. */
+    public static final String REQ_SIDE_AT = "reqSideAt";
+    public static final String REQ_SIDE_LEN = "reqSideLen";
     public static final int REQ_STRIDE = 5;
     /** Handle id; 0 marks an empty slot. */
     public static final int REQ_ID = 0;

@@ -63,7 +63,7 @@ public final class HandleRegistry {
     private long[] l0, l1, l2;
     private long[] r0, r1, r2;
     private int[] name, call, cls;
-    private Object[] side;
+    private int[] sideAt, sideLen;
     private String[] strings = new String[256];
     private int stringCount;
 
@@ -71,7 +71,12 @@ public final class HandleRegistry {
     private long[] reqs = new long[REQ_STRIDE * 1024];
     private int[] reqStamp = new int[1024];
     private int reqHighWater;
-    private Object[] reqSide = new Object[1024];
+    private int[] reqSideAt = filled(1024);
+    private int[] reqSideLen = new int[1024];
+
+    // ---- side records (layout): one pool, so a snapshot reads all of them in one bulk read
+    private long[] sidePool = new long[4096];
+    private int sidePoolUsed;
 
     // ---- history ring (layout)
     private long histCount;
@@ -214,7 +219,8 @@ public final class HandleRegistry {
             parentSlots[s] = null;
         }
         long[] sideRecord = SideRecord.encode(spec, parentIds, this);
-        side[s] = sideRecord;
+        sideAt[s] = sideRecord == null ? -1 : storeSide(sideRecord);
+        sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
         flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
         endWrite(s);
         wrappers.put(wrapper, s);
@@ -244,7 +250,11 @@ public final class HandleRegistry {
         spec.stack = frames;
         long[] record = SideRecord.encode(spec, null, this);
         if (record == null) return;
-        reqSide[r] = record;
+        int at = storeSide(record);
+        beginRequestWrite(r);
+        reqSideAt[r] = at;
+        reqSideLen[r] = record.length;
+        endRequestWrite(r);
         setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_HAS_SIDE);
     }
 
@@ -418,15 +428,76 @@ public final class HandleRegistry {
         int f = RegistryLayout.requestFlags(meta);
         if (historyOfRequests) {
             recordHistory(reqs[b + REQ_ID], HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
-                    RegistryLayout.requestCall(meta), SideRecord.firstStackString(reqSide[r]), f);
+                    RegistryLayout.requestCall(meta), firstStackString(reqSideAt[r], reqSideLen[r]), f);
         }
         if ((f & F_COMPLETE) == 0) unholdCommunicator(r);
         reqCommSlot[r] = -1;
         beginRequestWrite(r);
         reqs[b + REQ_ID] = 0;
         endRequestWrite(r);
-        if (reqSide[r] != null) reqSide[r] = null;
+        if (reqSideAt[r] >= 0) {
+            beginRequestWrite(r);
+            reqSideAt[r] = -1;
+            reqSideLen[r] = 0;
+            endRequestWrite(r);
+        }
         reqFree[reqFreeCount++] = r;
+    }
+
+    /**
+     * Appends a side record to the pool and returns its offset. A full pool is compacted (only
+     * the records of live rows are kept) and grown as needed, with the generation odd meanwhile.
+     */
+    private int storeSide(long[] record) {
+        if (sidePoolUsed + record.length > sidePool.length) compactSidePool(record.length);
+        int at = sidePoolUsed;
+        System.arraycopy(record, 0, sidePool, at, record.length);
+        VarHandle.storeStoreFence();
+        sidePoolUsed = at + record.length;
+        return at;
+    }
+
+    private void compactSidePool(int needed) {
+        int live = 0;
+        for (int i = 0; i < highWater; i++) if (id[i] != 0 && sideAt[i] >= 0) live += sideLen[i];
+        for (int r = 0; r < reqHighWater; r++) if (reqs[r * REQ_STRIDE + REQ_ID] != 0 && reqSideAt[r] >= 0) live += reqSideLen[r];
+        int capacity = sidePool.length;
+        while (capacity < 2 * (live + needed)) capacity *= 2;
+        long[] pool = new long[capacity];
+        int used = 0;
+        generation++; // odd: readers retry
+        for (int i = 0; i < highWater; i++) {
+            if (id[i] != 0 && sideAt[i] >= 0) {
+                System.arraycopy(sidePool, sideAt[i], pool, used, sideLen[i]);
+                sideAt[i] = used;
+                used += sideLen[i];
+            } else {
+                sideAt[i] = -1;
+            }
+        }
+        for (int r = 0; r < reqHighWater; r++) {
+            if (reqs[r * REQ_STRIDE + REQ_ID] != 0 && reqSideAt[r] >= 0) {
+                System.arraycopy(sidePool, reqSideAt[r], pool, used, reqSideLen[r]);
+                reqSideAt[r] = used;
+                used += reqSideLen[r];
+            } else {
+                reqSideAt[r] = -1;
+            }
+        }
+        sidePool = pool;
+        sidePoolUsed = used;
+        generation++;
+    }
+
+    private int firstStackString(int at, int len) {
+        if (at < 0 || len <= 0) return -1;
+        return SideRecord.firstStackString(Arrays.copyOfRange(sidePool, at, at + len));
+    }
+
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
     }
 
     private int takeRequestSlot() {
@@ -436,7 +507,10 @@ public final class HandleRegistry {
             int cap = reqStamp.length * 2;
             reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
             reqStamp = Arrays.copyOf(reqStamp, cap);
-            reqSide = Arrays.copyOf(reqSide, cap);
+            int old = reqSideAt.length;
+            reqSideAt = Arrays.copyOf(reqSideAt, cap);
+            Arrays.fill(reqSideAt, old, cap, -1);
+            reqSideLen = Arrays.copyOf(reqSideLen, cap);
             reqCommSlot = Arrays.copyOf(reqCommSlot, cap);
             reqFree = Arrays.copyOf(reqFree, cap);
             generation++;
@@ -568,7 +642,7 @@ public final class HandleRegistry {
     }
 
     private void release(int s) {
-        recordHistory(id[s], kind[s], owner[s], name[s], call[s], SideRecord.firstStackString(side[s]), flags[s]);
+        recordHistory(id[s], kind[s], owner[s], name[s], call[s], firstStackString(sideAt[s], sideLen[s]), flags[s]);
         int a = ref0Slot[s], b = ref1Slot[s];
         int[] parents = parentSlots[s];
         ref0Slot[s] = -1;
@@ -577,7 +651,8 @@ public final class HandleRegistry {
         beginWrite(s);
         id[s] = 0;
         state[s] = Lifecycle.RELEASED.code();
-        side[s] = null;
+        sideAt[s] = -1;
+        sideLen[s] = 0;
         endWrite(s);
         freeSlots[freeCount++] = s;
         if (a >= 0) unref(a);
@@ -694,7 +769,10 @@ public final class HandleRegistry {
         name = name == null ? new int[capacity] : Arrays.copyOf(name, capacity);
         call = call == null ? new int[capacity] : Arrays.copyOf(call, capacity);
         cls = cls == null ? new int[capacity] : Arrays.copyOf(cls, capacity);
-        side = side == null ? new Object[capacity] : Arrays.copyOf(side, capacity);
+        int previous = sideAt == null ? 0 : sideAt.length;
+        sideAt = sideAt == null ? new int[capacity] : Arrays.copyOf(sideAt, capacity);
+        Arrays.fill(sideAt, previous, capacity, -1);
+        sideLen = sideLen == null ? new int[capacity] : Arrays.copyOf(sideLen, capacity);
         ref0Slot = ref0Slot == null ? new int[capacity] : Arrays.copyOf(ref0Slot, capacity);
         ref1Slot = ref1Slot == null ? new int[capacity] : Arrays.copyOf(ref1Slot, capacity);
         parentSlots = parentSlots == null ? new int[capacity][] : Arrays.copyOf(parentSlots, capacity);

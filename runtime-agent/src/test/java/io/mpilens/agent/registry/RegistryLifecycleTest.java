@@ -262,6 +262,30 @@ class RegistryLifecycleTest {
         assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST));
     }
 
+    @Test
+    void sideRecordsSurviveThePoolBeingCompactedAndGrown() {
+        List<Object> live = new java.util.ArrayList<>();
+        for (int round = 0; round < 40; round++) {
+            for (int i = 0; i < 50; i++) {
+                Object comm = new Object();
+                RowSpec c = spec(HandleKind.COMMUNICATOR, "c" + round + "-" + i);
+                c.members = new int[] {round, i, round + i};
+                c.stack = new String[] {"App.main(App.java:" + (round * 100 + i) + ")"};
+                registry.add(comm, c);
+                if (i % 10 == 0) live.add(comm); else registry.freed(comm);
+            }
+        }
+        ProcessSnapshot s = snapshot();
+        assertEquals(live.size(), s.handles().size());
+        for (HandleInfo h : s.handles()) {
+            String[] parts = h.name().substring(1).split("-");
+            int round = Integer.parseInt(parts[0]);
+            int i = Integer.parseInt(parts[1]);
+            assertArrayEquals(new int[] {round, i, round + i}, h.members(), h.name());
+            assertEquals("App.main(App.java:" + (round * 100 + i) + ")", h.createdAt());
+        }
+    }
+
     /** A registry written by an agent from the future. */
     static final class FutureRegistry {
         final int magic = RegistryLayout.MAGIC;
