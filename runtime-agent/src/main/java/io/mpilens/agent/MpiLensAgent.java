@@ -92,6 +92,7 @@ public final class MpiLensAgent {
         Set<String> constructed = new LinkedHashSet<>();
         Set<String> requestClasses = new LinkedHashSet<>();
         Set<String> mpiClasses = new LinkedHashSet<>();
+        Set<String> failingClasses = new LinkedHashSet<>();
         Names n = new Names();
         for (BindingProfile p : profiles) {
             handleClasses.addAll(p.handleClasses.keySet());
@@ -99,6 +100,8 @@ public final class MpiLensAgent {
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
                 if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
+                if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.REQUEST
+                        || k == io.mpilens.api.model.HandleKind.WINDOW) failingClasses.add(c);
             });
             n.add(p);
         }
@@ -110,6 +113,7 @@ public final class MpiLensAgent {
                 .and(namedOneOf(n.p2p45.toArray(new String[0])));
         ElementMatcher.Junction<MethodDescription> otherRequests = isPublic().and(isMethod()).and(returns(isRequestType))
                 .and(not(namedOneOf(n.p2p34.toArray(new String[0])))).and(not(namedOneOf(n.p2p45.toArray(new String[0]))));
+        ElementMatcher.Junction<TypeDescription> isFailingType = hasSuperType(namedOneOf(failingClasses.toArray(new String[0])));
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
@@ -152,6 +156,10 @@ public final class MpiLensAgent {
                                         .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(1))))
                                 .visit(Advice.to(Advices.HandlesWriteback.class).on(isMethod().and(isStatic())
                                         .and(namedOneOf(n.writebacks.toArray(new String[0]))).and(takesArguments(2))));
+                    }
+                    if (isFailingType.matches(type)) {
+                        builder = builder.visit(Advice.to(Advices.Failure.class).on(isPublic().and(isMethod())
+                                .and(not(isStatic())).and(not(isAbstract()))));
                     }
                     if (mpiClasses.contains(type.getName())) {
                         builder = builder

@@ -181,4 +181,19 @@ public final class Advices {
             if (thrown == null) Interceptor.finalized(mpi);
         }
     }
+
+    /**
+     * Any public instance call on a communicator, request or window that throws: the MPI
+     * exception is recorded. Arguments are read only when something was thrown, so the
+     * normal path costs one null check.
+     */
+    public static final class Failure {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call, @Advice.This Object self,
+                         @Advice.Argument(value = 3, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg3,
+                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg4,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown != null) Interceptor.failed(origin, call, self, arg3, arg4, thrown);
+        }
+    }
 }

@@ -604,6 +604,58 @@ public final class Interceptor {
         return frames.toArray(new String[0]);
     }
 
+    // ------------------------------------------------------------------ failures
+
+    /** Per thread: the exception recorded last and its ring entry, so nested binding calls record it once. */
+    private static final ThreadLocal<Object[]> LAST_FAILURE = ThreadLocal.withInitial(() -> new Object[2]);
+    /** Per exception class: its getErrorClass/getErrorCode getters (Open MPI), empty if it has none. */
+    private static final ClassValue<java.lang.reflect.Method[]> ERROR_GETTERS = new ClassValue<>() {
+        @Override
+        protected java.lang.reflect.Method[] computeValue(Class<?> type) {
+            try {
+                return new java.lang.reflect.Method[] {type.getMethod("getErrorClass"), type.getMethod("getErrorCode")};
+            } catch (NoSuchMethodException | SecurityException e) {
+                return new java.lang.reflect.Method[0];
+            }
+        }
+    };
+
+    /**
+     * A binding call on a communicator, request or window threw. MPI exceptions are recorded with
+     * the handle, the peer of a point-to-point call (argument 3 or 4, by binding) and the cause;
+     * the exception itself continues to the application unchanged.
+     */
+    public static void failed(Class<?> origin, String call, Object self, Object arg3, Object arg4, Throwable thrown) {
+        if (thrown == null || self == null || insideAgent()) return;
+        try {
+            BindingProfile p = PROFILE_OF.get(origin);
+            if (p == null || !isA(thrown.getClass(), p.exceptionClass)) return;
+            if (p.isInternal(self.getClass())) return;
+            Object[] last = LAST_FAILURE.get();
+            Object previous = last[0] instanceof java.lang.ref.WeakReference ? ((java.lang.ref.WeakReference<?>) last[0]).get() : null;
+            long replace = previous == thrown ? (Long) last[1] : -1;
+            int peerArg = p.requestCalls.containsKey(call) ? p.requestCalls.get(call).peerArg
+                    : p.blockingPointToPoint.contains(call) ? p.blockingPeerArg : -1;
+            int peer = peerArg == 3 ? asInt(arg3) : peerArg == 4 ? asInt(arg4) : Integer.MIN_VALUE;
+            int errorClass = Integer.MIN_VALUE, errorCode = Integer.MIN_VALUE;
+            java.lang.reflect.Method[] getters = ERROR_GETTERS.get(thrown.getClass());
+            if (getters.length == 2) {
+                errorClass = asInt(getters[0].invoke(thrown));
+                errorCode = asInt(getters[1].invoke(thrown));
+            }
+            Throwable cause = thrown;
+            for (int i = 0; i < 16 && cause.getCause() != null && cause.getCause() != cause; i++) cause = cause.getCause();
+            HandleKind kind = p.kindOf(self.getClass());
+            long key = kind == HandleKind.REQUEST ? requestKey(self) : 0;
+            long entry = REGISTRY.recordError(replace, PROC_OF.get(origin), call, self, key, peer, errorClass,
+                    errorCode, cause.getClass().getName(), cause.getMessage());
+            last[0] = new java.lang.ref.WeakReference<>(thrown);
+            last[1] = entry;
+        } catch (Throwable t) {
+            REGISTRY.internalError("failure of " + call, t);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** Calls the binding on the agent's behalf; interception ignores calls made while inside. */

@@ -65,6 +65,12 @@ public final class BindingProfile {
     public Set<String> testAllMethods = Set.of();
     /** Static calls over a request array that complete the indexes they return. */
     public Set<String> someMethods = Set.of();
+    /** Blocking point-to-point calls whose peer is at {@link #blockingPeerArg}, for recording failures. */
+    public Set<String> blockingPointToPoint = Set.of();
+    public int blockingPeerArg = -1;
+    /** Class name of the binding's MPI exception. */
+    public String exceptionClass = "mpi.MPIException";
+
     /** Request-creating calls by method name. Calls not listed record peer and tag as unknown. */
     public final Map<String, RequestCall> requestCalls = new LinkedHashMap<>();
     public final Map<Integer, WindowCtor> windowCtorsByArity = new LinkedHashMap<>();

@@ -85,6 +85,21 @@ public final class HandleRegistry {
     private final byte[] hKind;
     private final int[] hOwner, hName, hCall, hSite, hFlags;
 
+    // ---- ring of MPI exceptions (layout)
+    private static final int ERROR_CAPACITY = 64;
+    private static final int MESSAGE_CHARS = 200;
+    private long errCount;
+    private final int[] errStamp = new int[ERROR_CAPACITY];
+    private final long[] errTime = new long[ERROR_CAPACITY];
+    private final int[] errOwner = new int[ERROR_CAPACITY];
+    private final long[] errHandle = new long[ERROR_CAPACITY];
+    private final int[] errPeer = new int[ERROR_CAPACITY];
+    private final int[] errClass = new int[ERROR_CAPACITY];
+    private final int[] errCode = new int[ERROR_CAPACITY];
+    private final int[] errCall = new int[ERROR_CAPACITY];
+    private final int[] errCause = new int[ERROR_CAPACITY];
+    private final String[] errMessage = new String[ERROR_CAPACITY];
+
     // ---- private bookkeeping (not part of the layout)
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
@@ -122,140 +137,185 @@ public final class HandleRegistry {
         freeSlots = new int[capacity];
     }
 
-    public synchronized void configure(String agentVersion, String binding, boolean historyOfRequests) {
-        this.agentVersion = agentVersion;
-        this.binding = binding;
-        this.historyOfRequests = historyOfRequests;
+    public void configure(String agentVersion, String binding, boolean historyOfRequests) {
+        lock();
+        try {
+            this.agentVersion = agentVersion;
+            this.binding = binding;
+            this.historyOfRequests = historyOfRequests;
+        } finally {
+            unlock();
+        }
     }
 
     // ------------------------------------------------------------------ processes
 
     /** Index of the MPI process whose binding classes were loaded by this loader. */
-    public synchronized int process(ClassLoader loader) {
-        Integer p = procByLoader.get(loader);
-        if (p != null) return p;
-        if (procCount == procRank.length) {
-            procRank = Arrays.copyOf(procRank, procCount * 2);
-            procSize = Arrays.copyOf(procSize, procCount * 2);
-            procState = Arrays.copyOf(procState, procCount * 2);
+    public int process(ClassLoader loader) {
+        lock();
+        try {
+            Integer p = procByLoader.get(loader);
+            if (p != null) return p;
+            if (procCount == procRank.length) {
+                procRank = Arrays.copyOf(procRank, procCount * 2);
+                procSize = Arrays.copyOf(procSize, procCount * 2);
+                procState = Arrays.copyOf(procState, procCount * 2);
+            }
+            int idx = procCount;
+            procRank[idx] = -1;
+            procSize[idx] = -1;
+            procState[idx] = MpiState.NOT_INITIALIZED.code();
+            procCount = idx + 1;
+            procByLoader.put(loader, idx);
+            return idx;
+        } finally {
+            unlock();
         }
-        int idx = procCount;
-        procRank[idx] = -1;
-        procSize[idx] = -1;
-        procState[idx] = MpiState.NOT_INITIALIZED.code();
-        procCount = idx + 1;
-        procByLoader.put(loader, idx);
-        return idx;
     }
 
-    public synchronized void processInitialized(int proc, int rank, int size) {
-        procRank[proc] = rank;
-        procSize[proc] = size;
-        procState[proc] = MpiState.INITIALIZED.code();
+    public void processInitialized(int proc, int rank, int size) {
+        lock();
+        try {
+            procRank[proc] = rank;
+            procSize[proc] = size;
+            procState[proc] = MpiState.INITIALIZED.code();
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized void processFinalized(int proc) {
-        procState[proc] = MpiState.FINALIZED.code();
+    public void processFinalized(int proc) {
+        lock();
+        try {
+            procState[proc] = MpiState.FINALIZED.code();
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized boolean isInitialized(int proc) {
-        return proc >= 0 && proc < procCount && procState[proc] == MpiState.INITIALIZED.code();
+    public boolean isInitialized(int proc) {
+        lock();
+        try {
+            return proc >= 0 && proc < procCount && procState[proc] == MpiState.INITIALIZED.code();
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized int rankOf(int proc) {
-        return proc >= 0 && proc < procCount ? procRank[proc] : -1;
+    public int rankOf(int proc) {
+        lock();
+        try {
+            return proc >= 0 && proc < procCount ? procRank[proc] : -1;
+        } finally {
+            unlock();
+        }
     }
 
     // ------------------------------------------------------------------ rows
 
     /** Registers a new handle; a wrapper already registered keeps its row. Returns the id. */
-    public synchronized long add(Object wrapper, RowSpec spec) {
-        drainCollected();
-        int existing = mainSlot(wrapper);
-        if (existing >= 0) return id[existing];
-        int s = takeSlot();
-        long newId = nextId++;
-        beginWrite(s);
-        id[s] = newId;
-        kind[s] = spec.kind.code();
-        state[s] = Lifecycle.ACTIVE.code();
-        owner[s] = spec.proc;
-        refCount[s] = 0;
-        cHandle[s] = spec.cHandle;
-        i0[s] = spec.i0;
-        i1[s] = spec.i1;
-        i2[s] = spec.i2;
-        l0[s] = spec.l0;
-        l1[s] = spec.l1;
-        l2[s] = spec.l2;
-        name[s] = intern(spec.name);
-        call[s] = intern(spec.call);
-        cls[s] = intern(spec.bindingClass);
-        ref0Slot[s] = holdSlot(spec.ref0);
-        ref1Slot[s] = holdSlot(spec.ref1);
-        r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
-        r1[s] = ref1Slot[s] >= 0 ? id[ref1Slot[s]] : 0;
-        int lineage = spec.derivedFrom == null ? -1 : mainSlot(spec.derivedFrom);
-        r2[s] = lineage >= 0 ? id[lineage] : 0;
-        if (spec.kind == HandleKind.COMMUNICATOR && ref0Slot[s] < 0 && lineage >= 0
-                && kind[lineage] == HandleKind.COMMUNICATOR.code() && ref0Slot[lineage] >= 0) {
-            // a new communicator inherits its parent's errhandler (MPI 3.1 section 8.3)
-            ref0Slot[s] = ref0Slot[lineage];
-            addRef(ref0Slot[s]);
-            r0[s] = id[ref0Slot[s]];
-        }
-        long[] parentIds = null;
-        if (spec.parents != null && spec.parents.length > 0) {
-            int[] ps = new int[spec.parents.length];
-            int n = 0;
-            for (Object p : spec.parents) {
-                int ps1 = holdSlot(p);
-                if (ps1 >= 0) ps[n++] = ps1;
+    public long add(Object wrapper, RowSpec spec) {
+        lock();
+        try {
+            drainCollected();
+            int existing = mainSlot(wrapper);
+            if (existing >= 0) return id[existing];
+            int s = takeSlot();
+            long newId = nextId++;
+            beginWrite(s);
+            id[s] = newId;
+            kind[s] = spec.kind.code();
+            state[s] = Lifecycle.ACTIVE.code();
+            owner[s] = spec.proc;
+            refCount[s] = 0;
+            cHandle[s] = spec.cHandle;
+            i0[s] = spec.i0;
+            i1[s] = spec.i1;
+            i2[s] = spec.i2;
+            l0[s] = spec.l0;
+            l1[s] = spec.l1;
+            l2[s] = spec.l2;
+            name[s] = intern(spec.name);
+            call[s] = intern(spec.call);
+            cls[s] = intern(spec.bindingClass);
+            ref0Slot[s] = holdSlot(spec.ref0);
+            ref1Slot[s] = holdSlot(spec.ref1);
+            r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
+            r1[s] = ref1Slot[s] >= 0 ? id[ref1Slot[s]] : 0;
+            int lineage = spec.derivedFrom == null ? -1 : mainSlot(spec.derivedFrom);
+            r2[s] = lineage >= 0 ? id[lineage] : 0;
+            if (spec.kind == HandleKind.COMMUNICATOR && ref0Slot[s] < 0 && lineage >= 0
+                    && kind[lineage] == HandleKind.COMMUNICATOR.code() && ref0Slot[lineage] >= 0) {
+                // a new communicator inherits its parent's errhandler (MPI 3.1 section 8.3)
+                ref0Slot[s] = ref0Slot[lineage];
+                addRef(ref0Slot[s]);
+                r0[s] = id[ref0Slot[s]];
             }
-            parentSlots[s] = Arrays.copyOf(ps, n);
-            parentIds = new long[n];
-            for (int i = 0; i < n; i++) parentIds[i] = id[ps[i]];
-        } else {
-            parentSlots[s] = null;
+            long[] parentIds = null;
+            if (spec.parents != null && spec.parents.length > 0) {
+                int[] ps = new int[spec.parents.length];
+                int n = 0;
+                for (Object p : spec.parents) {
+                    int ps1 = holdSlot(p);
+                    if (ps1 >= 0) ps[n++] = ps1;
+                }
+                parentSlots[s] = Arrays.copyOf(ps, n);
+                parentIds = new long[n];
+                for (int i = 0; i < n; i++) parentIds[i] = id[ps[i]];
+            } else {
+                parentSlots[s] = null;
+            }
+            long[] sideRecord = SideRecord.encode(spec, parentIds, this);
+            sideAt[s] = sideRecord == null ? -1 : storeSide(sideRecord);
+            sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
+            flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
+            endWrite(s);
+            wrappers.put(wrapper, s);
+            return newId;
+        } finally {
+            unlock();
         }
-        long[] sideRecord = SideRecord.encode(spec, parentIds, this);
-        sideAt[s] = sideRecord == null ? -1 : storeSide(sideRecord);
-        sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
-        flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
-        endWrite(s);
-        wrappers.put(wrapper, s);
-        return newId;
     }
 
     /** A predefined handle found at MPI init: registered, or marked if already known. */
-    public synchronized void addPredefined(Object wrapper, RowSpec spec) {
-        int s = mainSlot(wrapper);
-        if (s < 0) {
-            add(wrapper, spec);
-            return;
+    public void addPredefined(Object wrapper, RowSpec spec) {
+        lock();
+        try {
+            int s = mainSlot(wrapper);
+            if (s < 0) {
+                add(wrapper, spec);
+                return;
+            }
+            int idx = intern(spec.name);
+            beginWrite(s);
+            flags[s] |= spec.flags;
+            name[s] = idx;
+            owner[s] = spec.proc;
+            endWrite(s);
+        } finally {
+            unlock();
         }
-        int idx = intern(spec.name);
-        beginWrite(s);
-        flags[s] |= spec.flags;
-        name[s] = idx;
-        owner[s] = spec.proc;
-        endWrite(s);
     }
 
     /** Creation stack of a request, recorded only when the requestStacks option is on. */
-    public synchronized void setStack(Object wrapper, long key, String[] frames) {
-        int r = requestSlot(wrapper, key);
-        if (r < 0) return;
-        RowSpec spec = new RowSpec(HandleKind.REQUEST);
-        spec.stack = frames;
-        long[] record = SideRecord.encode(spec, null, this);
-        if (record == null) return;
-        int at = storeSide(record);
-        beginRequestWrite(r);
-        reqSideAt[r] = at;
-        reqSideLen[r] = record.length;
-        endRequestWrite(r);
-        setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_HAS_SIDE);
+    public void setStack(Object wrapper, long key, String[] frames) {
+        lock();
+        try {
+            int r = requestSlot(wrapper, key);
+            if (r < 0) return;
+            RowSpec spec = new RowSpec(HandleKind.REQUEST);
+            spec.stack = frames;
+            long[] record = SideRecord.encode(spec, null, this);
+            if (record == null) return;
+            int at = storeSide(record);
+            beginRequestWrite(r);
+            reqSideAt[r] = at;
+            reqSideLen[r] = record.length;
+            endRequestWrite(r);
+            setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_HAS_SIDE);
+        } finally {
+            unlock();
+        }
     }
 
     /**
@@ -263,34 +323,39 @@ public final class HandleRegistry {
      * uncontended lock, no stack, no side record. {@code key} is the native handle when the
      * binding has one (then the wrapper is not tracked at all), 0 otherwise.
      */
-    public synchronized void addRequest(Object request, long key, int proc, String bindingClass, String callName,
+    public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
-        if (key == 0) {
-            drainCollected();
-            if (wrappers.slotOf(request) >= 0) return;
-        } else {
-            int stale = requestKeys.get(key);
-            if (stale >= 0) {
-                // MPI hands out a request's handle again only after the old one finished
-                requestKeys.remove(key);
-                releaseRequest(stale);
+        lock();
+        try {
+            if (key == 0) {
+                drainCollected();
+                if (wrappers.slotOf(request) >= 0) return;
+            } else {
+                int stale = requestKeys.get(key);
+                if (stale >= 0) {
+                    // MPI hands out a request's handle again only after the old one finished
+                    requestKeys.remove(key);
+                    releaseRequest(stale);
+                }
             }
+            int r = takeRequestSlot();
+            int c = communicatorSlot(communicator);
+            int b = r * REQ_STRIDE;
+            int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
+            beginRequestWrite(r);
+            reqs[b + REQ_ID] = nextId++;
+            reqs[b + REQ_KEY] = key;
+            reqs[b + REQ_PEER_TAG] = ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
+            reqs[b + REQ_COMM] = c >= 0 ? id[c] : 0;
+            reqs[b + REQ_META] = RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc);
+            endRequestWrite(r);
+            reqCommSlot[r] = c;
+            // an inactive persistent request holds nothing; a pending one holds its communicator
+            if (!persistent && c >= 0) refCount[c]++;
+            if (key != 0) requestKeys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
+        } finally {
+            unlock();
         }
-        int r = takeRequestSlot();
-        int c = communicatorSlot(communicator);
-        int b = r * REQ_STRIDE;
-        int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
-        beginRequestWrite(r);
-        reqs[b + REQ_ID] = nextId++;
-        reqs[b + REQ_KEY] = key;
-        reqs[b + REQ_PEER_TAG] = ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
-        reqs[b + REQ_COMM] = c >= 0 ? id[c] : 0;
-        reqs[b + REQ_META] = RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc);
-        endRequestWrite(r);
-        reqCommSlot[r] = c;
-        // an inactive persistent request holds nothing; a pending one holds its communicator
-        if (!persistent && c >= 0) refCount[c]++;
-        if (key != 0) requestKeys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
     }
 
     /**
@@ -324,79 +389,114 @@ public final class HandleRegistry {
         return s >= 0 && (s & REQUEST_SLOT) != 0 ? s & ~REQUEST_SLOT : -1;
     }
 
-    public synchronized boolean isTrackedRequest(Object request, long key) {
-        return requestSlot(request, key) >= 0;
+    public boolean isTrackedRequest(Object request, long key) {
+        lock();
+        try {
+            return requestSlot(request, key) >= 0;
+        } finally {
+            unlock();
+        }
     }
 
     /** The application freed the handle: release it now or keep it as an orphan. */
-    public synchronized void freed(Object wrapper) {
-        freed(wrapper, 0);
+    public void freed(Object wrapper) {
+        lock();
+        try {
+            freed(wrapper, 0);
+        } finally {
+            unlock();
+        }
     }
 
     /** {@code key}: the native handle the wrapper had before the call, 0 if none. */
-    public synchronized void freed(Object wrapper, long key) {
-        drainCollected();
-        int r = requestSlot(wrapper, key);
-        if (r >= 0) {
-            // MPI_Request_free: the operation may still run, but the application can no
-            // longer observe it; the request leaves the registry
-            forgetRequest(wrapper, r);
-            releaseRequest(r);
-            return;
-        }
-        int s = wrappers.slotOf(wrapper);
-        if (s < 0 || (s & REQUEST_SLOT) != 0) {
-            untrackedEvents++;
-            return;
-        }
-        wrappers.remove(wrapper);
-        if (state[s] != Lifecycle.ACTIVE.code()) return;
-        if (refCount[s] == 0) {
-            release(s);
-        } else {
-            beginWrite(s);
-            state[s] = Lifecycle.FREED.code();
-            endWrite(s);
+    public void freed(Object wrapper, long key) {
+        lock();
+        try {
+            drainCollected();
+            int r = requestSlot(wrapper, key);
+            if (r >= 0) {
+                // MPI_Request_free: the operation may still run, but the application can no
+                // longer observe it; the request leaves the registry
+                forgetRequest(wrapper, r);
+                releaseRequest(r);
+                return;
+            }
+            int s = wrappers.slotOf(wrapper);
+            if (s < 0 || (s & REQUEST_SLOT) != 0) {
+                untrackedEvents++;
+                return;
+            }
+            wrappers.remove(wrapper);
+            if (state[s] != Lifecycle.ACTIVE.code()) return;
+            if (refCount[s] == 0) {
+                release(s);
+            } else {
+                beginWrite(s);
+                state[s] = Lifecycle.FREED.code();
+                endWrite(s);
+            }
+        } finally {
+            unlock();
         }
     }
 
     /** A request completed (wait/test succeeded). Non-persistent requests are released. */
-    public synchronized void requestCompleted(Object request) {
-        requestCompleted(request, 0);
+    public void requestCompleted(Object request) {
+        lock();
+        try {
+            requestCompleted(request, 0);
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized void requestCompleted(Object request, long key) {
-        int r = requestSlot(request, key);
-        if (r < 0) return;
-        int b = r * REQ_STRIDE;
-        long meta = reqs[b + REQ_META];
-        int f = RegistryLayout.requestFlags(meta);
-        if ((f & F_PERSISTENT) != 0) {
-            if ((f & F_COMPLETE) != 0) return;
-            setRequestFlags(r, f | F_COMPLETE);
-            unholdCommunicator(r);
-            return;
+    public void requestCompleted(Object request, long key) {
+        lock();
+        try {
+            int r = requestSlot(request, key);
+            if (r < 0) return;
+            int b = r * REQ_STRIDE;
+            long meta = reqs[b + REQ_META];
+            int f = RegistryLayout.requestFlags(meta);
+            if ((f & F_PERSISTENT) != 0) {
+                if ((f & F_COMPLETE) != 0) return;
+                setRequestFlags(r, f | F_COMPLETE);
+                unholdCommunicator(r);
+                return;
+            }
+            forgetRequest(request, r);
+            releaseRequest(r);
+        } finally {
+            unlock();
         }
-        forgetRequest(request, r);
-        releaseRequest(r);
     }
 
     /** A persistent request was started: it is pending again and holds its communicator. */
-    public synchronized void requestStarted(Object request) {
-        requestStarted(request, 0);
+    public void requestStarted(Object request) {
+        lock();
+        try {
+            requestStarted(request, 0);
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized void requestStarted(Object request, long key) {
-        int r = requestSlot(request, key);
-        if (r < 0) return;
-        int b = r * REQ_STRIDE;
-        int f = RegistryLayout.requestFlags(reqs[b + REQ_META]);
-        if ((f & F_COMPLETE) == 0) return;
-        setRequestFlags(r, f & ~F_COMPLETE);
-        int c = reqCommSlot[r];
-        // the communicator may have been released (and its slot reused) while the request was inactive
-        if (c >= 0 && id[c] == reqs[b + REQ_COMM] && id[c] != 0) refCount[c]++;
-        else reqCommSlot[r] = -1;
+    public void requestStarted(Object request, long key) {
+        lock();
+        try {
+            int r = requestSlot(request, key);
+            if (r < 0) return;
+            int b = r * REQ_STRIDE;
+            int f = RegistryLayout.requestFlags(reqs[b + REQ_META]);
+            if ((f & F_COMPLETE) == 0) return;
+            setRequestFlags(r, f & ~F_COMPLETE);
+            int c = reqCommSlot[r];
+            // the communicator may have been released (and its slot reused) while the request was inactive
+            if (c >= 0 && id[c] == reqs[b + REQ_COMM] && id[c] != 0) refCount[c]++;
+            else reqCommSlot[r] = -1;
+        } finally {
+            unlock();
+        }
     }
 
     private void setRequestFlags(int r, int f) {
@@ -527,64 +627,173 @@ public final class HandleRegistry {
         INTS.setRelease(reqStamp, r, reqStamp[r] + 1);
     }
 
-    public synchronized void setErrhandler(Object holder, Object errhandler) {
-        int s = mainSlot(holder);
-        if (s < 0) {
-            untrackedEvents++;
-            return;
+    public void setErrhandler(Object holder, Object errhandler) {
+        lock();
+        try {
+            int s = mainSlot(holder);
+            if (s < 0) {
+                untrackedEvents++;
+                return;
+            }
+            boolean comm = kind[s] == HandleKind.COMMUNICATOR.code();
+            int which = comm ? 0 : 1;
+            dropRef(s, which);
+            int e = holdSlot(errhandler);
+            beginWrite(s);
+            if (which == 0) {
+                ref0Slot[s] = e;
+                r0[s] = e >= 0 ? id[e] : 0;
+            } else {
+                ref1Slot[s] = e;
+                r1[s] = e >= 0 ? id[e] : 0;
+            }
+            endWrite(s);
+        } finally {
+            unlock();
         }
-        boolean comm = kind[s] == HandleKind.COMMUNICATOR.code();
-        int which = comm ? 0 : 1;
-        dropRef(s, which);
-        int e = holdSlot(errhandler);
-        beginWrite(s);
-        if (which == 0) {
-            ref0Slot[s] = e;
-            r0[s] = e >= 0 ? id[e] : 0;
-        } else {
-            ref1Slot[s] = e;
-            r1[s] = e >= 0 ? id[e] : 0;
-        }
-        endWrite(s);
     }
 
-    public synchronized void setName(Object wrapper, String newName) {
-        int s = mainSlot(wrapper);
-        if (s < 0) return;
-        int idx = intern(newName);
-        beginWrite(s);
-        name[s] = idx;
-        endWrite(s);
+    public void setName(Object wrapper, String newName) {
+        lock();
+        try {
+            int s = mainSlot(wrapper);
+            if (s < 0) return;
+            int idx = intern(newName);
+            beginWrite(s);
+            name[s] = idx;
+            endWrite(s);
+        } finally {
+            unlock();
+        }
     }
 
-    public synchronized void committed(Object datatype) {
-        int s = mainSlot(datatype);
-        if (s < 0) return;
-        beginWrite(s);
-        flags[s] |= F_COMMITTED;
-        endWrite(s);
+    public void committed(Object datatype) {
+        lock();
+        try {
+            int s = mainSlot(datatype);
+            if (s < 0) return;
+            beginWrite(s);
+            flags[s] |= F_COMMITTED;
+            endWrite(s);
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * An MPI exception raised by a binding call on {@code handle} (a communicator, request or
+     * window wrapper, or null). {@code key} is a request's native handle, 0 otherwise.
+     * {@code replace}: the entry this exception was recorded in by a nested binding call, to be
+     * overwritten with the outer (the application's) call, or -1. Returns the entry number.
+     */
+    public synchronized long recordError(long replace, int proc, String callName, Object handle, long key, int peer,
+                                         int errorClass, int errorCode, String causeClass, String message) {
+        long handleId = 0;
+        int s = handle == null ? -1 : mainSlot(handle);
+        if (s >= 0) {
+            handleId = id[s];
+        } else if (handle != null || key != 0) {
+            int r = requestSlot(handle, key);
+            if (r >= 0) handleId = reqs[r * REQ_STRIDE + REQ_ID];
+        }
+        boolean overwrite = replace >= 0 && replace < errCount && errCount - replace <= ERROR_CAPACITY;
+        long entry = overwrite ? replace : errCount;
+        int e = (int) (entry % ERROR_CAPACITY);
+        int st = errStamp[e] + 1;
+        INTS.setOpaque(errStamp, e, st);
+        VarHandle.storeStoreFence();
+        if (!overwrite) errTime[e] = System.nanoTime();
+        errOwner[e] = proc;
+        errHandle[e] = handleId;
+        errPeer[e] = peer;
+        errClass[e] = errorClass;
+        errCode[e] = errorCode;
+        errCall[e] = intern(callName);
+        errCause[e] = intern(causeClass);
+        errMessage[e] = message == null || message.length() <= MESSAGE_CHARS ? message
+                : message.substring(0, MESSAGE_CHARS);
+        INTS.setRelease(errStamp, e, st + 1);
+        if (!overwrite) errCount++;
+        return entry;
     }
 
     /** Never lets a failure inside the agent reach the application; the snapshot shows it. */
     public void internalError(String where, Throwable t) {
-        synchronized (this) {
+        lock();
+        try {
             internalErrors++;
             lastError = where + ": " + t;
+        } finally {
+            unlock();
         }
     }
 
-    public synchronized long untrackedEvent() {
-        return ++untrackedEvents;
+    public long untrackedEvent() {
+        lock();
+        try {
+            return ++untrackedEvents;
+        } finally {
+            unlock();
+        }
     }
 
     /** Records that wrappers were garbage-collected; called by the reaper and on mutations. */
     public void reapForever() throws InterruptedException {
         while (true) {
             Reference<?> r = collected.remove();
-            synchronized (this) {
+            lock();
+            try {
                 collectedWrapper((WrapperIndex.Entry) r);
                 drainCollected();
+            } finally {
+                unlock();
             }
+        }
+    }
+
+    // ------------------------------------------------------------------ the lock
+
+    /*
+     * One lock guards every mutation. A monitor costs two atomic instructions per call (enter
+     * and exit); this lock costs one (the exit is a release store), which matters on the request
+     * hot path, called twice per message. Reentrant, because public operations call each
+     * other. Contended (MPJ multicore ranks share the registry) it spins briefly, then parks.
+     */
+    private static final VarHandle LOCK_OWNER;
+
+    static {
+        try {
+            LOCK_OWNER = MethodHandles.lookup().findVarHandle(HandleRegistry.class, "lockOwner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Thread lockOwner;
+    private int lockDepth;
+
+    private void lock() {
+        Thread me = Thread.currentThread();
+        if (lockOwner == me) {
+            lockDepth++;
+            return;
+        }
+        for (int spins = 0; !LOCK_OWNER.compareAndSet(this, null, me); spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else if (spins < 200) {
+                Thread.yield();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+        }
+    }
+
+    private void unlock() {
+        if (lockDepth > 0) {
+            lockDepth--;
+        } else {
+            LOCK_OWNER.setRelease(this, null);
         }
     }
 

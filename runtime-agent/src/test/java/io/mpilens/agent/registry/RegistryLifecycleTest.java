@@ -286,6 +286,35 @@ class RegistryLifecycleTest {
         }
     }
 
+    @Test
+    void concurrentRanksLeaveAConsistentRegistry() throws Exception {
+        // MPJ multicore: several ranks (threads) of one JVM share the registry
+        Object comm = new Object();
+        registry.add(comm, spec(HandleKind.COMMUNICATOR, "shared"));
+        Thread[] ranks = new Thread[4];
+        for (int t = 0; t < ranks.length; t++) {
+            long base = (t + 1L) << 40;
+            ranks[t] = new Thread(() -> {
+                for (int i = 1; i <= 20_000; i++) {
+                    Object r = new Object();
+                    registry.addRequest(r, base + i * 8L, 0, "mpi.Request", "iSend", 1, i, comm, false);
+                    if (i % 100 == 0) {
+                        Object g = new Object();
+                        registry.add(g, spec(HandleKind.GROUP, "g"));
+                        registry.freed(g);
+                    }
+                    registry.requestCompleted(r, base + i * 8L);
+                }
+            });
+            ranks[t].start();
+        }
+        for (Thread t : ranks) t.join();
+        ProcessSnapshot s = snapshot();
+        assertEquals(0, byName("shared").orElseThrow().refCount());
+        assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST || h.kind() == HandleKind.GROUP));
+        assertEquals(0, s.tornRows());
+    }
+
     /** A registry written by an agent from the future. */
     static final class FutureRegistry {
         final int magic = RegistryLayout.MAGIC;
