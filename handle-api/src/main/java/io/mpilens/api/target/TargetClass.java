@@ -1,0 +1,6 @@
+package io.mpilens.api.target;
+
+/** A class loaded in the target; opaque outside its {@link TargetReader}. */
+public interface TargetClass {
+    String name();
+}
