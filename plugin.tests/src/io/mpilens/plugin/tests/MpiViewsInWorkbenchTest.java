@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
@@ -15,6 +16,8 @@ import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.model.Box;
 import io.mpilens.plugin.model.CommunicatorBoxes;
 import io.mpilens.plugin.model.HandleColumn;
+import io.mpilens.plugin.model.HandleFilter;
+import io.mpilens.plugin.model.HandleFilter.LifecycleChoice;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.HostBoxes;
 import io.mpilens.plugin.model.JobView;
@@ -30,8 +33,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.eclipse.debug.core.DebugPlugin;
@@ -141,6 +147,7 @@ class MpiViewsInWorkbenchTest {
                 .filter(r -> r.handle().isOrphan()).findFirst().orElseThrow().handle());
         assertEquals(red.red(), split.getForeground(HandleColumn.STATE.ordinal()).getRed(), "orphans are drawn red");
         screenshot(handles, "mpi-handles.png");
+        checkDetailsHoldersAndFilters(handles, r0);
         page.setPartState(page.getReference(handles), IWorkbenchPage.STATE_RESTORED);
 
         // MPI Communicators: COMM_WORLD with 4 members, the two splits (orphans) derived from it
@@ -177,6 +184,79 @@ class MpiViewsInWorkbenchTest {
         assertTrue(after.rank(2).orElseThrow().handleCount() > 0, "a dead rank keeps showing its last handles");
         screenshotMaximized(page, comms, "mpi-communicators-rank2-killed.png");
         screenshotMaximized(page, hosts, "mpi-hosts-rank2-killed.png");
+    }
+
+    /** The details pane of the orphan tour-split-0, its holder, its creation site, and "only orphans". */
+    private void checkDetailsHoldersAndFilters(HandlesView handles, HandleTree.RankNode r0) throws Exception {
+        HandleTree tree = handles.tree();
+        HandleTree.HandleRow split = tree.kinds(r0).stream().flatMap(k -> tree.rows(k).stream())
+                .filter(r -> "tour-split-0".equals(r.handle().name())).findFirst().orElseThrow();
+        handles.viewer().setSelection(new StructuredSelection(split), true);
+        spin(300);
+        String details = handles.detailsText();
+        HandleInfo h = split.handle();
+        long holder = h.heldBy()[0];
+        for (String line : List.of("Name: tour-split-0", "Kind: COMMUNICATOR", "Id: #" + h.id(), "State: FREED (orphan)",
+                "Lifecycle: FREED", "Predefined: no", "Leaked: no", "Reference count: 1", "Held by: #" + holder, "Owner rank: 0",
+                "Binding class: mpi.Intracomm", "C handle: 0x" + Long.toHexString(h.cHandle()), "Creating call: split", "Rank: 0",
+                "Size: 2", "Members: [0, 2]", "Intercommunicator: no", "Derived from: #" + h.derivedFrom())) {
+            assertTrue(details.contains(line + "\n"), "details pane has \"" + line + "\":\n" + details);
+        }
+        assertTrue(details.contains("Created at: io.mpilens.examples.openmpi.HandleTour.main(HandleTour.java:46)\n"), details);
+        screenshot(handles, "mpi-handles-details.png");
+
+        handles.showHolders();
+        spin(300);
+        List<?> selected = handles.viewer().getStructuredSelection().toList();
+        assertEquals(1, selected.size(), "Show holders selects the one holder: " + selected);
+        HandleTree.HandleRow held = (HandleTree.HandleRow) selected.get(0);
+        assertEquals(holder, held.handle().id());
+        assertEquals(HandleKind.REQUEST, held.handle().kind());
+        assertEquals("iRecv", held.handle().creatingCall());
+        assertEquals("1 handle holds tour-split-0", handles.statusMessage());
+        screenshot(handles, "mpi-handles-holders.png");
+
+        // the test workspace has no projects: "Open creation site" says so in the status line
+        handles.viewer().setSelection(new StructuredSelection(split), true);
+        spin(100);
+        handles.openCreationSite();
+        waitUntil("the status line reports the type is not in the workspace",
+                () -> handles.statusMessage() != null && handles.statusMessage().contains("is not in the workspace"));
+        assertTrue(handles.statusMessage().startsWith("Cannot open io.mpilens.examples.openmpi.HandleTour.main(HandleTour.java:46): "
+                + "type io.mpilens.examples.openmpi.HandleTour is not in the workspace."), handles.statusMessage());
+
+        // only orphans: exactly the FREED handles of every rank's snapshot
+        Set<String> orphans = new TreeSet<>();
+        for (RankView r : tree.job().ranks()) {
+            for (HandleInfo x : r.process().handles()) if (x.isOrphan()) orphans.add("rank " + r.rank() + " #" + x.id() + " " + HandleColumn.displayName(x));
+        }
+        assertTrue(orphans.size() >= 8, "HandleTour frees a split and a datatype on each rank: " + orphans);
+        handles.setFilter(new HandleFilter(null, LifecycleChoice.ORPHANS, ""));
+        spin(500);
+        HandleTree filtered = handles.tree();
+        Set<String> shown = new TreeSet<>();
+        for (HandleTree.RankNode r : filtered.ranks()) {
+            for (HandleTree.KindNode k : filtered.kinds(r)) {
+                for (HandleTree.HandleRow x : filtered.rows(k)) shown.add("rank " + r.rank() + " #" + x.handle().id() + " " + HandleColumn.displayName(x.handle()));
+            }
+        }
+        assertEquals(orphans, shown, "only orphans shows exactly the orphans");
+        List<String> rowsOnScreen = new ArrayList<>();
+        collectLeaves(handles.viewer().getTree().getItems(), rowsOnScreen);
+        assertEquals(orphans.size(), rowsOnScreen.size(), "every orphan is a row on screen: " + rowsOnScreen);
+        assertTrue(rowsOnScreen.stream().allMatch("FREED (orphan)"::equals), rowsOnScreen.toString());
+        screenshot(handles, "mpi-handles-only-orphans.png");
+        handles.setFilter(HandleFilter.ALL);
+        spin(200);
+    }
+
+    /** The state column of the expanded handle rows (depth 4: job, rank, kind, handle). */
+    private static void collectLeaves(TreeItem[] items, List<String> out) {
+        for (TreeItem i : items) {
+            String state = i.getText(HandleColumn.STATE.ordinal()); // a virtual item gets its data when read
+            if (i.getData() instanceof HandleTree.HandleRow) out.add(state);
+            else if (i.getExpanded()) collectLeaves(i.getItems(), out);
+        }
     }
 
     /** One launch, one JDT Java debug target per rank JVM: what "Attach to MPI Job" does. */

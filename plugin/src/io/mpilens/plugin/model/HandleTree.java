@@ -43,9 +43,18 @@ public final class HandleTree {
     private final Map<RankNode, RankView> rankViews = new HashMap<>();
     private final Map<RankNode, List<KindNode>> kinds = new HashMap<>();
     private final Map<KindNode, List<HandleRow>> rows = new HashMap<>();
+    private final Map<RankNode, Map<Long, HandleRow>> byId = new HashMap<>();
+    private final HandleFilter filter;
+    private int shown;
 
     public HandleTree(JobView job) {
+        this(job, HandleFilter.ALL);
+    }
+
+    /** The tree of the handles of {@code job} that {@code filter} accepts; kinds with none are left out. */
+    public HandleTree(JobView job, HandleFilter filter) {
         this.job = job;
+        this.filter = filter;
         this.root = new JobNode(job.name());
         for (RankView r : job.ranks()) {
             RankNode rn = new RankNode(r.target(), r.rank());
@@ -53,19 +62,59 @@ public final class HandleTree {
             rankViews.put(rn, r);
             Map<HandleKind, List<HandleInfo>> byKind = new EnumMap<>(HandleKind.class);
             if (r.process() != null) {
-                for (HandleInfo h : r.process().handles()) byKind.computeIfAbsent(h.kind(), k -> new ArrayList<>()).add(h);
+                for (HandleInfo h : r.process().handles()) {
+                    if (filter.accepts(h)) byKind.computeIfAbsent(h.kind(), k -> new ArrayList<>()).add(h);
+                }
             }
+            Map<Long, HandleRow> ids = new HashMap<>();
             List<KindNode> kindNodes = new ArrayList<>();
             for (Map.Entry<HandleKind, List<HandleInfo>> e : byKind.entrySet()) {
                 KindNode kn = new KindNode(rn, e.getKey());
                 kindNodes.add(kn);
                 List<HandleRow> list = new ArrayList<>(e.getValue().size());
-                for (HandleInfo h : e.getValue()) list.add(new HandleRow(kn, h));
+                for (HandleInfo h : e.getValue()) {
+                    HandleRow row = new HandleRow(kn, h);
+                    list.add(row);
+                    ids.put(h.id(), row);
+                }
+                shown += list.size();
                 list.sort((a, b) -> Long.compare(a.handle().id(), b.handle().id()));
                 rows.put(kn, list);
             }
             kinds.put(rn, kindNodes);
+            byId.put(rn, ids);
         }
+    }
+
+    public HandleFilter filter() {
+        return filter;
+    }
+
+    /** Handle rows in the tree (those the filter accepts). */
+    public int shownCount() {
+        return shown;
+    }
+
+    /** The row of handle {@code id} of a rank, null if it has none or the filter hides it. */
+    public HandleRow row(RankNode rank, long id) {
+        return byId.getOrDefault(rank, Map.of()).get(id);
+    }
+
+    /** What keeps {@code row} alive: the rows of its {@code heldBy} ids that the tree shows. */
+    public List<HandleRow> holders(HandleRow row) {
+        List<HandleRow> out = new ArrayList<>();
+        for (long id : row.handle().heldBy()) {
+            HandleRow h = row(row.parent().owner(), id);
+            if (h != null) out.add(h);
+        }
+        return out;
+    }
+
+    /** The nodes from the job down to {@code element}, for selecting it in a tree viewer. */
+    public List<Object> path(Object element) {
+        List<Object> path = new ArrayList<>();
+        for (Object e = element; e != null && e != this; e = parent(e)) path.add(0, e);
+        return path;
     }
 
     public JobView job() {

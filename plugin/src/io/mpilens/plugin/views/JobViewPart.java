@@ -80,6 +80,11 @@ public abstract class JobViewPart extends ViewPart {
         return shown;
     }
 
+    /** Shows {@code job} now, on the UI thread: what {@link MpiJobs} delivers (measurements call it directly). */
+    public void showJob(JobView job) {
+        show0(job);
+    }
+
     private void show0(JobView job) {
         shown = job;
         header.setText(job.summary());

@@ -5,9 +5,11 @@ import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
+import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.jdi.TargetChangedException;
+import io.mpilens.headless.jdi.ThreadFrames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,16 +42,20 @@ public final class JobSnapshotter {
         this.suspend = suspend;
     }
 
+    /** What one JVM held: its MPI processes and, when asked for, the MPI call each thread is inside. */
+    public record Reading(List<ProcessSnapshot> processes, List<BindingFrame> frames) {
+    }
+
     public JobSnapshot snapshot(List<JdwpAddress> addresses) {
         List<Task> tasks = new ArrayList<>();
-        for (JdwpAddress a : addresses) tasks.add(new Task(a));
+        for (JdwpAddress a : addresses) tasks.add(new Task(a, false));
         tasks.forEach(Task::start);
         List<JobSnapshot.Rank> ranks = new ArrayList<>();
         List<JobSnapshot.Failure> failures = new ArrayList<>();
         for (Task t : tasks) {
             String address = t.address.toString();
             try {
-                for (ProcessSnapshot p : t.await()) ranks.add(new JobSnapshot.Rank(address, p));
+                for (ProcessSnapshot p : t.await().processes()) ranks.add(new JobSnapshot.Rank(address, p));
             } catch (TargetReadException | RegistryNotFoundException | UnsupportedLayoutException e) {
                 failures.add(new JobSnapshot.Failure(address, e.getMessage()));
             } catch (RuntimeException e) { // a defect or damaged data: say so, without a stack trace
@@ -62,7 +68,12 @@ public final class JobSnapshotter {
 
     /** Reads one address with the same deadlines; errors are thrown, not collected. */
     public List<ProcessSnapshot> read(JdwpAddress address) {
-        Task t = new Task(address);
+        return read(address, false).processes();
+    }
+
+    /** As {@link #read(JdwpAddress)}; with {@code frames}, also the binding frames of every thread, same connection. */
+    public Reading read(JdwpAddress address, boolean frames) {
+        Task t = new Task(address, frames);
         t.start();
         return t.await();
     }
@@ -80,13 +91,15 @@ public final class JobSnapshotter {
 
     private final class Task {
         final JdwpAddress address;
-        final CompletableFuture<List<ProcessSnapshot>> result = new CompletableFuture<>();
+        final boolean frames;
+        final CompletableFuture<Reading> result = new CompletableFuture<>();
         final AtomicReference<JdiTargetReader> reader = new AtomicReference<>();
         /** Connect deadline (enforced by the attach itself, plus slack), then the read deadline. */
         volatile long deadlineNanos;
 
-        Task(JdwpAddress address) {
+        Task(JdwpAddress address, boolean frames) {
             this.address = address;
+            this.frames = frames;
         }
 
         void start() {
@@ -101,13 +114,18 @@ public final class JobSnapshotter {
                 reader.set(r);
                 deadlineNanos = System.nanoTime() + timeout.toNanos();
                 if (result.isDone()) return; // abandoned meanwhile
-                result.complete(suspend ? r.whileSuspended(() -> decode(r)) : decode(r));
+                result.complete(suspend ? r.whileSuspended(() -> reading(r, true)) : reading(r, false));
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
         }
 
-        List<ProcessSnapshot> await() {
+        private Reading reading(JdiTargetReader r, boolean vmSuspended) {
+            List<ProcessSnapshot> processes = decode(r);
+            return new Reading(processes, frames ? ThreadFrames.read(r.virtualMachine(), vmSuspended) : List.of());
+        }
+
+        Reading await() {
             while (true) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {

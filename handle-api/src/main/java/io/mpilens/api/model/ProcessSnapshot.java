@@ -21,10 +21,18 @@ public final class ProcessSnapshot {
     private final List<HandleInfo> handles;
     private final List<HandleInfo> released;
     private final int tornRows;
+    private final List<MpiError> errors;
 
     public ProcessSnapshot(int rank, int worldSize, long pid, String host, String binding, MpiState mpiState,
                            int layoutVersion, AgentHealth agentHealth, List<HandleInfo> handles,
                            List<HandleInfo> released, int tornRows) {
+        this(rank, worldSize, pid, host, binding, mpiState, layoutVersion, agentHealth, handles, released, tornRows,
+                List.of());
+    }
+
+    public ProcessSnapshot(int rank, int worldSize, long pid, String host, String binding, MpiState mpiState,
+                           int layoutVersion, AgentHealth agentHealth, List<HandleInfo> handles,
+                           List<HandleInfo> released, int tornRows, List<MpiError> errors) {
         this.rank = rank;
         this.worldSize = worldSize;
         this.pid = pid;
@@ -36,6 +44,7 @@ public final class ProcessSnapshot {
         this.handles = Collections.unmodifiableList(new ArrayList<>(handles));
         this.released = Collections.unmodifiableList(new ArrayList<>(released));
         this.tornRows = tornRows;
+        this.errors = Collections.unmodifiableList(new ArrayList<>(errors));
     }
 
     /** COMM_WORLD rank, {@link HandleInfo#UNKNOWN} before MPI init. */
@@ -54,6 +63,8 @@ public final class ProcessSnapshot {
     public List<HandleInfo> released() { return released; }
     /** Rows skipped because the target was stopped in the middle of updating them. */
     public int tornRows() { return tornRows; }
+    /** MPI exceptions raised by binding calls of this rank, newest first, from the agent's bounded ring. */
+    public List<MpiError> errors() { return errors; }
 
     public Optional<HandleInfo> handle(long id) {
         for (HandleInfo h : handles) {

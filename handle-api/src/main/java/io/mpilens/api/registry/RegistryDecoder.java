@@ -6,6 +6,7 @@ import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
@@ -32,7 +33,8 @@ public final class RegistryDecoder {
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
             REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_SIDE_AT, REQ_SIDE_LEN, HIST_COUNT, HIST_STAMP, HIST_ID,
-            HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS);
+            HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
+            ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
 
     private final TargetReader reader;
@@ -244,6 +246,7 @@ public final class RegistryDecoder {
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
+        List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
                 str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)));
@@ -255,7 +258,8 @@ public final class RegistryDecoder {
             out.add(new ProcessSnapshot(known ? procRank[p] : HandleInfo.UNKNOWN,
                     known ? procSize[p] : HandleInfo.UNKNOWN, asLong(f.get(PID)), str(f.get(HOST)),
                     str(f.get(BINDING)), known ? MpiState.ofCode(procState[p]) : MpiState.NOT_INITIALIZED,
-                    VERSION, health, e.getValue(), p >= 0 && p < history.length ? history[p] : List.of(), torn));
+                    VERSION, health, e.getValue(), p >= 0 && p < history.length ? history[p] : List.of(), torn,
+                    p >= 0 && p < errors.length ? errors[p] : List.of()));
         }
         return out;
     }
@@ -379,6 +383,39 @@ public final class RegistryDecoder {
                     .predefined((flags[s] & F_PREDEFINED) != 0).leaked((flags[s] & F_LEAKED) != 0)
                     .state(Lifecycle.RELEASED)
                     .creationStack(site == null ? List.of() : List.of(site)).build());
+        }
+        return out;
+    }
+
+    /** The ring of recorded MPI exceptions, newest first per process; empty for agents that predate it. */
+    @SuppressWarnings("unchecked")
+    private List<MpiError>[] readErrors(Map<String, Object> f, StringTable strings, int procCount, int[] procRank) {
+        List<MpiError>[] out = new List[Math.max(procCount, 1)];
+        for (int i = 0; i < out.length; i++) out[i] = new ArrayList<>();
+        long count = asLong(f.get(ERR_COUNT));
+        TargetObject stampArray = (TargetObject) f.get(ERR_STAMP);
+        if (count == 0 || stampArray == null) return out;
+        int cap = reader.arrayLength(stampArray);
+        int n = (int) Math.min(count, cap);
+        int[] stamp = reader.ints(stampArray, 0, cap);
+        long[] times = reader.longs((TargetObject) f.get(ERR_TIME), 0, cap);
+        int[] owners = reader.ints((TargetObject) f.get(ERR_OWNER), 0, cap);
+        long[] handles = reader.longs((TargetObject) f.get(ERR_HANDLE), 0, cap);
+        int[] peers = reader.ints((TargetObject) f.get(ERR_PEER), 0, cap);
+        int[] classes = reader.ints((TargetObject) f.get(ERR_CLASS), 0, cap);
+        int[] codes = reader.ints((TargetObject) f.get(ERR_CODE), 0, cap);
+        int[] calls = reader.ints((TargetObject) f.get(ERR_CALL), 0, cap);
+        int[] causes = reader.ints((TargetObject) f.get(ERR_CAUSE), 0, cap);
+        TargetObject[] messages = reader.objects((TargetObject) f.get(ERR_MESSAGE), 0, cap);
+        int[] stampAfter = reader.ints(stampArray, 0, cap);
+        for (long i = count - 1; i >= count - n; i--) { // newest first
+            int s = (int) (i % cap);
+            if ((stamp[s] & 1) != 0 || stamp[s] != stampAfter[s] || stamp[s] == 0) continue;
+            boolean known = owners[s] >= 0 && owners[s] < procCount;
+            int p = known ? owners[s] : 0;
+            out[p].add(new MpiError(times[s], known ? procRank[owners[s]] : HandleInfo.UNKNOWN, strings.get(calls[s]),
+                    handles[s], peers[s], classes[s], codes[s], strings.get(causes[s]),
+                    messages[s] == null ? null : reader.string(messages[s])));
         }
         return out;
     }

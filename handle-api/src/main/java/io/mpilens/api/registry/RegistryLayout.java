@@ -154,6 +154,28 @@ public final class RegistryLayout {
     public static final String HIST_SITE = "hSite";
     public static final String HIST_FLAGS = "hFlags";
 
+    // ---- ring of MPI exceptions raised by binding calls (added in layout 1, absent in older agents)
+    /** long: number of exceptions ever recorded; entry i lives at i % capacity. */
+    public static final String ERR_COUNT = "errCount";
+    /** int[]: seqlock stamp per entry. */
+    public static final String ERR_STAMP = "errStamp";
+    /** long[]: System.nanoTime() when the call threw. */
+    public static final String ERR_TIME = "errTime";
+    /** int[]: index into the process table of the rank whose call threw, -1 if unknown. */
+    public static final String ERR_OWNER = "errOwner";
+    /** long[]: id of the handle the call was on (communicator, request, window), 0 if unknown. */
+    public static final String ERR_HANDLE = "errHandle";
+    /** int[]: peer rank of a point-to-point call, Integer.MIN_VALUE if none or unknown. */
+    public static final String ERR_PEER = "errPeer";
+    /** int[]: MPI error class and error code when the exception carries them, Integer.MIN_VALUE otherwise. */
+    public static final String ERR_CLASS = "errClass";
+    public static final String ERR_CODE = "errCode";
+    /** int[]: string indexes of the binding call and of the root cause's class name. */
+    public static final String ERR_CALL = "errCall";
+    public static final String ERR_CAUSE = "errCause";
+    /** String[]: the root cause's message, truncated; kept here, not interned, so the ring stays bounded. */
+    public static final String ERR_MESSAGE = "errMessage";
+
     // ---- flags
     public static final int F_PREDEFINED = 1;
     public static final int F_LEAKED = 1 << 1;

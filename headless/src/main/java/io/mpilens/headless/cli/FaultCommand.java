@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** What {@code cominfo} and {@code hostinfo} share: observe the job once, print part of the model. */
+/** What {@code cominfo}, {@code hostinfo} and {@code calls} share: observe the job once, print part of the model. */
 abstract class FaultCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
@@ -33,12 +33,20 @@ abstract class FaultCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Per rank, at most; ranks that answer later than the others' skew + 20% (at least 1 s)"
+            description = "Per rank, at most; ranks that answer later than the others' skew + 20%% (at least 1 s)"
                     + " are UNAVAILABLE (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
     @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
     boolean noColor;
+
+    /** The observer of this run, for subclasses that read more than the model ({@code calls}). */
+    JobObserver observer;
+
+    /** Subclasses that need more from each rank than the snapshot ask for it here. */
+    JobObserver configure(JobObserver o) {
+        return o;
+    }
 
     abstract List<String> text(FaultBoxes boxes, JobModel m);
 
@@ -52,9 +60,9 @@ abstract class FaultCommand implements Callable<Integer> {
         Duration timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000)));
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        JobObserver observer = target.job != null
+        observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
-                : JobObserver.forAddresses(target.addresses, timeout);
+                : JobObserver.forAddresses(target.addresses, timeout));
         JobModel m;
         try {
             m = observer.observe();

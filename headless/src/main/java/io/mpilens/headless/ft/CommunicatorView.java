@@ -13,8 +13,9 @@ import java.util.List;
  * @param parent      key of the communicator it was derived from, or null
  * @param recoveredBy keys of derived communicators whose members are exactly the surviving ones
  * @param seenBy      ranks whose registry holds it
+ * @param raisedOn    ranks on which a call on it (or on a request or window of it) raised an MPI exception
  */
 public record CommunicatorView(String key, String label, List<Integer> members, CommState state,
                                List<Integer> failed, List<Integer> unavailable, String parent,
-                               List<String> recoveredBy, List<Integer> seenBy) {
+                               List<String> recoveredBy, List<Integer> seenBy, List<Integer> raisedOn) {
 }

@@ -3,6 +3,7 @@ package io.mpilens.headless.ft;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,6 +55,7 @@ public final class FaultModel {
         final List<Integer> members;
         final String parent;
         final Set<Integer> seenBy = new TreeSet<>();
+        final Set<Integer> raisedOn = new TreeSet<>();
 
         Comm(String key, String label, List<Integer> members, String parent) {
             this.key = key;
@@ -94,6 +96,10 @@ public final class FaultModel {
                 Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, parent == null ? null : parent[0]));
                 c.seenBy.add(p.rank());
             }
+            for (MpiError e : p.errors()) {
+                String[] k = keyOf.get(communicatorOf(p, e.handleId()));
+                if (k != null) byKey.get(k[0]).raisedOn.add(p.rank());
+            }
         }
         Map<String, List<Comm>> children = new HashMap<>();
         for (Comm c : byKey.values()) if (c.parent != null) children.computeIfAbsent(c.parent, k -> new ArrayList<>()).add(c);
@@ -105,7 +111,8 @@ public final class FaultModel {
             List<String> recoveredBy = new ArrayList<>();
             CommState s;
             if (failed.isEmpty()) {
-                s = CommState.OK;
+                // no member is known dead, but a call on it failed: the runtime detected something
+                s = c.raisedOn.isEmpty() ? CommState.OK : CommState.DETECTED;
             } else if (failed.size() == c.members.size()) {
                 s = CommState.FAILED;
             } else {
@@ -118,9 +125,17 @@ public final class FaultModel {
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }
             out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
-                    List.copyOf(recoveredBy), List.copyOf(c.seenBy)));
+                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn)));
         }
         return out;
+    }
+
+    /** The communicator a failed call was on: itself, or the one its request or window belongs to. */
+    private static long communicatorOf(ProcessSnapshot p, long handleId) {
+        if (handleId == 0) return 0;
+        HandleInfo h = p.handle(handleId).orElse(null);
+        if (h == null) return 0;
+        return h.kind() == HandleKind.COMMUNICATOR ? h.id() : h.communicator();
     }
 
     private static List<Comm> descendants(Comm c, Map<String, List<Comm>> children) {

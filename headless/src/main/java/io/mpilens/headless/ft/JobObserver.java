@@ -5,6 +5,7 @@ import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.JobSnapshotter;
+import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -47,6 +48,9 @@ public final class JobObserver {
     private final Map<Integer, ProcessSnapshot> views = new HashMap<>();
     private final String localHost = localHostName();
     private Duration skew = Duration.ZERO;
+    private boolean readFrames;
+    private boolean suspendForFrames;
+    private final Map<Integer, List<BindingFrame>> frames = new HashMap<>();
 
     private JobObserver(JobDirectory directory, String jobId, List<JdwpAddress> bareAddresses, Duration timeout, Clock clock) {
         this.directory = directory;
@@ -62,6 +66,22 @@ public final class JobObserver {
 
     public static JobObserver forAddresses(List<JdwpAddress> addresses, Duration timeout) {
         return new JobObserver(null, null, List.copyOf(addresses), timeout, Clock.systemUTC());
+    }
+
+    /**
+     * Also read, in the same connection, the MPI call each thread is inside ({@link #frames()}).
+     * {@code suspendVm}: suspend each rank's whole VM while reading it, for one consistent
+     * picture; otherwise each thread is suspended only while its own frames are read.
+     */
+    public JobObserver withFrames(boolean suspendVm) {
+        this.readFrames = true;
+        this.suspendForFrames = suspendVm;
+        return this;
+    }
+
+    /** The binding frames of each rank that answered in the last round (ranks alone in their JVM only). */
+    public Map<Integer, List<BindingFrame>> frames() {
+        return Map.copyOf(frames);
     }
 
     /** Problems with the job's records (refused files), empty for bare addresses. */
@@ -80,6 +100,7 @@ public final class JobObserver {
         awaitWithDeadline(byAddress.values(), start);
 
         List<RankStatus> ranks = new ArrayList<>();
+        frames.clear();
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && alive(t.record) != Boolean.FALSE) {
@@ -132,17 +153,19 @@ public final class JobObserver {
 
     private final class Attempt {
         final JdwpAddress address;
-        final CompletableFuture<List<ProcessSnapshot>> result = new CompletableFuture<>();
+        final CompletableFuture<JobSnapshotter.Reading> result = new CompletableFuture<>();
         volatile long answeredNanos = -1;
         Liveness.Outcome outcome;
         String message;
         List<ProcessSnapshot> snapshots = List.of();
+        List<BindingFrame> threadFrames = List.of();
 
         Attempt(JdwpAddress address, long start) {
             this.address = address;
             Thread t = new Thread(() -> {
                 try {
-                    List<ProcessSnapshot> s = new JobSnapshotter(timeout, false).read(address);
+                    JobSnapshotter.Reading s = new JobSnapshotter(timeout, readFrames && suspendForFrames)
+                            .read(address, readFrames);
                     answeredNanos = System.nanoTime() - start;
                     result.complete(s);
                 } catch (Throwable e) {
@@ -183,7 +206,9 @@ public final class JobObserver {
                 continue;
             }
             try {
-                a.snapshots = a.result.getNow(List.of());
+                JobSnapshotter.Reading reading = a.result.getNow(null);
+                a.snapshots = reading.processes();
+                a.threadFrames = reading.frames();
                 a.outcome = Liveness.Outcome.ANSWERED;
                 answered.add(Duration.ofNanos(a.answeredNanos));
             } catch (java.util.concurrent.CompletionException e) {
@@ -215,6 +240,8 @@ public final class JobObserver {
         long answerMillis = a != null && a.outcome == Liveness.Outcome.ANSWERED ? a.answeredNanos / 1_000_000 : -1;
         String address = a != null ? a.address.toString() : null;
         if (a != null && a.outcome == Liveness.Outcome.ANSWERED) {
+            // frames cannot be told apart by rank when ranks share a JVM (MPJ Express multicore)
+            if (a.snapshots.size() == 1 && a.snapshots.get(0).rank() >= 0) frames.put(a.snapshots.get(0).rank(), a.threadFrames);
             for (ProcessSnapshot p : a.snapshots) {
                 if (t.record != null && p.rank() != t.record.rank() && p.rank() >= 0) continue; // multicore: one record per rank
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), true, false);

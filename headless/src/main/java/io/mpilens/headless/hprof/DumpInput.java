@@ -13,6 +13,8 @@ import java.nio.channels.FileChannel;
  */
 abstract class DumpInput implements AutoCloseable {
     private static final int BUFFER = 1 << 20;
+    /** A whole pass reads in large slices into native memory: few calls, no second copy through the JDK's. */
+    static final int PASS_BUFFER = 8 << 20;
 
     final String description;
     final ByteBuffer buffer;
@@ -20,9 +22,9 @@ abstract class DumpInput implements AutoCloseable {
     long bufferStart;
     int idSize = 4;
 
-    DumpInput(String description) {
+    DumpInput(String description, ByteBuffer buffer) {
         this.description = description;
-        this.buffer = ByteBuffer.allocate(BUFFER);
+        this.buffer = buffer;
         buffer.limit(0);
     }
 
@@ -97,12 +99,24 @@ abstract class DumpInput implements AutoCloseable {
     static final class OfChannel extends DumpInput {
         private final FileChannel channel;
         private final long size;
+        private long readEnd = Long.MAX_VALUE;
 
         OfChannel(FileChannel channel, long start, String description) throws IOException {
-            super(description);
+            this(channel, start, description, ByteBuffer.allocate(BUFFER));
+        }
+
+        OfChannel(FileChannel channel, long start, String description, ByteBuffer buffer) throws IOException {
+            super(description, buffer);
             this.channel = channel;
             this.size = channel.size();
             this.bufferStart = start;
+        }
+
+        /** Continues reading at {@code offset}; reads ahead no further than {@code end}. */
+        void moveTo(long offset, long end) {
+            bufferStart = offset;
+            readEnd = end;
+            buffer.limit(0);
         }
 
         @Override
@@ -112,6 +126,9 @@ abstract class DumpInput implements AutoCloseable {
             if (pos + n > size) return false;
             buffer.compact();
             bufferStart = pos;
+            // read no further than the caller said it needs, unless it already reads past that
+            long stop = pos < readEnd ? Math.min(size, readEnd) : size;
+            buffer.limit((int) Math.max(n, Math.min(buffer.capacity(), stop - pos)));
             try {
                 while (buffer.position() < n) {
                     int r = channel.read(buffer, bufferStart + buffer.position());
@@ -156,7 +173,7 @@ abstract class DumpInput implements AutoCloseable {
         private boolean eof;
 
         OfStream(InputStream in, String description) {
-            super(description);
+            super(description, ByteBuffer.allocate(BUFFER));
             this.in = in;
         }
 

@@ -26,11 +26,14 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The passes over a heap dump and the index they build. The first pass indexes classes (names,
- * field layouts, static values) and finds the registry root through the static field of its
- * class; later passes locate only the objects asked for, plus a bounded prefetch of what the
- * decoder is about to ask: everything the root refers to, the elements of object arrays it
- * refers to, and the characters of every string. Nothing else of the heap is kept, so memory
- * stays small however big the dump is, and nothing is written beside the dump.
+ * field layouts, static values), finds the registry root through the static field of its class,
+ * and, for an uncompressed dump, notes where objects lie in blocks of about 64 KB
+ * ({@link ObjectBlocks}); it steps over the objects themselves by their length fields. Later
+ * passes locate only the objects asked for, plus a bounded prefetch of what the decoder is about
+ * to ask: everything the root refers to, the elements of object arrays it refers to, and the
+ * characters of every string. In an uncompressed dump such a pass reads only the blocks that can
+ * hold those objects; a compressed one is read whole again. Nothing else of the heap is kept, so
+ * memory stays small however big the dump is, and nothing is written beside the dump.
  */
 final class HeapDumpScan implements AutoCloseable {
     /** Reads nest root → array → string → characters; a dump needing more passes is damaged. */
@@ -65,6 +68,8 @@ final class HeapDumpScan implements AutoCloseable {
     private final Set<Long> missing = new HashSet<>();
     private final List<HeapRecord> deferred = new ArrayList<>();
     private int passes;
+    /** The registry root of an uncompressed dump, looked up once the first pass has built the index. */
+    private long rootId;
 
     private HeapDumpScan(Path path, FileChannel channel, Progress progress) throws IOException {
         this.path = path;
@@ -90,6 +95,7 @@ final class HeapDumpScan implements AutoCloseable {
             if (scan.compressed && scan.fileSize <= INFLATE_IN_MEMORY) scan.inflated = scan.inflate();
             scan.readHeader();
             scan.pass(true);
+            scan.want(scan.rootId, MODE_ROOT);
             scan.settle();
             return scan;
         } catch (IOException e) {
@@ -185,48 +191,10 @@ final class HeapDumpScan implements AutoCloseable {
 
     private void pass(boolean index) {
         passes++;
-        Map<Long, String> symbols = index ? new HashMap<>() : null;
-        long nextReport = 0;
-        try (DumpInput in = input()) {
-            in.idSize = idSize;
-            in.skip(headerEnd, "the header");
-            while (!in.atEnd()) {
-                long at = in.position();
-                int tag = in.u1("a record tag");
-                in.u4("the time stamp of a record");
-                long length = in.u4("the length of a record") & 0xffffffffL;
-                String what = "record 0x" + Integer.toHexString(tag) + " at offset " + at;
-                switch (tag) {
-                    case UTF8:
-                        if (index) symbol(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case LOAD_CLASS:
-                        if (index) loadClass(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case HEAP_DUMP:
-                    case HEAP_DUMP_SEGMENT: {
-                        long[] range = index ? null : segmentIds.get(at);
-                        if (range != null && !pendingWithin(range[0], range[1])) {
-                            in.skip(length, what); // nothing asked for lies in this segment
-                            break;
-                        }
-                        segMin = Long.MAX_VALUE;
-                        segMax = Long.MIN_VALUE;
-                        heapDump(in, in.position() + length, symbols);
-                        if (index) segmentIds.put(at, new long[] {segMin, segMax});
-                        break;
-                    }
-                    default:
-                        in.skip(length, what);
-                }
-                if (progress != null && in.position() >= nextReport) {
-                    progress.update(passes, fileDone(in), fileSize);
-                    nextReport = in.position() + (64L << 20);
-                }
-            }
-            if (progress != null) progress.update(passes, fileSize, fileSize);
+        if (!index && !compressed && blocks.usable()) {
+            lookup();
+        } else {
+            wholePass(index);
         }
         for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
         deferred.clear();
@@ -238,6 +206,75 @@ final class HeapDumpScan implements AutoCloseable {
             }
             return false;
         });
+    }
+
+    /** Reads the whole dump: the first pass builds the index, later ones (compressed dumps) only locate. */
+    private void wholePass(boolean index) {
+        Map<Long, String> symbols = index ? new HashMap<>() : null;
+        long nextReport = 0;
+        try (DumpInput in = passInput()) {
+            in.idSize = idSize;
+            in.skip(headerEnd, "the header");
+            while (!in.atEnd()) {
+                long at = in.position();
+                in.need(9, "a record header");
+                int tag = in.u1("a record tag");
+                in.u4("the time stamp of a record");
+                long length = in.u4("the length of a record") & 0xffffffffL;
+                String what = recordName(tag);
+                switch (tag) {
+                    case UTF8:
+                        if (index) symbol(in, length, symbols, what);
+                        else in.skip(length, what);
+                        break;
+                    case LOAD_CLASS:
+                        if (index) loadClass(in, length, symbols, what);
+                        else in.skip(length, what);
+                        break;
+                    case HEAP_DUMP:
+                    case HEAP_DUMP_SEGMENT: {
+                        long end = in.position() + length;
+                        heapDump(in, end, symbols);
+                        if (index) blocks.segmentEnd(end);
+                        break;
+                    }
+                    default:
+                        in.skip(length, what);
+                }
+                if (progress != null && at >= nextReport) {
+                    progress.update(passes, fileDone(in), fileSize);
+                    nextReport = at + (64L << 20);
+                }
+            }
+            if (progress != null) progress.update(passes, fileSize, fileSize);
+        }
+    }
+
+    /** Parses only the blocks of the first pass's index that may hold an object asked for. */
+    private void lookup() {
+        long[] ids = pending.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+        long[][] ranges = blocks.covering(ids);
+        try (DumpInput.OfChannel in = new DumpInput.OfChannel(channel, 0, name,
+                ByteBuffer.allocate(ObjectBlocks.BLOCK + 64))) {
+            in.idSize = idSize;
+            for (long[] range : ranges) {
+                in.moveTo(range[0], range[1]);
+                heapDump(in, range[1], null);
+            }
+        } catch (IOException e) {
+            throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
+        }
+        if (progress != null) progress.update(passes, fileSize, fileSize);
+    }
+
+    private static String recordName(int tag) {
+        switch (tag) {
+            case UTF8: return "a string record";
+            case LOAD_CLASS: return "a class record";
+            case HEAP_DUMP: return "a heap dump record";
+            case HEAP_DUMP_SEGMENT: return "a heap dump segment";
+            default: return "a record";
+        }
     }
 
     private final Map<Long, Integer> deferredModes = new HashMap<>();
@@ -272,70 +309,84 @@ final class HeapDumpScan implements AutoCloseable {
         if (n != null) loadedClassNames.put(classId, n.replace('/', '.'));
     }
 
+    /**
+     * The sub-records of one heap dump segment (or of one block of it). Objects nobody asked for
+     * are skipped by their length fields without reading their values: the loop reads each
+     * header at once from the buffer, so a pass costs little more than reading the file.
+     */
     private void heapDump(DumpInput in, long end, Map<Long, String> symbols) {
         boolean index = symbols != null;
+        final int id = idSize;
         while (in.position() < end) {
+            skim(in, end, index ? blocks : null, true);
+            if (in.position() >= end) break;
             long at = in.position();
-            int tag = in.u1("a heap dump sub-record tag");
-            String what = SUB_RECORD; // per object: no message text built unless something is wrong
+            in.need((int) Math.min(MAX_SUB_HEADER, end - at), SUB_RECORD);
+            ByteBuffer b = in.buffer;
+            int i = b.position();
+            int tag = b.get(i) & 0xff;
             switch (tag) {
                 case ROOT_UNKNOWN:
                 case ROOT_STICKY_CLASS:
                 case ROOT_MONITOR_USED:
-                    in.skip(idSize, what);
+                    headerFits(at, end, 1 + id, b, i);
                     break;
                 case ROOT_JNI_GLOBAL:
-                    in.skip(2L * idSize, what);
+                    headerFits(at, end, 1 + 2 * id, b, i);
                     break;
                 case ROOT_JNI_LOCAL:
                 case ROOT_JAVA_FRAME:
                 case ROOT_THREAD_OBJECT:
-                    in.skip(idSize + 8L, what);
+                    headerFits(at, end, 1 + id + 8, b, i);
                     break;
                 case ROOT_NATIVE_STACK:
                 case ROOT_THREAD_BLOCK:
-                    in.skip(idSize + 4L, what);
+                    headerFits(at, end, 1 + id + 4, b, i);
                     break;
                 case CLASS_DUMP:
+                    b.position(i + 1);
                     classDump(in, symbols, "the class record at offset " + at);
                     break;
                 case INSTANCE_DUMP: {
-                    long id = seen(in.id(what));
-                    in.u4(what);
-                    long classId = in.id(what);
-                    long n = in.u4(what) & 0xffffffffL;
+                    headerFits(at, end, 1 + 2 * id + 8, b, i);
+                    long oid = idAt(b, i + 1);
+                    long classId = idAt(b, i + 1 + id + 4);
+                    long n = b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL;
+                    if (index) blocks.object(oid, at);
                     within(in, n, end, at);
-                    int[] p = wanted(id);
+                    int[] p = wanted(oid);
                     if (p == null) {
-                        in.skip(n, what);
+                        in.skip(n, SUB_RECORD);
                     } else {
-                        byte[] data = capture(in, n, what);
-                        found(new HeapRecord(id, HeapRecord.Kind.INSTANCE, classId, 0, data.length, 0, data), p[0]);
+                        byte[] data = capture(in, n, SUB_RECORD);
+                        found(new HeapRecord(oid, HeapRecord.Kind.INSTANCE, classId, 0, data.length, 0, data), p[0]);
                     }
                     break;
                 }
                 case OBJ_ARRAY_DUMP: {
-                    long id = seen(in.id(what));
-                    in.u4(what);
-                    long count = in.u4(what) & 0xffffffffL;
-                    long classId = in.id(what);
-                    long n = count * idSize;
+                    headerFits(at, end, 1 + 2 * id + 8, b, i);
+                    long oid = idAt(b, i + 1);
+                    long count = b.getInt(i + 1 + id + 4) & 0xffffffffL;
+                    long classId = idAt(b, i + 1 + id + 8);
+                    if (index) blocks.object(oid, at);
+                    long n = count * id;
                     within(in, n, end, at);
-                    arrayRecord(in, id, HeapRecord.Kind.OBJECT_ARRAY, classId, 0, count, n, what);
+                    arrayRecord(in, oid, HeapRecord.Kind.OBJECT_ARRAY, classId, 0, count, n, SUB_RECORD);
                     break;
                 }
                 case PRIM_ARRAY_DUMP: {
-                    long id = seen(in.id(what));
-                    in.u4(what);
-                    long count = in.u4(what) & 0xffffffffL;
-                    int type = in.u1(what);
-                    int size = sizeOf(type, idSize);
+                    headerFits(at, end, 1 + id + 9, b, i);
+                    long oid = idAt(b, i + 1);
+                    long count = b.getInt(i + 1 + id + 4) & 0xffffffffL;
+                    int type = b.get(i + 1 + id + 8) & 0xff;
+                    int size = sizeOf(type, id);
                     if (size < 0 || type == OBJECT) {
                         throw damaged(in, "the primitive array at offset " + at + " has no primitive element type (" + type + ")");
                     }
+                    if (index) blocks.object(oid, at);
                     long n = count * size;
                     within(in, n, end, at);
-                    arrayRecord(in, id, HeapRecord.Kind.PRIMITIVE_ARRAY, 0, type, count, n, what);
+                    arrayRecord(in, oid, HeapRecord.Kind.PRIMITIVE_ARRAY, 0, type, count, n, SUB_RECORD);
                     break;
                 }
                 default:
@@ -348,6 +399,83 @@ final class HeapDumpScan implements AutoCloseable {
             throw new TargetReadException(name + " is damaged: the last sub-record of the heap dump segment ending"
                     + " at offset " + end + " runs on to offset " + in.position());
         }
+    }
+
+    /**
+     * The hot loop of every pass: steps over instance and array sub-records inside the buffer
+     * by their length fields, noting only ids and offsets for the index. Stops at the first
+     * record it leaves to {@link #heapDump}: one asked for, a class, a root, one that reaches
+     * past the buffer or the segment, or anything odd.
+     */
+    private void skim(DumpInput in, long end, ObjectBlocks into, boolean checkWanted) {
+        ByteBuffer b = in.buffer;
+        long base = in.bufferStart;
+        int limit = (int) Math.min(b.limit(), end - base);
+        final boolean wide = idSize == 8;
+        int i = b.position();
+        while (i + MAX_SUB_HEADER <= limit) {
+            long length = skimLength(b, i);
+            if (length < 0 || i + length > limit) break;
+            int tag = b.get(i);
+            if (tag >= INSTANCE_DUMP && tag <= PRIM_ARRAY_DUMP) {
+                long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
+                if (checkWanted && wanted(oid) != null) break;
+                if (into != null) into.object(oid, base + i);
+            }
+            i += (int) length;
+        }
+        b.position(i);
+    }
+
+    /**
+     * Length of the root, instance or array sub-record at {@code i} (with {@link #MAX_SUB_HEADER}
+     * bytes there), or -1 for one {@link #heapDump} must read: a class, anything unknown or odd.
+     */
+    private long skimLength(ByteBuffer b, int i) {
+        final int id = idSize;
+        int tag = b.get(i) & 0xff;
+        // objects first: nearly every record is one
+        if (tag == INSTANCE_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
+        if (tag == OBJ_ARRAY_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
+        if (tag == PRIM_ARRAY_DUMP) {
+            int type = b.get(i + 1 + id + 8);
+            int size = sizeOf(type, id);
+            if (size < 0 || type == OBJECT) return -1;
+            return 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
+        }
+        switch (tag) {
+            case ROOT_UNKNOWN:
+            case ROOT_STICKY_CLASS:
+            case ROOT_MONITOR_USED:
+                return 1 + id;
+            case ROOT_JNI_GLOBAL:
+                return 1 + 2 * id;
+            case ROOT_JNI_LOCAL:
+            case ROOT_JAVA_FRAME:
+            case ROOT_THREAD_OBJECT:
+                return 1 + id + 8;
+            case ROOT_NATIVE_STACK:
+            case ROOT_THREAD_BLOCK:
+                return 1 + id + 4;
+            default:
+                return -1;
+        }
+    }
+
+    /** Longest fixed part of a sub-record: tag, two 8-byte ids, two u4 (instance and object array). */
+    private static final int MAX_SUB_HEADER = 1 + 2 * 8 + 8;
+
+    /** Moves past a sub-record's fixed part of {@code n} bytes, which must lie inside its segment. */
+    private void headerFits(long at, long end, int n, ByteBuffer b, int i) {
+        if (end - at < n) {
+            throw new TargetReadException(name + " is damaged: the sub-record at offset " + at + " needs " + n
+                    + " bytes, past the end of its heap dump segment at offset " + end);
+        }
+        b.position(i + n);
+    }
+
+    private long idAt(ByteBuffer b, int i) {
+        return idSize == 4 ? b.getInt(i) & 0xffffffffL : b.getLong(i);
     }
 
     private void arrayRecord(DumpInput in, long id, HeapRecord.Kind kind, long classId, int type, long count, long n,
@@ -369,7 +497,7 @@ final class HeapDumpScan implements AutoCloseable {
     }
 
     private void classDump(DumpInput in, Map<Long, String> symbols, String what) {
-        long id = seen(in.id(what));
+        long id = in.id(what);
         in.u4(what);
         long superId = in.id(what);
         for (int i = 0; i < 5; i++) in.id(what); // loader, signers, protection domain, 2 reserved
@@ -399,7 +527,10 @@ final class HeapDumpScan implements AutoCloseable {
         classes.put(id, new HprofClass(id, className, superId, List.copyOf(fields), statics));
         classIdsByName.computeIfAbsent(className, k -> new ArrayList<>()).add(id);
         if (className.equals(RegistryLayout.ROOT_CLASS) && statics.get(RegistryLayout.ROOT_FIELD) instanceof ObjectId) {
-            want(((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id(), MODE_ROOT);
+            long root = ((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id();
+            // a compressed dump has no index to look the root up in: find it during this pass
+            if (compressed) want(root, MODE_ROOT);
+            else rootId = root;
         }
     }
 
@@ -439,8 +570,7 @@ final class HeapDumpScan implements AutoCloseable {
         int[] p = pending.get(id);
         if (p == null) {
             pending.put(id, new int[] {mode, passes});
-            pendingIds.add(id);
-            pendingAdded++;
+            addToFilter(id);
         }
         else p[0] = Math.max(p[0], mode);
     }
@@ -501,23 +631,7 @@ final class HeapDumpScan implements AutoCloseable {
 
     // ---------------------------------------------------------------- bytes
 
-    /** Lowest and highest object id of each heap dump segment (by record offset), from the first pass. */
-    private final Map<Long, long[]> segmentIds = new HashMap<>();
-    private long segMin, segMax;
-    private final java.util.TreeSet<Long> pendingIds = new java.util.TreeSet<>();
-
-    private long seen(long id) {
-        if (id < segMin) segMin = id;
-        if (id > segMax) segMax = id;
-        return id;
-    }
-
-    /** Is any object still asked for within [min, max]? Stale ids (found meanwhile) only cost a parse. */
-    private boolean pendingWithin(long min, long max) {
-        pendingIds.retainAll(pending.keySet());
-        Long next = pendingIds.ceiling(min);
-        return next != null && next <= max;
-    }
+    private final ObjectBlocks blocks = new ObjectBlocks();
 
     private void within(DumpInput in, long n, long end, long at) {
         if (in.position() + n > end) {
@@ -529,15 +643,24 @@ final class HeapDumpScan implements AutoCloseable {
     /** The pending entry of an object id, or null; cheap for the millions of objects nobody asked for. */
     private int[] wanted(long id) {
         if (pending.isEmpty()) return null;
-        if (pendingFilter == null || pendingFilterAdded != pendingAdded) rebuildFilter(); // removals may stay in it
+        if (pendingFilter == null) rebuildFilter(); // ids found meanwhile may stay in it: a wasted lookup at most
         long h = (id * 0x9E3779B97F4A7C15L) >>> 58; // top 6 bits
         if ((pendingFilter[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
         return pending.get(id);
     }
 
     private long[] pendingFilter;
-    private long pendingAdded, pendingFilterAdded = -1;
     private long pendingMask;
+
+    /** Adds an id to the filter, or drops the filter when it is too full to stay selective. */
+    private void addToFilter(long id) {
+        if (pendingFilter == null) return;
+        if (pending.size() * 4 > pendingFilter.length) {
+            pendingFilter = null; // rebuilt, larger, at the next lookup
+            return;
+        }
+        pendingFilter[(int) (mix(id) & pendingMask)] |= 1L << ((id * 0x9E3779B97F4A7C15L) >>> 58);
+    }
 
     /** A small Bloom-style filter over the pending ids: one word per slot, one bit per id. */
     private void rebuildFilter() {
@@ -547,7 +670,6 @@ final class HeapDumpScan implements AutoCloseable {
         for (long id : pending.keySet()) {
             pendingFilter[(int) (mix(id) & pendingMask)] |= 1L << ((id * 0x9E3779B97F4A7C15L) >>> 58);
         }
-        pendingFilterAdded = pendingAdded;
     }
 
     private static long mix(long id) {
@@ -593,6 +715,16 @@ final class HeapDumpScan implements AutoCloseable {
 
     private TargetReadException damaged(DumpInput in, String why) {
         return new TargetReadException(name + " is damaged: " + why + " (offset " + in.position() + ")");
+    }
+
+    /** Input for a whole pass: an uncompressed dump is read in large slices into native memory. */
+    private DumpInput passInput() {
+        if (compressed) return input();
+        try {
+            return new DumpInput.OfChannel(channel, 0, name, ByteBuffer.allocateDirect(DumpInput.PASS_BUFFER));
+        } catch (IOException e) {
+            throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
+        }
     }
 
     private DumpInput input() {

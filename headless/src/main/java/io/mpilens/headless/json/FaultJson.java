@@ -2,6 +2,7 @@ package io.mpilens.headless.json;
 
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
@@ -34,6 +35,7 @@ public final class FaultJson {
                 for (String k : c.recoveredBy()) w.value(k);
                 w.endArray();
                 ints(w, "seenBy", c.seenBy());
+                ints(w, "raisedOn", c.raisedOn());
                 w.endObject();
             }
             w.endArray();
@@ -56,6 +58,25 @@ public final class FaultJson {
         for (Transition t : m.timeline()) {
             w.beginObject().field("at", t.at().toString()).field("subject", t.subject()).field("from", t.from())
                     .field("to", t.to()).field("why", t.why()).endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    /** {@code calls --json}: the ranks' states and the MPI call each of their threads is inside. */
+    public static String calls(JobModel m, List<InFlightCall> calls) {
+        JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())
+                .field("at", m.at().toString());
+        w.name("processes").beginArray();
+        for (RankStatus r : m.processes()) rank(w, r);
+        w.endArray();
+        w.name("calls").beginArray();
+        for (InFlightCall c : calls) {
+            w.beginObject().field("rank", c.rank()).field("thread", c.thread()).field("call", c.call())
+                    .field("receiver", c.receiver());
+            if (c.handleId() != 0) w.field("handle", Long.toString(c.handleId()));
+            if (c.peer() >= 0) w.field("peer", c.peer());
+            ints(w, "failedPeers", c.failedPeers());
+            w.field("neverCompletes", c.neverCompletes()).endObject();
         }
         return w.endArray().endObject().toString();
     }

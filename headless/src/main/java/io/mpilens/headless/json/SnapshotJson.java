@@ -2,6 +2,7 @@ package io.mpilens.headless.json;
 
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
 import io.mpilens.headless.JobSnapshot;
@@ -68,6 +69,22 @@ public final class SnapshotJson {
         w.name("released").beginArray();
         for (HandleInfo h : p.released()) handle(w, h, false);
         w.endArray();
+        w.name("mpiErrors").beginArray();
+        for (MpiError e : p.errors()) mpiError(w, e);
+        w.endArray();
+        w.endObject();
+    }
+
+    private static void mpiError(JsonWriter w, MpiError e) {
+        w.beginObject();
+        optional(w, "call", e.call());
+        ref(w, "handle", e.handleId());
+        known(w, "peer", e.peer());
+        known(w, "errorClass", e.errorClass());
+        known(w, "errorCode", e.errorCode());
+        optional(w, "cause", e.causeClass());
+        optional(w, "message", e.message());
+        w.field("nanoTime", e.nanoTime());
         w.endObject();
     }
 

@@ -3,6 +3,7 @@ package io.mpilens.headless.text;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
@@ -41,10 +42,31 @@ public final class FaultBoxes {
             body.add("members " + members(c.members(), states));
             if (!c.failed().isEmpty()) body.add("failed  " + c.failed());
             if (!c.unavailable().isEmpty()) body.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
+            if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + c.raisedOn());
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
             for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
             out.addAll(box(c.label(), paint(c.state().name(), c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED ? YELLOW : RED), c.state().name().length(), body));
+        }
+        return out;
+    }
+
+    /** One line per thread inside an MPI call; a call that waits for a FAILED rank is flagged in red. */
+    public List<String> calls(JobModel m, List<InFlightCall> calls) {
+        List<String> out = new ArrayList<>();
+        out.add("job " + m.job() + "  " + m.processes().size() + " ranks  " + m.at());
+        if (calls.isEmpty()) out.add("(no thread of a readable rank is inside an MPI call)");
+        for (InFlightCall c : calls) {
+            String method = c.call().substring(c.call().lastIndexOf('.') + 1);
+            String on = c.receiver() == null ? "" : " on " + c.receiver();
+            String peer = c.peer() >= 0 ? " peer " + c.peer() : "";
+            String line = "rank " + c.rank() + "  " + method + on + peer;
+            String flag = c.neverCompletes() ? "  NEVER COMPLETES: waits for FAILED " + c.failedPeers() : "";
+            String thread = "  [" + c.thread() + "]";
+            if (line.length() + flag.length() + thread.length() <= W) line += thread;
+            line = line + flag;
+            if (line.length() > W) line = line.substring(0, W - 3) + "...";
+            out.add(c.neverCompletes() ? paint(line, RED) : line);
         }
         return out;
     }

@@ -4,6 +4,7 @@ import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.JobSnapshot;
 import java.io.Console;
@@ -114,6 +115,13 @@ public final class HandleTable {
                 if (h.leaked()) out.add(paint(RED, fit(INDENT + "leaked: its wrapper was garbage-collected without free()")));
             }
             if (hidden > 0) out.add(INDENT + "+ " + hidden + " predefined handles nothing refers to (--all lists them)");
+        }
+        if (!p.errors().isEmpty()) {
+            out.add("  MPI exceptions raised, newest first:");
+            for (int i = 0; i < Math.min(p.errors().size(), RELEASED_SHOWN); i++) out.add(paint(RED, error(p.errors().get(i), p)));
+            if (p.errors().size() > RELEASED_SHOWN) {
+                out.add(INDENT + "... " + (p.errors().size() - RELEASED_SHOWN) + " more (see --json)");
+            }
         }
         List<HandleInfo> released = p.released();
         if (!released.isEmpty()) {
@@ -247,6 +255,21 @@ public final class HandleTable {
         int open = frame.lastIndexOf('(');
         int close = frame.lastIndexOf(')');
         return open >= 0 && close > open ? frame.substring(open + 1, close) : frame;
+    }
+
+    /** One line: call, handle, peer, error class, then the cause, which gives way first. */
+    private static String error(MpiError e, ProcessSnapshot p) {
+        StringBuilder b = new StringBuilder(INDENT).append(e.call() == null ? "?" : e.call());
+        if (e.handleId() != HandleInfo.NONE) {
+            String name = p.handle(e.handleId()).map(HandleInfo::name).orElse(null);
+            b.append(" on ").append(name != null ? name : "#" + e.handleId());
+        }
+        if (e.peer() != HandleInfo.UNKNOWN) b.append(" peer ").append(e.peer());
+        if (e.errorClass() != HandleInfo.UNKNOWN) b.append(" class ").append(e.errorClass());
+        String cause = e.causeClass() == null ? "" : e.causeClass().substring(e.causeClass().lastIndexOf('.') + 1);
+        if (e.message() != null && !e.message().isBlank()) cause += (cause.isEmpty() ? "" : ": ") + e.message().strip();
+        if (!cause.isEmpty()) b.append(": ").append(cause);
+        return fit(b.toString().replace('\n', ' '));
     }
 
     private static String clip(String s, int width) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.testing.Snapshots;
@@ -65,6 +66,20 @@ class FaultModelTest {
         assertEquals(CommState.OK, world.state());
         assertEquals(List.of(0, 1, 2, 3), world.seenBy());
         assertEquals(HostState.UP, m.hosts().get(0).state());
+    }
+
+    @Test
+    void anMpiExceptionOnWorldMakesItDetectedBeforeAnyMemberIsKnownDead() {
+        Map<Integer, ProcessSnapshot> v = views(null, 0, 1, 2, 3);
+        ProcessSnapshot r1 = v.get(1);
+        v.put(1, new ProcessSnapshot(1, 4, 101, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                r1.handles(), List.of(), 0, List.of(new MpiError(5, 1, "Send", 1, 2, HandleInfo.UNKNOWN,
+                        HandleInfo.UNKNOWN, "java.nio.channels.ClosedChannelException", null))));
+        JobModel m = model(allOk(), v, null);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(CommState.DETECTED, world.state());
+        assertEquals(List.of(1), world.raisedOn());
+        assertEquals(List.of(), world.failed());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.JobSnapshot;
@@ -39,7 +40,8 @@ class SnapshotJsonTest {
                 + "\"complete\":false}],"
                 + "\"released\":[{\"id\":\"12\",\"kind\":\"GROUP\",\"predefined\":false,\"state\":\"RELEASED\","
                 + "\"refCount\":0,\"heldBy\":[],\"leaked\":false,\"creatingCall\":\"getGroup\","
-                + "\"createdAt\":\"demo.Ring.main(Ring.java:60)\",\"creationStack\":[\"demo.Ring.main(Ring.java:60)\"]}]}],"
+                + "\"createdAt\":\"demo.Ring.main(Ring.java:60)\",\"creationStack\":[\"demo.Ring.main(Ring.java:60)\"]}],"
+                + "\"mpiErrors\":[]}],"
                 + "\"errors\":[{\"address\":\"127.0.0.1:4001\",\"message\":\"127.0.0.1:4001 did not answer within 5 s\"}]}";
         assertEquals(expected, SnapshotJson.write(job));
     }
@@ -60,6 +62,15 @@ class SnapshotJsonTest {
             assertFalse(json.contains(absent), absent + " in " + json);
         }
         assertTrue(json.endsWith("\"errors\":[]}"), json);
+    }
+
+    @Test
+    void mpiExceptionsAreListedPerProcessWithOnlyTheKnownFields() {
+        MpiError e = new MpiError(77, 0, "barrier", 1, HandleInfo.UNKNOWN, 15, 15, "mpi.MPIException", "MPI_ERR_PROC_FAILED");
+        String json = SnapshotJson.write(List.of(new ProcessSnapshot(0, 1, 1, "h", "openmpi", MpiState.INITIALIZED,
+                1, Snapshots.HEALTHY, List.of(), List.of(), 0, List.of(e))));
+        assertTrue(json.contains("\"mpiErrors\":[{\"call\":\"barrier\",\"handle\":\"1\",\"errorClass\":15,"
+                + "\"errorCode\":15,\"cause\":\"mpi.MPIException\",\"message\":\"MPI_ERR_PROC_FAILED\",\"nanoTime\":77}]"), json);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.JobSnapshot;
@@ -54,6 +55,20 @@ class HandleTableTest {
         String row = lines.stream().filter(l -> l.contains("LEAKED")).findFirst().orElseThrow();
         assertTrue(row.endsWith("Ring.java:42") || row.contains("...") && row.endsWith(":12345"), row);
         assertTrue(lines.stream().anyMatch(l -> l.trim().startsWith("leaked: its wrapper was garbage-collected")));
+    }
+
+    @Test
+    void mpiExceptionsShowOneLineEachNamingCallCommunicatorPeerAndCause() {
+        HandleInfo world = HandleInfo.builder(1, HandleKind.COMMUNICATOR).name("MPI_COMM_WORLD").predefined(true)
+                .members(new int[] {0, 1, 2, 3}).build();
+        MpiError e = new MpiError(1, 1, "Send", 1, 2, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN,
+                "java.nio.channels.ClosedChannelException", "x".repeat(150));
+        ProcessSnapshot p = new ProcessSnapshot(1, 4, 11, "h", "mpj", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                List.of(world), List.of(), 0, List.of(e));
+        List<String> lines = PLAIN.lines(p, null);
+        for (String line : lines) assertTrue(line.length() <= 80, line.length() + ": " + line);
+        String line = lines.get(lines.indexOf("  MPI exceptions raised, newest first:") + 1);
+        assertTrue(line.startsWith("         Send on MPI_COMM_WORLD peer 2: ClosedChannelException: xxx"), line);
     }
 
     @Test

@@ -686,35 +686,42 @@ public final class HandleRegistry {
      * {@code replace}: the entry this exception was recorded in by a nested binding call, to be
      * overwritten with the outer (the application's) call, or -1. Returns the entry number.
      */
-    public synchronized long recordError(long replace, int proc, String callName, Object handle, long key, int peer,
-                                         int errorClass, int errorCode, String causeClass, String message) {
-        long handleId = 0;
-        int s = handle == null ? -1 : mainSlot(handle);
-        if (s >= 0) {
-            handleId = id[s];
-        } else if (handle != null || key != 0) {
-            int r = requestSlot(handle, key);
-            if (r >= 0) handleId = reqs[r * REQ_STRIDE + REQ_ID];
+    public long recordError(long replace, int proc, String callName, Object handle, long key, int peer,
+                            int errorClass, int errorCode, String causeClass, String message) {
+        lock();
+        try {
+            long handleId = 0;
+            int s = handle == null ? -1 : mainSlot(handle);
+            if (s >= 0) {
+                handleId = id[s];
+            } else if (handle != null || key != 0) {
+                int r = requestSlot(handle, key);
+                if (r >= 0) handleId = reqs[r * REQ_STRIDE + REQ_ID];
+            }
+            int callIndex = intern(callName);
+            int causeIndex = intern(causeClass);
+            boolean overwrite = replace >= 0 && replace < errCount && errCount - replace <= ERROR_CAPACITY;
+            long entry = overwrite ? replace : errCount;
+            int e = (int) (entry % ERROR_CAPACITY);
+            int st = errStamp[e] + 1;
+            INTS.setOpaque(errStamp, e, st);
+            VarHandle.storeStoreFence();
+            if (!overwrite) errTime[e] = System.nanoTime();
+            errOwner[e] = proc;
+            errHandle[e] = handleId;
+            errPeer[e] = peer;
+            errClass[e] = errorClass;
+            errCode[e] = errorCode;
+            errCall[e] = callIndex;
+            errCause[e] = causeIndex;
+            errMessage[e] = message == null || message.length() <= MESSAGE_CHARS ? message
+                    : message.substring(0, MESSAGE_CHARS);
+            INTS.setRelease(errStamp, e, st + 1);
+            if (!overwrite) errCount++;
+            return entry;
+        } finally {
+            unlock();
         }
-        boolean overwrite = replace >= 0 && replace < errCount && errCount - replace <= ERROR_CAPACITY;
-        long entry = overwrite ? replace : errCount;
-        int e = (int) (entry % ERROR_CAPACITY);
-        int st = errStamp[e] + 1;
-        INTS.setOpaque(errStamp, e, st);
-        VarHandle.storeStoreFence();
-        if (!overwrite) errTime[e] = System.nanoTime();
-        errOwner[e] = proc;
-        errHandle[e] = handleId;
-        errPeer[e] = peer;
-        errClass[e] = errorClass;
-        errCode[e] = errorCode;
-        errCall[e] = intern(callName);
-        errCause[e] = intern(causeClass);
-        errMessage[e] = message == null || message.length() <= MESSAGE_CHARS ? message
-                : message.substring(0, MESSAGE_CHARS);
-        INTS.setRelease(errStamp, e, st + 1);
-        if (!overwrite) errCount++;
-        return entry;
     }
 
     /** Never lets a failure inside the agent reach the application; the snapshot shows it. */

@@ -1,0 +1,21 @@
+package io.mpilens.headless.ft;
+
+import java.util.List;
+
+/**
+ * An MPI call a thread of a rank is inside right now, and whether it can ever complete.
+ *
+ * @param rank       COMM_WORLD rank of the thread's process
+ * @param thread     the thread's name
+ * @param call       binding class and method, e.g. {@code mpi.Intracomm.barrier}
+ * @param receiver   what the call is on: the handle's name or {@code #id} when it was mapped to
+ *                   the registry, else the receiver's class (or null for a static method)
+ * @param handleId   registry id of the communicator, request or window, 0 when not mapped
+ * @param peer       COMM_WORLD rank of the peer of a point-to-point call or request, -1 when none or unknown
+ * @param failedPeers FAILED ranks the call waits for: a collective's failed members, or its failed peer
+ * @param neverCompletes the call waits for a FAILED rank: a collective on a communicator with a
+ *                   FAILED member, or a send/receive from or to a FAILED peer
+ */
+public record InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
+                           List<Integer> failedPeers, boolean neverCompletes) {
+}

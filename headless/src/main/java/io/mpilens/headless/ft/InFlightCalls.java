@@ -1,0 +1,96 @@
+package io.mpilens.headless.ft;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.jdi.BindingFrame;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns the binding frames read from each rank into {@link InFlightCall}s: maps the receiver to
+ * the registry's handle (Open MPI by native handle; MPJ Express wrappers have none, so only the
+ * receiver's class is shown) and flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
+ */
+public final class InFlightCalls {
+    /** Blocking collectives, both bindings' spellings; non-blocking ones return at once. */
+    static final Set<String> COLLECTIVES = Set.of(
+            // Open MPI
+            "barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv", "scatter",
+            "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter", "reduceScatterBlock", "scan",
+            "exScan", "dup", "split", "create", "createCart", "createGraph", "merge",
+            // MPJ Express
+            "Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv", "Scatter",
+            "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create", "Create_cart",
+            "Create_graph", "Merge");
+    /** Blocking point-to-point calls and the position of their peer argument (Open MPI 3, MPJ Express 4). */
+    static final Map<String, Integer> POINT_TO_POINT = Map.ofEntries(
+            Map.entry("send", 3), Map.entry("bSend", 3), Map.entry("sSend", 3), Map.entry("rSend", 3),
+            Map.entry("recv", 3), Map.entry("sendRecv", 3), Map.entry("sendRecvReplace", 3),
+            Map.entry("Send", 4), Map.entry("Bsend", 4), Map.entry("Ssend", 4), Map.entry("Rsend", 4),
+            Map.entry("Recv", 4), Map.entry("Sendrecv", 4), Map.entry("Sendrecv_replace", 4));
+    private static final int ANY_SOURCE_MAX = -1;
+
+    private InFlightCalls() {
+    }
+
+    public static List<InFlightCall> of(JobModel m, Map<Integer, List<BindingFrame>> framesByRank) {
+        List<Integer> failedRanks = new ArrayList<>();
+        for (RankStatus r : m.processes()) if (r.state() == ProcessState.FAILED) failedRanks.add(r.rank());
+        List<InFlightCall> out = new ArrayList<>();
+        for (Map.Entry<Integer, List<BindingFrame>> e : new TreeMap<>(framesByRank).entrySet()) {
+            ProcessSnapshot p = m.rank(e.getKey()).map(RankStatus::snapshot).orElse(null);
+            for (BindingFrame f : e.getValue()) out.add(classify(e.getKey(), f, p, failedRanks));
+        }
+        out.sort(Comparator.comparingInt(InFlightCall::rank).thenComparing(InFlightCall::thread));
+        return out;
+    }
+
+    static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks) {
+        HandleInfo h = receiver(f, p);
+        String call = f.declaringClass() + "." + f.method();
+        String receiver = h != null ? (h.name() != null ? h.name() : "#" + h.id()) : f.receiverClass();
+        List<Integer> failed = new ArrayList<>();
+        int peer = -1;
+        HandleInfo comm = h == null ? null : h.kind() == HandleKind.COMMUNICATOR ? h
+                : p.handle(h.communicator()).orElse(null);
+        if (h != null && h.kind() == HandleKind.COMMUNICATOR && COLLECTIVES.contains(f.method())) {
+            for (int member : h.members()) if (failedRanks.contains(member)) failed.add(member);
+            for (int member : h.remoteMembers()) if (failedRanks.contains(member)) failed.add(member);
+        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && POINT_TO_POINT.containsKey(f.method())) {
+            int at = POINT_TO_POINT.get(f.method());
+            Integer local = at < f.intArguments().size() ? f.intArguments().get(at) : null;
+            peer = local == null ? -1 : worldRank(comm, local);
+        } else if (h != null && h.kind() == HandleKind.REQUEST && h.peer() != HandleInfo.UNKNOWN) {
+            peer = worldRank(comm, h.peer());
+        }
+        if (peer >= 0 && failedRanks.contains(peer)) failed.add(peer);
+        return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
+                !failed.isEmpty());
+    }
+
+    /** The registry handle of the frame's receiver, matched by native handle value. */
+    private static HandleInfo receiver(BindingFrame f, ProcessSnapshot p) {
+        if (p == null || f.receiverHandle() == null) return null;
+        long value = f.receiverHandle();
+        Optional<HandleInfo> h = p.handles().stream()
+                .filter(x -> x.hasCHandle() && x.cHandle() == value)
+                .filter(x -> x.kind() == HandleKind.COMMUNICATOR || x.kind() == HandleKind.REQUEST
+                        || x.kind() == HandleKind.WINDOW)
+                .findFirst();
+        return h.orElse(null);
+    }
+
+    /** A rank in a communicator as a COMM_WORLD rank; wildcards and unknown communicators give -1. */
+    private static int worldRank(HandleInfo comm, int local) {
+        if (local <= ANY_SOURCE_MAX) return -1;
+        if (comm == null) return -1;
+        int[] members = comm.members();
+        return local < members.length ? members[local] : -1;
+    }
+}

@@ -1,0 +1,97 @@
+package io.mpilens.headless.ft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.headless.testing.Snapshots;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Which call a thread is inside, mapped to the registry, and whether it can ever complete. */
+class InFlightCallsTest {
+    private static final long WORLD_HANDLE = 0x7f00L;
+    private static final long HALF_HANDLE = 0x7f10L;
+    private static final long REQUEST_HANDLE = 0x7f20L;
+
+    /** Rank r of 4 (Open MPI): COMM_WORLD, a communicator of ranks {0, 1} and a receive from rank 1 of it. */
+    private static ProcessSnapshot rank(int r) {
+        List<HandleInfo> hs = new ArrayList<>();
+        hs.add(HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(r).name("MPI_COMM_WORLD").predefined(true)
+                .cHandle(WORLD_HANDLE).members(new int[] {0, 1, 2, 3}).build());
+        hs.add(HandleInfo.builder(5, HandleKind.COMMUNICATOR).ownerRank(r).creatingCall("split")
+                .cHandle(HALF_HANDLE).members(new int[] {2, 3}).build());
+        hs.add(HandleInfo.builder(7, HandleKind.REQUEST).ownerRank(r).creatingCall("iRecv")
+                .cHandle(REQUEST_HANDLE).peer(0).tag(1).communicator(5).build());
+        return new ProcessSnapshot(r, 4, 100 + r, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                hs, List.of(), 0);
+    }
+
+    private static JobModel rank2Failed() {
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ProcessState s = r == 2 ? ProcessState.FAILED : ProcessState.OK;
+            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", null, s, "test", 5, r == 2 ? null : rank(r)));
+        }
+        return new JobModel("j", Instant.EPOCH, ranks, List.of(), List.of(), List.of());
+    }
+
+    private static BindingFrame frame(String cls, String method, Long handle, Integer... ints) {
+        return new BindingFrame("main", cls, method, "mpi.Intracomm", handle, Arrays.asList(ints));
+    }
+
+    private static InFlightCall only(BindingFrame f) {
+        List<InFlightCall> calls = InFlightCalls.of(rank2Failed(), Map.of(0, List.of(f)));
+        assertEquals(1, calls.size());
+        return calls.get(0);
+    }
+
+    @Test
+    void aBarrierOnWorldWithAFailedMemberNeverCompletes() {
+        InFlightCall c = only(frame("mpi.Comm", "barrier", WORLD_HANDLE));
+        assertEquals("MPI_COMM_WORLD", c.receiver());
+        assertEquals(1, c.handleId());
+        assertEquals(List.of(2), c.failedPeers());
+        assertTrue(c.neverCompletes());
+    }
+
+    @Test
+    void aReceiveFromAFailedPeerNeverCompletesAndThePeerIsTranslatedToWorld() {
+        // recv(buf, count, type, source 0, tag) on {2, 3}: local rank 0 is world rank 2
+        InFlightCall c = only(frame("mpi.Comm", "recv", HALF_HANDLE, null, 1, null, 0, 9));
+        assertEquals(2, c.peer());
+        assertTrue(c.neverCompletes());
+    }
+
+    @Test
+    void aSendToALiveRankIsNotFlagged() {
+        InFlightCall c = only(frame("mpi.Comm", "send", WORLD_HANDLE, null, 1, null, 3, 9));
+        assertEquals(3, c.peer());
+        assertFalse(c.neverCompletes());
+    }
+
+    @Test
+    void waitingOnARequestWhosePeerFailedNeverCompletes() {
+        InFlightCall c = only(new BindingFrame("main", "mpi.Request", "waitFor", "mpi.Request", REQUEST_HANDLE, List.of()));
+        assertEquals(7, c.handleId());
+        assertEquals(2, c.peer());
+        assertTrue(c.neverCompletes());
+    }
+
+    @Test
+    void aReceiverWithoutANativeHandleIsShownByItsClassOnly() {
+        InFlightCall c = only(new BindingFrame("main", "mpi.Comm", "Barrier", "mpi.Intracomm", null, List.of()));
+        assertEquals("mpi.Intracomm", c.receiver());
+        assertEquals(0, c.handleId());
+        assertFalse(c.neverCompletes(), "not known to be on a communicator with a failed member");
+    }
+}

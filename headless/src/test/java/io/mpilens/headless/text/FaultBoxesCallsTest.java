@@ -1,0 +1,40 @@
+package io.mpilens.headless.text;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.JobModel;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code mpilens calls} as text: one line per thread inside a call, never wider than 80 columns. */
+class FaultBoxesCallsTest {
+    private static final JobModel JOB = new JobModel("j", Instant.EPOCH, List.of(), List.of(), List.of(), List.of());
+
+    @Test
+    void aCallWaitingForAFailedRankIsFlaggedOnItsLine() {
+        List<String> lines = new FaultBoxes(false).calls(JOB, List.of(
+                new InFlightCall(0, "main", "mpi.Comm.barrier", "MPI_COMM_WORLD", 1, -1, List.of(2), true),
+                new InFlightCall(1, "worker", "mpi.Comm.send", "MPI_COMM_WORLD", 1, 3, List.of(), false)));
+        assertEquals("rank 0  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: waits for FAILED [2]", lines.get(1));
+        assertEquals("rank 1  send on MPI_COMM_WORLD peer 3  [worker]", lines.get(2));
+    }
+
+    @Test
+    void longNamesGiveWayToTheFlag() {
+        List<Integer> failed = new ArrayList<>();
+        for (int r = 100; r < 120; r++) failed.add(r);
+        List<String> lines = new FaultBoxes(false).calls(JOB, List.of(new InFlightCall(12, "a-thread-with-a-long-name",
+                "mpi.Intracomm.allReduce", "a_communicator_with_a_very_long_name", 9, -1, failed, true)));
+        for (String l : lines) assertTrue(l.length() <= 80, l.length() + ": " + l);
+        assertTrue(lines.get(1).contains("NEVER COMPLETES"), lines.get(1));
+    }
+
+    @Test
+    void saysSoWhenNoThreadIsInsideACall() {
+        assertEquals("(no thread of a readable rank is inside an MPI call)", new FaultBoxes(false).calls(JOB, List.of()).get(1));
+    }
+}

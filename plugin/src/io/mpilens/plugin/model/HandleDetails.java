@@ -1,0 +1,119 @@
+package io.mpilens.plugin.model;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The details pane of MPI Handles: every field of one handle as label and text. Fields a kind
+ * or binding does not have ({@link HandleInfo#UNKNOWN}, {@link HandleInfo#NONE}, empty) are
+ * left out so the pane shows what the snapshot knows.
+ */
+public final class HandleDetails {
+    /** One line of the pane. */
+    public record Field(String label, String value) {
+        @Override
+        public String toString() {
+            return label + ": " + value;
+        }
+    }
+
+    private HandleDetails() {
+    }
+
+    public static List<Field> of(HandleInfo h) {
+        List<Field> f = new ArrayList<>();
+        f.add(new Field("Name", HandleColumn.displayName(h)));
+        f.add(new Field("Kind", h.kind().name()));
+        f.add(new Field("Id", "#" + h.id()));
+        f.add(new Field("State", HandleColumn.state(h)));
+        f.add(new Field("Lifecycle", h.state().name()));
+        f.add(new Field("Predefined", yesNo(h.predefined())));
+        f.add(new Field("Leaked", yesNo(h.leaked())));
+        f.add(new Field("Reference count", String.valueOf(h.refCount())));
+        f.add(new Field("Held by", h.heldBy().length == 0 ? "nothing" : ids(h.heldBy())));
+        number(f, "Owner rank", h.ownerRank());
+        text(f, "Binding class", h.bindingClass());
+        f.add(new Field("C handle", h.hasCHandle() ? "0x" + Long.toHexString(h.cHandle()) : "not known"));
+        text(f, "Creating call", h.creatingCall());
+        number(f, "Rank", h.rank());
+        number(f, "Size", h.size());
+        if (h.members().length > 0) f.add(new Field("Members", ranks(h.members())));
+        if (h.kind() == HandleKind.COMMUNICATOR) f.add(new Field("Intercommunicator", yesNo(h.inter())));
+        if (h.remoteMembers().length > 0) f.add(new Field("Remote members", ranks(h.remoteMembers())));
+        if (h.topology() != null) f.add(new Field("Topology", topology(h.topology())));
+        id(f, "Group", h.group());
+        id(f, "Derived from", h.derivedFrom());
+        id(f, "Errhandler", h.errhandler());
+        id(f, "Communicator", h.communicator());
+        number(f, "Peer", h.peer());
+        number(f, "Tag", h.tag());
+        if (h.kind() == HandleKind.REQUEST) {
+            f.add(new Field("Persistent", yesNo(h.persistent())));
+            f.add(new Field("Complete", yesNo(h.complete())));
+        }
+        if (h.kind() == HandleKind.DATATYPE) {
+            text(f, "Constructor", h.constructor());
+            f.add(new Field("Committed", yesNo(h.committed())));
+        }
+        bytes(f, "Type size", h.typeSize());
+        bytes(f, "Extent", h.extent());
+        bytes(f, "Lower bound", h.lowerBound());
+        if (h.parents().length > 0) f.add(new Field("Built from", ids(h.parents())));
+        bytes(f, "Window size", h.windowSize());
+        number(f, "Displacement unit", h.displacementUnit());
+        if (h.attachedTo().length > 0) f.add(new Field("Attached to", ids(h.attachedTo())));
+        if (h.creationStack().isEmpty()) {
+            f.add(new Field("Created at", h.predefined() ? "(predefined)" : "not recorded"));
+        } else {
+            f.add(new Field("Created at", h.createdAt()));
+            for (String frame : h.creationStack().subList(1, h.creationStack().size())) f.add(new Field("  called from", frame));
+        }
+        return f;
+    }
+
+    /** The pane's text: one {@code label: value} line per field. */
+    public static String text(HandleInfo h) {
+        StringBuilder sb = new StringBuilder();
+        for (Field f : of(h)) sb.append(f).append('\n');
+        return sb.toString();
+    }
+
+    private static String yesNo(boolean b) {
+        return b ? "yes" : "no";
+    }
+
+    private static void text(List<Field> f, String label, String v) {
+        if (v != null && !v.isEmpty()) f.add(new Field(label, v));
+    }
+
+    private static void number(List<Field> f, String label, int v) {
+        if (v != HandleInfo.UNKNOWN) f.add(new Field(label, String.valueOf(v)));
+    }
+
+    private static void id(List<Field> f, String label, long v) {
+        if (v != HandleInfo.NONE) f.add(new Field(label, "#" + v));
+    }
+
+    private static void bytes(List<Field> f, String label, long v) {
+        if (v != HandleInfo.UNKNOWN) f.add(new Field(label, String.valueOf(v)));
+    }
+
+    private static String ids(long[] ids) {
+        StringBuilder sb = new StringBuilder();
+        for (long id : ids) sb.append(sb.length() == 0 ? "#" : ", #").append(id);
+        return sb.toString();
+    }
+
+    private static String ranks(int[] ranks) {
+        return Arrays.toString(ranks);
+    }
+
+    private static String topology(Topology t) {
+        if (t.type() == Topology.Type.CARTESIAN) return "cartesian " + Arrays.toString(t.dims()) + " periods " + Arrays.toString(t.periods());
+        return t.type().name().toLowerCase(java.util.Locale.ROOT) + " index " + Arrays.toString(t.index()) + " edges " + Arrays.toString(t.edges());
+    }
+}
