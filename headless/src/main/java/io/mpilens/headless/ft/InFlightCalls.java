@@ -1,5 +1,6 @@
 package io.mpilens.headless.ft;
 
+import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.ProcessSnapshot;
@@ -18,22 +19,6 @@ import java.util.TreeMap;
  * receiver's class is shown) and flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
  */
 public final class InFlightCalls {
-    /** Blocking collectives, both bindings' spellings; non-blocking ones return at once. */
-    static final Set<String> COLLECTIVES = Set.of(
-            // Open MPI
-            "barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv", "scatter",
-            "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter", "reduceScatterBlock", "scan",
-            "exScan", "dup", "split", "create", "createCart", "createGraph", "merge",
-            // MPJ Express
-            "Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv", "Scatter",
-            "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create", "Create_cart",
-            "Create_graph", "Merge");
-    /** Blocking point-to-point calls and the position of their peer argument (Open MPI 3, MPJ Express 4). */
-    static final Map<String, Integer> POINT_TO_POINT = Map.ofEntries(
-            Map.entry("send", 3), Map.entry("bSend", 3), Map.entry("sSend", 3), Map.entry("rSend", 3),
-            Map.entry("recv", 3), Map.entry("sendRecv", 3), Map.entry("sendRecvReplace", 3),
-            Map.entry("Send", 4), Map.entry("Bsend", 4), Map.entry("Ssend", 4), Map.entry("Rsend", 4),
-            Map.entry("Recv", 4), Map.entry("Sendrecv", 4), Map.entry("Sendrecv_replace", 4));
     private static final int ANY_SOURCE_MAX = -1;
 
     private InFlightCalls() {
@@ -59,11 +44,13 @@ public final class InFlightCalls {
         int peer = -1;
         HandleInfo comm = h == null ? null : h.kind() == HandleKind.COMMUNICATOR ? h
                 : p.handle(h.communicator()).orElse(null);
-        if (h != null && h.kind() == HandleKind.COMMUNICATOR && COLLECTIVES.contains(f.method())) {
+        BindingCalls calls = BindingCalls.spelling(f.method());
+        if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null && calls.isCollective(f.method())) {
             for (int member : h.members()) if (failedRanks.contains(member)) failed.add(member);
             for (int member : h.remoteMembers()) if (failedRanks.contains(member)) failed.add(member);
-        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && POINT_TO_POINT.containsKey(f.method())) {
-            int at = POINT_TO_POINT.get(f.method());
+        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
+                && calls.peerArgumentOf(f.method()) >= 0) {
+            int at = calls.peerArgumentOf(f.method());
             Integer local = at < f.intArguments().size() ? f.intArguments().get(at) : null;
             peer = local == null ? -1 : worldRank(comm, local);
         } else if (h != null && h.kind() == HandleKind.REQUEST && h.peer() != HandleInfo.UNKNOWN) {

@@ -635,7 +635,7 @@ public final class Interceptor {
             Object previous = last[0] instanceof java.lang.ref.WeakReference ? ((java.lang.ref.WeakReference<?>) last[0]).get() : null;
             long replace = previous == thrown ? (Long) last[1] : -1;
             int peerArg = p.requestCalls.containsKey(call) ? p.requestCalls.get(call).peerArg
-                    : p.blockingPointToPoint.contains(call) ? p.blockingPeerArg : -1;
+                    : p.calls.peerArgumentOf(call);
             int peer = peerArg == 3 ? asInt(arg3) : peerArg == 4 ? asInt(arg4) : Integer.MIN_VALUE;
             int errorClass = Integer.MIN_VALUE, errorCode = Integer.MIN_VALUE;
             java.lang.reflect.Method[] getters = ERROR_GETTERS.get(thrown.getClass());

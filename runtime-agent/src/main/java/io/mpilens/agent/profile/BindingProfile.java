@@ -65,9 +65,8 @@ public final class BindingProfile {
     public Set<String> testAllMethods = Set.of();
     /** Static calls over a request array that complete the indexes they return. */
     public Set<String> someMethods = Set.of();
-    /** Blocking point-to-point calls whose peer is at {@link #blockingPeerArg}, for recording failures. */
-    public Set<String> blockingPointToPoint = Set.of();
-    public int blockingPeerArg = -1;
+    /** Blocking calls by name (shared with the debugger side), for recording failures. */
+    public io.mpilens.api.binding.BindingCalls calls;
     /** Class name of the binding's MPI exception. */
     public String exceptionClass = "mpi.MPIException";
 

@@ -47,8 +47,7 @@ final class MpjExpressProfile {
                 "Ssend_init", "Rsend_init", "Recv_init"}) {
             p.requestCalls.put(m, new BindingProfile.RequestCall(4, 5));
         }
-        p.blockingPointToPoint = Set.of("Send", "Bsend", "Ssend", "Rsend", "Recv", "Sendrecv", "Sendrecv_replace");
-        p.blockingPeerArg = 4;
+        p.calls = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS;
         p.rankMethod = "Rank";
         p.sizeMethod = "Size";
         p.isInterMethod = "Test_inter";

@@ -48,8 +48,7 @@ final class OpenMpiProfile {
                 "sSendInit", "rSendInit", "recvInit"}) {
             p.requestCalls.put(m, new BindingProfile.RequestCall(3, 4));
         }
-        p.blockingPointToPoint = Set.of("send", "bSend", "sSend", "rSend", "recv", "sendRecv", "sendRecvReplace");
-        p.blockingPeerArg = 3;
+        p.calls = io.mpilens.api.binding.BindingCalls.OPEN_MPI;
         // Win(base, size, dispUnit, info, comm); Win(size, dispUnit, info, comm, base, flavor); Win(info, comm)
         p.windowCtorsByArity.put(5, new BindingProfile.WindowCtor(1, 2));
         p.windowCtorsByArity.put(6, new BindingProfile.WindowCtor(0, 1));

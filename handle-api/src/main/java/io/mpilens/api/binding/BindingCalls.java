@@ -1,0 +1,59 @@
+package io.mpilens.api.binding;
+
+import java.util.Set;
+
+/**
+ * The MPI calls of each Java binding that the agent and the debugger side both need to
+ * recognise by name: one list, so the agent's profiles and the in-flight-call analysis agree.
+ */
+public final class BindingCalls {
+    private final Set<String> blockingPointToPoint;
+    private final int peerArgument;
+    private final Set<String> blockingCollectives;
+
+    private BindingCalls(Set<String> blockingPointToPoint, int peerArgument, Set<String> blockingCollectives) {
+        this.blockingPointToPoint = blockingPointToPoint;
+        this.peerArgument = peerArgument;
+        this.blockingCollectives = blockingCollectives;
+    }
+
+    /** Open MPI's Java bindings: (buf, count, type, peer, tag, ...). */
+    public static final BindingCalls OPEN_MPI = new BindingCalls(
+            Set.of("send", "bSend", "sSend", "rSend", "recv", "sendRecv", "sendRecvReplace"), 3,
+            Set.of("barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv",
+                    "scatter", "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter",
+                    "reduceScatterBlock", "scan", "exScan", "dup", "split", "create", "createCart", "createGraph",
+                    "merge"));
+
+    /** MPJ Express (mpiJava 1.2): (buf, offset, count, type, peer, tag). */
+    public static final BindingCalls MPJ_EXPRESS = new BindingCalls(
+            Set.of("Send", "Bsend", "Ssend", "Rsend", "Recv", "Sendrecv", "Sendrecv_replace"), 4,
+            Set.of("Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv",
+                    "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create",
+                    "Create_cart", "Create_graph", "Merge"));
+
+    /** The binding whose spelling this method name has, or null. */
+    public static BindingCalls spelling(String method) {
+        if (OPEN_MPI.blockingPointToPoint.contains(method) || OPEN_MPI.blockingCollectives.contains(method)) {
+            return OPEN_MPI;
+        }
+        if (MPJ_EXPRESS.blockingPointToPoint.contains(method) || MPJ_EXPRESS.blockingCollectives.contains(method)) {
+            return MPJ_EXPRESS;
+        }
+        return null;
+    }
+
+    public Set<String> blockingPointToPoint() { return blockingPointToPoint; }
+
+    /** Argument position of the peer rank in {@link #blockingPointToPoint()} calls. */
+    public int peerArgument() { return peerArgument; }
+
+    public Set<String> blockingCollectives() { return blockingCollectives; }
+
+    public boolean isCollective(String method) { return blockingCollectives.contains(method); }
+
+    /** Peer argument position of a blocking point-to-point call, -1 if it is not one. */
+    public int peerArgumentOf(String method) {
+        return blockingPointToPoint.contains(method) ? peerArgument : -1;
+    }
+}
