@@ -5,11 +5,9 @@ import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.headless.json.SnapshotJson;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -50,14 +48,8 @@ final class DemoCommand implements Callable<Integer> {
             description = "Pause to show: created, orphans or released (default: ${DEFAULT-VALUE}).")
     String point;
 
-    @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
-    boolean json;
-
-    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
-    boolean all;
-
-    @Option(names = "--no-color", description = "No ANSI colour.")
-    boolean noColor;
+    @picocli.CommandLine.Mixin
+    HandleOutput output;
 
     @Override
     public Integer call() throws Exception {
@@ -121,17 +113,12 @@ final class DemoCommand implements Callable<Integer> {
         for (JdiTargetReader r : readers) {
             for (ProcessSnapshot p : new RegistryDecoder(r).decode()) ranks.add(new JobSnapshot.Rank(r.describe(), p));
         }
-        JobSnapshot snapshot = new JobSnapshot(ranks, List.of());
-        if (json) {
-            out.println(SnapshotJson.write(snapshot));
-        } else {
+        if (!output.json) {
             err.println("mpilens demo: every rank paused at '" + point + "'"
                     + ("orphans".equals(point) ? ": a communicator freed with a receive still pending on it,"
                     + " a datatype freed while a vector built from it lives, a group leaked" : ""));
-            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
-            for (String line : table.lines(snapshot)) out.println(line);
         }
-        out.flush();
+        output.print(new JobSnapshot(ranks, List.of()), out, parent.env);
     }
 
     private static void deleteQuietly(Path dir) {

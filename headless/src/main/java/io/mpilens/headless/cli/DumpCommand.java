@@ -6,8 +6,6 @@ import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.hprof.HeapDumps;
-import io.mpilens.headless.json.SnapshotJson;
-import io.mpilens.headless.text.HandleTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,30 +35,16 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Heap dumps (.hprof, .hprof.gz).")
     List<Path> files;
 
-    @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
-    boolean json;
-
-    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
-    boolean all;
-
-    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
-    boolean noColor;
+    @picocli.CommandLine.Mixin
+    HandleOutput output;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         JobSnapshot job = read(files, err);
-        if (json) {
-            out.println(SnapshotJson.write(job));
-        } else {
-            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
-            for (String line : table.lines(job)) out.println(line);
-        }
-        out.flush();
-        for (JobSnapshot.Failure f : job.failures()) err.println("mpilens: " + f.message());
-        err.flush();
-        return job.complete() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+        output.print(job, out, parent.env);
+        return HandleOutput.reportFailures(job, err);
     }
 
     /** Every dump decoded, or one failure each; the address of a rank is its dump's file name. */

@@ -54,10 +54,7 @@ abstract class FaultCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be between 0 and 3600 seconds");
-        }
-        Duration timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000)));
+        Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         observer = configure(target.job != null

@@ -3,8 +3,6 @@ package io.mpilens.headless.cli;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.headless.json.SnapshotJson;
-import io.mpilens.headless.text.HandleTable;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -34,8 +32,8 @@ final class HandlesCommand implements Callable<Integer> {
     @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
     JobTarget.Choice target;
 
-    @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
-    boolean json;
+    @picocli.CommandLine.Mixin
+    HandleOutput output;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
             description = "Per rank: time to connect, and again to read (default: ${DEFAULT-VALUE}).")
@@ -45,19 +43,9 @@ final class HandlesCommand implements Callable<Integer> {
             + " Without it the ranks keep running and rows changed mid-read are skipped.")
     boolean suspend;
 
-    @Option(names = "--all", description = "Also list predefined handles nothing refers to (MPI_INT, MPI_SUM, ...).")
-    boolean all;
-
-    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
-    boolean noColor;
-
     @Override
     public Integer call() {
-        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--timeout must be between 0 and 3600 seconds, not " + timeoutSeconds);
-        }
-        Duration timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000)));
+        Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new java.util.ArrayList<>();
@@ -71,16 +59,8 @@ final class HandlesCommand implements Callable<Integer> {
         for (String p : problems) err.println("mpilens: " + p);
         JobSnapshot job = new JobSnapshotter(timeout, suspend).snapshot(addresses);
 
-        if (json) {
-            out.println(SnapshotJson.write(job));
-        } else {
-            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, parent.env)).showPredefined(all);
-            for (String line : table.lines(job)) out.println(line);
-        }
-        out.flush();
-        for (JobSnapshot.Failure f : job.failures()) err.println("mpilens: " + f.message());
-        err.flush();
-        return job.complete() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+        output.print(job, out, parent.env);
+        return HandleOutput.reportFailures(job, err);
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

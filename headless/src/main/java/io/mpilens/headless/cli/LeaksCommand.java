@@ -54,21 +54,16 @@ final class LeaksCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either --attach HOST:PORT,... or heap dump files, not " + (live ? "both" : "neither"));
         }
-        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--timeout must be between 0 and 3600 seconds, not " + timeoutSeconds);
-        }
+        Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         JobSnapshot job = live
-                ? new JobSnapshotter(Duration.ofMillis(Math.max(1, Math.round(timeoutSeconds * 1000))), true).snapshot(addresses)
+                ? new JobSnapshotter(timeout, true).snapshot(addresses)
                 : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
         else for (String line : report.lines()) out.println(line);
         out.flush();
-        for (JobSnapshot.Failure f : job.failures()) err.println("mpilens: " + f.message());
-        err.flush();
-        return job.complete() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+        return HandleOutput.reportFailures(job, err);
     }
 }
