@@ -400,12 +400,7 @@ public final class HandleRegistry {
 
     /** The application freed the handle: release it now or keep it as an orphan. */
     public void freed(Object wrapper) {
-        lock();
-        try {
-            freed(wrapper, 0);
-        } finally {
-            unlock();
-        }
+        freed(wrapper, 0);
     }
 
     /** {@code key}: the native handle the wrapper had before the call, 0 if none. */
@@ -442,12 +437,7 @@ public final class HandleRegistry {
 
     /** A request completed (wait/test succeeded). Non-persistent requests are released. */
     public void requestCompleted(Object request) {
-        lock();
-        try {
-            requestCompleted(request, 0);
-        } finally {
-            unlock();
-        }
+        requestCompleted(request, 0);
     }
 
     public void requestCompleted(Object request, long key) {
@@ -473,12 +463,7 @@ public final class HandleRegistry {
 
     /** A persistent request was started: it is pending again and holds its communicator. */
     public void requestStarted(Object request) {
-        lock();
-        try {
-            requestStarted(request, 0);
-        } finally {
-            unlock();
-        }
+        requestStarted(request, 0);
     }
 
     public void requestStarted(Object request, long key) {
@@ -590,8 +575,7 @@ public final class HandleRegistry {
     }
 
     private int firstStackString(int at, int len) {
-        if (at < 0 || len <= 0) return -1;
-        return SideRecord.firstStackString(Arrays.copyOfRange(sidePool, at, at + len));
+        return SideRecord.firstStackString(sidePool, at, len);
     }
 
     private static int[] filled(int n) {
@@ -730,15 +714,6 @@ public final class HandleRegistry {
         try {
             internalErrors++;
             lastError = where + ": " + t;
-        } finally {
-            unlock();
-        }
-    }
-
-    public long untrackedEvent() {
-        lock();
-        try {
-            return ++untrackedEvents;
         } finally {
             unlock();
         }

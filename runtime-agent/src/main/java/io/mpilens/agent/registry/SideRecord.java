@@ -38,14 +38,14 @@ final class SideRecord {
         return out;
     }
 
-    /** String index of the top creation frame in a side record, or -1. */
-    static int firstStackString(Object record) {
-        if (!(record instanceof long[])) return -1;
-        long[] side = (long[]) record;
-        int i = 0;
-        while (i + 1 < side.length) {
-            int n = (int) side[i + 1];
-            if (side[i] == SIDE_STACK) return n > 0 ? (int) side[i + 2] : -1;
+    /** String index of the top creation frame in the side record at {@code pool[at, at+len)}, or -1. */
+    static int firstStackString(long[] pool, int at, int len) {
+        if (at < 0 || len <= 0) return -1;
+        int i = at;
+        int end = at + len;
+        while (i + 1 < end) {
+            int n = (int) pool[i + 1];
+            if (pool[i] == SIDE_STACK) return n > 0 && i + 2 < end ? (int) pool[i + 2] : -1;
             i += 2 + n;
         }
         return -1;
