@@ -68,7 +68,7 @@ class AgentOpensNoSocketTest {
             Tours.awaitPause(job, "created");
             int jvms = binding.rankJvms(4);
             if (agent) job.awaitLines(l -> l.startsWith("mpilens: agent") && l.contains("watching"), jvms, Tours.START);
-            List<Long> pids = rankJvmPids(job);
+            List<Long> pids = Tours.rankJvmPids(job);
             assertEquals(jvms, pids.size(), "rank JVMs of the job: " + describe(job));
             Map<Long, Integer> listening = listeningSocketPorts();
             List<Set<Integer>> out = new ArrayList<>();
@@ -82,16 +82,6 @@ class AgentOpensNoSocketTest {
             }
             return out;
         }
-    }
-
-    /** The JVMs that run the application: its main class on their command line, not the launcher. */
-    private static List<Long> rankJvmPids(Job job) {
-        String main = job.spec().mainClass();
-        return job.processes().stream()
-                .filter(p -> p.pid() != job.pid())
-                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains(main)).orElse(false))
-                .map(ProcessHandle::pid).sorted().collect(Collectors.toList());
     }
 
     private static String describe(Job job) {

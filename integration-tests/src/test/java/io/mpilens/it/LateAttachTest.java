@@ -43,7 +43,7 @@ class LateAttachTest {
             List<JdiTargetReader> readers = Tours.connect(Tours.addresses(job, Binding.OPENMPI));
             try {
                 Tours.awaitPause(job, "created");
-                List<Long> pids = rankJvmPids(job);
+                List<Long> pids = Tours.rankJvmPids(job);
                 assertEquals(4, pids.size(), "rank JVMs of the job");
                 for (long pid : pids) {
                     String said = attach(pid);
@@ -115,16 +115,6 @@ class LateAttachTest {
         } finally {
             Files.deleteIfExists(log);
         }
-    }
-
-    /** The rank JVMs: the application's main class on their command line, not the launcher's. */
-    private static List<Long> rankJvmPids(Job job) {
-        String main = job.spec().mainClass();
-        return job.processes().stream()
-                .filter(p -> p.pid() != job.pid())
-                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains(main)).orElse(false))
-                .map(ProcessHandle::pid).sorted().collect(Collectors.toList());
     }
 
     private static boolean fromTour(HandleInfo h) {

@@ -51,6 +51,16 @@ final class Tours {
         return out;
     }
 
+    /** The JVMs that run the application: its main class on their command line, not the launcher. */
+    static List<Long> rankJvmPids(Job job) {
+        String main = job.spec().mainClass();
+        return job.processes().stream()
+                .filter(p -> p.pid() != job.pid())
+                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains(main)).orElse(false))
+                .map(ProcessHandle::pid).sorted().collect(java.util.stream.Collectors.toList());
+    }
+
     /** Waits until all 4 ranks sit at the pause point. */
     static void awaitPause(Job job, String point) throws Exception {
         job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point), 4, START);
