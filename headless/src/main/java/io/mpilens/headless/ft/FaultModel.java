@@ -41,10 +41,42 @@ public final class FaultModel {
         sorted.sort(Comparator.comparingInt(RankStatus::rank));
         Map<Integer, ProcessState> state = new HashMap<>();
         for (RankStatus r : sorted) state.put(r.rank(), r.state());
-        List<CommunicatorView> comms = communicators(views, state);
+        Map<Integer, Map<Long, String[]>> keys = new HashMap<>();
+        List<CommunicatorView> comms = communicators(views, state, keys);
         List<HostView> hosts = hosts(sorted, daemons);
-        List<Transition> transitions = timeline == null ? List.of() : timeline.record(at, sorted, comms, hosts);
-        return new JobModel(job, at, sorted, comms, hosts, transitions);
+        List<PendingOnFailedPeer> pending = pendingOnFailed(sorted, state, keys);
+        List<Transition> transitions = timeline == null ? List.of() : timeline.record(at, sorted, comms, hosts, pending);
+        return new JobModel(job, at, sorted, comms, hosts, transitions, pending);
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    /**
+     * Requests of the ranks read this round that are still pending on a FAILED peer. The peer
+     * the agent recorded is a rank in the request's communicator; it is mapped to COMM_WORLD
+     * through that communicator's members (wildcards and unknown communicators are left out).
+     */
+    static List<PendingOnFailedPeer> pendingOnFailed(List<RankStatus> ranks, Map<Integer, ProcessState> state,
+                                                     Map<Integer, Map<Long, String[]>> keys) {
+        List<PendingOnFailedPeer> out = new ArrayList<>();
+        for (RankStatus r : ranks) {
+            ProcessSnapshot p = r.snapshot();
+            if (p == null || r.state() == ProcessState.FAILED) continue;
+            for (HandleInfo h : p.handles()) {
+                if (h.kind() != HandleKind.REQUEST || h.state() == Lifecycle.RELEASED || h.complete()) continue;
+                if (h.peer() == HandleInfo.UNKNOWN || h.peer() < 0) continue;
+                HandleInfo comm = p.handle(h.communicator()).orElse(null);
+                if (comm == null || comm.kind() != HandleKind.COMMUNICATOR) continue;
+                int[] members = comm.members();
+                if (h.peer() >= members.length) continue;
+                int peer = members[h.peer()];
+                if (state.get(peer) != ProcessState.FAILED) continue;
+                String[] key = keys.getOrDefault(p.rank(), Map.of()).get(comm.id());
+                out.add(new PendingOnFailedPeer(p.rank(), h.id(), h.creatingCall(), peer, h.tag(),
+                        key == null ? null : key[0], key == null ? (comm.name() != null ? comm.name() : "#" + comm.id()) : key[1]));
+            }
+        }
+        return List.copyOf(out);
     }
 
     // ------------------------------------------------------------------ communicators
@@ -66,6 +98,12 @@ public final class FaultModel {
     }
 
     static List<CommunicatorView> communicators(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state) {
+        return communicators(views, state, new HashMap<>());
+    }
+
+    /** @param keysOut filled per rank: registry id of a communicator -> {key, label} */
+    private static List<CommunicatorView> communicators(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state,
+                                                        Map<Integer, Map<Long, String[]>> keysOut) {
         Map<String, Comm> byKey = new LinkedHashMap<>();
         for (ProcessSnapshot p : new TreeMap<>(views).values()) {
             Map<Long, HandleInfo> comms = new TreeMap<>();
@@ -73,6 +111,7 @@ public final class FaultModel {
                 if (h.kind() == HandleKind.COMMUNICATOR && h.state() != Lifecycle.RELEASED) comms.put(h.id(), h);
             }
             Map<Long, String[]> keyOf = new HashMap<>(); // id -> {key, label}
+            keysOut.put(p.rank(), keyOf);
             Map<String, Integer> siblings = new HashMap<>();
             for (HandleInfo h : comms.values()) { // id order is creation order: parents first
                 List<Integer> members = boxed(h.members());

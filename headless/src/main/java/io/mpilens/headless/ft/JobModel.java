@@ -4,9 +4,24 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** The fault-tolerance picture of a job at one moment, and the transitions that led to it. */
+/**
+ * The fault-tolerance picture of a job at one moment, and the transitions that led to it.
+ *
+ * @param pendingOnFailed requests of live ranks still pending on a FAILED peer
+ */
 public record JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
-                       List<HostView> hosts, List<Transition> timeline) {
+                       List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed) {
+    /** A model without requests on failed peers (the shape before they were tracked). */
+    public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
+                    List<HostView> hosts, List<Transition> timeline) {
+        this(job, at, processes, communicators, hosts, timeline, List.of());
+    }
+
+    /** The requests pending on a FAILED peer whose communicator is {@code key}. */
+    public List<PendingOnFailedPeer> pendingOnFailed(String key) {
+        return pendingOnFailed.stream().filter(p -> key.equals(p.communicator())).toList();
+    }
+
     public Optional<RankStatus> rank(int rank) {
         return processes.stream().filter(p -> p.rank() == rank).findFirst();
     }

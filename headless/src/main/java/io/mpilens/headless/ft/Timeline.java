@@ -16,7 +16,7 @@ public final class Timeline {
 
     /** Records what changed since the previous round; returns the whole timeline so far. */
     synchronized List<Transition> record(Instant at, List<RankStatus> ranks, List<CommunicatorView> comms,
-                                         List<HostView> hosts) {
+                                         List<HostView> hosts, List<PendingOnFailedPeer> pending) {
         for (RankStatus r : ranks) {
             change(at, "rank " + r.rank(), r.state() + (r.epoch() > 0 ? " (epoch " + r.epoch() + ")" : ""), r.evidence());
         }
@@ -26,6 +26,13 @@ public final class Timeline {
             change(at, "comm " + c.label(), c.state().name(), why);
         }
         for (HostView h : hosts) change(at, "host " + h.host(), h.state().name(), "");
+        Map<Integer, Integer> stranded = new java.util.TreeMap<>();
+        for (PendingOnFailedPeer p : pending) stranded.merge(p.rank(), 1, Integer::sum);
+        for (RankStatus r : ranks) {
+            Integer n = stranded.get(r.rank());
+            if (n != null) change(at, "requests of rank " + r.rank(), n + " ON FAILED PEER", "pending on a FAILED peer:"
+                    + " can never complete");
+        }
         return List.copyOf(transitions);
     }
 

@@ -4,6 +4,7 @@ import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.job.JobDirectory;
@@ -54,6 +55,7 @@ public final class FaultJson {
             }
             w.endArray();
         }
+        pending(w, m);
         w.name("timeline").beginArray();
         for (Transition t : m.timeline()) {
             w.beginObject().field("at", t.at().toString()).field("subject", t.subject()).field("from", t.from())
@@ -78,7 +80,9 @@ public final class FaultJson {
             ints(w, "failedPeers", c.failedPeers());
             w.field("neverCompletes", c.neverCompletes()).endObject();
         }
-        return w.endArray().endObject().toString();
+        w.endArray();
+        pending(w, m);
+        return w.endObject().toString();
     }
 
     public static String jobs(List<JobDirectory.JobEntry> jobs) {
@@ -102,6 +106,16 @@ public final class FaultJson {
     /** Whether the record's pid lives on this machine (false for another host's). */
     public static boolean alive(JobRecord r) {
         return ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void pending(JsonWriter w, JobModel m) {
+        w.name("pendingOnFailed").beginArray();
+        for (PendingOnFailedPeer p : m.pendingOnFailed()) {
+            w.beginObject().field("rank", p.rank()).field("request", Long.toString(p.requestId())).field("call", p.call())
+                    .field("peer", p.peer()).field("tag", p.tag()).field("communicator", p.communicator())
+                    .field("communicatorLabel", p.communicatorLabel()).endObject();
+        }
+        w.endArray();
     }
 
     private static void rank(JsonWriter w, RankStatus r) {

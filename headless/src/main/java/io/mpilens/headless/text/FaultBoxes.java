@@ -5,12 +5,14 @@ import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code cominfo} and {@code hostinfo} as boxes of text, {@link HandleTable#WIDTH} columns.
@@ -45,6 +47,7 @@ public final class FaultBoxes {
             if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + c.raisedOn());
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
             for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+            body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
             out.addAll(box(c.label(), paint(c.state().name(), c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED ? YELLOW : RED), c.state().name().length(), body));
         }
@@ -68,6 +71,39 @@ public final class FaultBoxes {
             if (line.length() > W) line = line.substring(0, W - 3) + "...";
             out.add(c.neverCompletes() ? paint(line, RED) : line);
         }
+        if (!m.pendingOnFailed().isEmpty()) {
+            out.add("requests pending on a FAILED peer (they can never complete):");
+            for (PendingOnFailedPeer p : m.pendingOnFailed()) {
+                String line = "rank " + p.rank() + "  " + (p.call() == null ? "request" : p.call()) + " #" + p.requestId()
+                        + " on " + p.communicatorLabel() + "  peer " + p.peer() + " tag " + p.tag();
+                out.add(paint(cut(line, W), RED));
+            }
+        }
+        return out;
+    }
+
+    /** Per rank: {@code rank 0: 2 requests pending on FAILED 2: iRecv #53, iRecv #60}. */
+    private static List<String> pendingLines(List<PendingOnFailedPeer> pending) {
+        Map<Integer, List<PendingOnFailedPeer>> byRank = new TreeMap<>();
+        for (PendingOnFailedPeer p : pending) byRank.computeIfAbsent(p.rank(), k -> new ArrayList<>()).add(p);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Integer, List<PendingOnFailedPeer>> e : byRank.entrySet()) {
+            List<PendingOnFailedPeer> ps = e.getValue();
+            StringBuilder b = new StringBuilder("rank " + e.getKey() + ": " + ps.size() + " request"
+                    + (ps.size() == 1 ? "" : "s") + " pending on FAILED "
+                    + ps.stream().map(PendingOnFailedPeer::peer).distinct().sorted().toList() + ":");
+            for (int i = 0; i < ps.size(); i++) {
+                b.append(i == 0 ? " " : ", ").append(ps.get(i).call() == null ? "req" : ps.get(i).call())
+                        .append(" #").append(ps.get(i).requestId());
+            }
+            out.add(b.toString());
+        }
+        return out;
+    }
+
+    private List<String> paintAll(List<String> lines, String code) {
+        List<String> out = new ArrayList<>();
+        for (String l : lines) out.add(paint(cut(l, W - 4), code));
         return out;
     }
 

@@ -119,6 +119,44 @@ class FaultModelTest {
     }
 
     @Test
+    void requestsPendingOnTheFailedPeerAreFlaggedOthersAreNot() {
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.FAILED);
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r : new int[] {0, 1, 3}) {
+            ProcessSnapshot p = rank(r, null);
+            List<HandleInfo> hs = new ArrayList<>(p.handles());
+            // a receive from rank 2 (pending), one from rank 1 (pending, live peer), one from 2 already complete
+            hs.add(HandleInfo.builder(20, HandleKind.REQUEST).ownerRank(r).creatingCall("iRecv").peer(2).tag(11)
+                    .communicator(1).build());
+            hs.add(HandleInfo.builder(21, HandleKind.REQUEST).ownerRank(r).creatingCall("iRecv").peer(1).tag(11)
+                    .communicator(1).build());
+            hs.add(HandleInfo.builder(22, HandleKind.REQUEST).ownerRank(r).creatingCall("iRecv").peer(2).tag(12)
+                    .communicator(1).complete(true).build());
+            ProcessSnapshot q = new ProcessSnapshot(r, 4, 100 + r, "node1", "openmpi", MpiState.INITIALIZED, 1,
+                    Snapshots.HEALTHY, hs, List.of(), 0);
+            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "a", ProcessState.OK, "answered", 5, q));
+        }
+        ranks.add(status(2, ProcessState.FAILED));
+        Map<Integer, ProcessSnapshot> views = new HashMap<>();
+        for (RankStatus r : ranks) if (r.snapshot() != null) views.put(r.rank(), r.snapshot());
+        Timeline t = new Timeline();
+        JobModel m = FaultModel.build("j", T0, ranks, views, null, t);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(3, m.pendingOnFailed().size(), m.pendingOnFailed().toString());
+        for (PendingOnFailedPeer p : m.pendingOnFailed()) {
+            assertEquals(20, p.requestId(), p.toString());
+            assertEquals(2, p.peer());
+            assertEquals(11, p.tag());
+            assertEquals("iRecv", p.call());
+            assertEquals(world.key(), p.communicator());
+        }
+        assertEquals(List.of(0, 1, 3), m.pendingOnFailed(world.key()).stream().map(PendingOnFailedPeer::rank).toList());
+        assertTrue(t.transitions().stream().anyMatch(x -> x.subject().equals("requests of rank 3")
+                && x.to().equals("1 ON FAILED PEER")), t.transitions().toString());
+    }
+
+    @Test
     void aSubsetThatHappensToLeaveTheDeadRankOutIsNoRecovery() {
         Map<Integer, ProcessState> s = allOk();
         s.put(2, ProcessState.FAILED);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.PendingOnFailedPeer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,15 @@ class FaultBoxesCallsTest {
                 "mpi.Intracomm.allReduce", "a_communicator_with_a_very_long_name", 9, -1, failed, true)));
         for (String l : lines) assertTrue(l.length() <= 80, l.length() + ": " + l);
         assertTrue(lines.get(1).contains("NEVER COMPLETES"), lines.get(1));
+    }
+
+    @Test
+    void requestsPendingOnAFailedPeerAreListedAfterTheCalls() {
+        JobModel m = new JobModel("j", Instant.EPOCH, List.of(), List.of(), List.of(), List.of(),
+                List.of(new PendingOnFailedPeer(3, 53, "iRecv", 2, 11, "MPI_COMM_WORLD", "MPI_COMM_WORLD")));
+        List<String> lines = new FaultBoxes(false).calls(m, List.of());
+        assertEquals("requests pending on a FAILED peer (they can never complete):", lines.get(2));
+        assertEquals("rank 3  iRecv #53 on MPI_COMM_WORLD  peer 2 tag 11", lines.get(3));
     }
 
     @Test
