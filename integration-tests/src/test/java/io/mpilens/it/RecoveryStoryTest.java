@@ -1,0 +1,108 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.PendingOnFailedPeer;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The recovery story on a real Open MPI job ({@code orte_abort_on_non_zero_status 0}, 4 ranks,
+ * {@code RecoverAfterFailure}): rank 2 is killed while every rank has receives pending from every
+ * other; mpilens shows rank 2 FAILED, COMM_WORLD DETECTED and the survivors' receives from rank 2
+ * (only those) as pending on a failed peer. The survivors detect the failure with status messages
+ * and a deadline and build a communicator of themselves with {@code createGroup}: it is OK, derived
+ * from COMM_WORLD, and COMM_WORLD is RECOVERED by it.
+ */
+class RecoveryStoryTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final String JOB = "it-recovery";
+
+    @TempDir
+    Path tmp;
+
+    static JobModel observeUntil(JobObserver o, Predicate<JobModel> done, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        JobModel m = o.observe();
+        while (!done.test(m) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            m = o.observe();
+        }
+        return m;
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void aKilledRankIsDetectedItsPeersRequestsFlaggedAndTheSurvivorsRecover() throws Exception {
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RecoverAfterFailure")
+                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+                .mpirunArgs("--mca orte_abort_on_non_zero_status 0")
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
+        try (Job job = Job.launch(spec)) {
+            Tours.awaitPause(job, "ready");
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, TIMEOUT);
+            JobModel before = o.observe();
+            assertEquals(CommState.OK, before.communicator("MPI_COMM_WORLD").orElseThrow().state());
+            assertEquals(List.of(), before.pendingOnFailed(), "nobody failed yet");
+
+            long pid = new JobDirectory(jobs).job(JOB).records().get(2).pid();
+            new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
+            JobModel during = observeUntil(o, m -> m.rank(2).orElseThrow().state() == ProcessState.FAILED,
+                    Duration.ofSeconds(20));
+            assertEquals(ProcessState.FAILED, during.rank(2).orElseThrow().state(), during.rank(2).toString());
+            CommunicatorView world = during.communicator("MPI_COMM_WORLD").orElseThrow();
+            assertEquals(CommState.DETECTED, world.state());
+            assertEquals(List.of(2), world.failed());
+            for (int r : new int[] {0, 1, 3}) assertEquals(ProcessState.OK, during.rank(r).orElseThrow().state());
+            // each survivor's receive from rank 2 is flagged; its receives from live ranks are not
+            List<PendingOnFailedPeer> pending = during.pendingOnFailed();
+            assertEquals(List.of(0, 1, 3), pending.stream().map(PendingOnFailedPeer::rank).collect(Collectors.toList()),
+                    pending.toString());
+            for (PendingOnFailedPeer p : pending) {
+                assertEquals(2, p.peer(), p.toString());
+                assertEquals(11, p.tag(), p.toString());
+                assertEquals("iRecv", p.call(), p.toString());
+                assertEquals(world.key(), p.communicator(), p.toString());
+            }
+
+            job.release("ready");
+            job.awaitLines(l -> l.contains("MPILENS-RECOVERED "), 3, Tours.START);
+            for (String l : job.linesStartingWith("MPILENS-RECOVERED")) assertTrue(l.contains("live=0,1,3"), l);
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=recovered"), 3, Tours.START);
+            JobModel after = observeUntil(o, m -> m.communicator("survivors").isPresent(), Duration.ofSeconds(20));
+            CommunicatorView survivors = after.communicator("survivors").orElse(null);
+            assertNotNull(survivors, after.communicators().toString());
+            CommunicatorView worldAfter = after.communicator("MPI_COMM_WORLD").orElseThrow();
+            assertEquals(CommState.OK, survivors.state());
+            assertEquals(List.of(0, 1, 3), survivors.members());
+            assertEquals(worldAfter.key(), survivors.parent(), "lineage COMM_WORLD -> survivors");
+            assertEquals(CommState.RECOVERED, worldAfter.state());
+            assertEquals(List.of(survivors.key()), worldAfter.recoveredBy());
+            // the coordinator's status receive from rank 2 missed the deadline and stays pending too
+            assertEquals(4, after.pendingOnFailed().size(), after.pendingOnFailed().toString());
+            assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("comm MPI_COMM_WORLD")
+                    && "RECOVERED".equals(t.to())), o.timeline().toString());
+        }
+    }
+}
