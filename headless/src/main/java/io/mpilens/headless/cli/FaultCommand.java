@@ -8,6 +8,9 @@ import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -52,6 +55,15 @@ abstract class FaultCommand implements Callable<Integer> {
 
     abstract String json(JobModel m);
 
+    /** {@code --svg FILE} of commands that draw a picture ({@code cominfo}, {@code hostinfo}); null otherwise. */
+    Path svgFile() {
+        return null;
+    }
+
+    String svg(JobModel m) {
+        throw new UnsupportedOperationException(spec.name() + " draws no picture");
+    }
+
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
@@ -67,6 +79,15 @@ abstract class FaultCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
+        }
+        if (svgFile() != null) {
+            try {
+                Files.writeString(svgFile(), svg(m), StandardCharsets.UTF_8);
+                err.println("mpilens: wrote " + svgFile());
+            } catch (IOException e) {
+                err.println("mpilens: cannot write the picture to " + svgFile() + " (" + e + "): choose a writable file");
+                return MpiLensCli.EXIT_INTERNAL;
+            }
         }
         if (json) out.println(json(m));
         else for (String l : text(new FaultBoxes(HandleTable.colorWanted(noColor, parent.env)), m)) out.println(l);

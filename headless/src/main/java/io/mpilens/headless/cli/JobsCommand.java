@@ -1,5 +1,6 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
@@ -27,6 +28,10 @@ final class JobsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
+    @Option(names = "--prune", description = "Remove the records of jobs whose ranks all ran on this host and have"
+            + " ended (a job with a live or remote rank is kept; other users' files are never touched).")
+    boolean prune;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -34,6 +39,15 @@ final class JobsCommand implements Callable<Integer> {
         JobDirectory dir = JobDirectory.forCurrentUser(parent.env);
         List<JobDirectory.JobEntry> jobs;
         try {
+            if (prune) {
+                for (JobDirectory.Pruned p : dir.prune(JobObserver::ended)) {
+                    if (p.recordsRemoved() > 0 || p.directoryRemoved()) {
+                        (json ? err : out).println("pruned job " + p.id() + ": " + p.recordsRemoved() + " record"
+                                + (p.recordsRemoved() == 1 ? "" : "s") + " removed"
+                                + (p.keptBecause() != null ? "; directory kept: " + p.keptBecause() : ""));
+                    }
+                }
+            }
             jobs = dir.jobs();
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());

@@ -271,7 +271,19 @@ public final class JobObserver {
 
     /** Whether the record's process lives: null when it runs on another host. */
     private Boolean alive(JobRecord r) {
-        if (!isLocal(r.host())) return null;
+        return alive(r, localHost);
+    }
+
+    /**
+     * Whether a record's process has ended for certain: it ran on this host and its pid is gone,
+     * a zombie, or another process now (a different start time). False when it lives or runs elsewhere.
+     */
+    public static boolean ended(JobRecord r) {
+        return Boolean.FALSE.equals(alive(r, localHostName()));
+    }
+
+    private static Boolean alive(JobRecord r, String localHost) {
+        if (r.host() == null || !(r.host().equals(localHost) || r.host().equals("localhost"))) return null;
         Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
         if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
         // a reused pid is another process: compare start times (the record's is the JVM's own)

@@ -98,6 +98,49 @@ public final class JobDirectory {
         return read(d);
     }
 
+    /** What {@link #prune} did to one job. */
+    public record Pruned(String id, int recordsRemoved, boolean directoryRemoved, String keptBecause) {
+    }
+
+    /**
+     * Removes the records of jobs whose processes have all ended ({@code ended} says so for every
+     * record), and their directories when nothing else is left in them. Only this user's private
+     * records are touched (the ones {@link #jobs()} believes); refused files, foreign files and
+     * jobs with a live rank are left alone.
+     */
+    public List<Pruned> prune(java.util.function.Predicate<JobRecord> ended) throws IOException {
+        List<Pruned> out = new ArrayList<>();
+        for (JobEntry j : jobs()) {
+            if (j.records().isEmpty()) {
+                out.add(new Pruned(j.id(), 0, false, j.refused().isEmpty() ? "no records" : "only refused files"));
+                continue;
+            }
+            if (!j.records().stream().allMatch(ended)) {
+                out.add(new Pruned(j.id(), 0, false, "a rank may still run"));
+                continue;
+            }
+            int removed = 0;
+            for (JobRecord r : j.records()) {
+                if (unsafe(r.file(), false) == null && Files.deleteIfExists(r.file())) removed++;
+            }
+            boolean dirRemoved = false;
+            String kept = null;
+            try (DirectoryStream<Path> rest = Files.newDirectoryStream(j.dir())) {
+                if (rest.iterator().hasNext()) kept = "other files are in " + j.dir();
+            }
+            if (kept == null && unsafe(j.dir(), true) == null) {
+                try {
+                    Files.delete(j.dir());
+                    dirRemoved = true;
+                } catch (java.nio.file.DirectoryNotEmptyException e) {
+                    kept = "a file appeared in " + j.dir(); // an agent registering right now
+                }
+            }
+            out.add(new Pruned(j.id(), removed, dirRemoved, kept));
+        }
+        return out;
+    }
+
     private JobEntry read(Path dir) throws IOException {
         List<JobRecord> records = new ArrayList<>();
         List<String> refused = new ArrayList<>();

@@ -65,4 +65,29 @@ class JobDirectoryTest {
         assertTrue(e.getMessage().contains("known: j1"), e.getMessage());
         assertThrows(IOException.class, () -> new JobDirectory(tmp).job("../etc"));
     }
+
+    @Test
+    void pruneRemovesEndedJobsOnlyAndNeverARefusedFile() throws IOException {
+        Path ended = job("ended");
+        record(ended, 0, "rw-------");
+        record(ended, 1, "rw-------");
+        Path running = job("running");
+        record(running, 0, "rw-------");
+        record(running, 1, "rw-------");
+        Path mixed = job("mixed");
+        record(mixed, 0, "rw-------");
+        Path foreign = record(mixed, 1, "rw-r--r--"); // refused: not believed, so not ours to delete
+        JobDirectory dir = new JobDirectory(tmp);
+        // the test decides which processes ended: every rank except those of "running"
+        var pruned = dir.prune(r -> !r.file().getParent().getFileName().toString().equals("running"));
+        assertEquals(java.util.Set.of("mixed"), dir.jobs().stream().map(JobDirectory.JobEntry::id)
+                .filter(id -> !id.equals("running")).collect(java.util.stream.Collectors.toSet()));
+        assertTrue(Files.isDirectory(running) && Files.exists(running.resolve("rank-0.json")), "a live job is kept");
+        assertTrue(!Files.exists(ended), "an ended job's directory is removed");
+        assertTrue(Files.exists(foreign), "a refused file is never touched");
+        assertTrue(!Files.exists(mixed.resolve("rank-0.json")), "the job's own ended record is removed");
+        JobDirectory.Pruned m = pruned.stream().filter(p -> p.id().equals("mixed")).findFirst().orElseThrow();
+        assertEquals(1, m.recordsRemoved());
+        assertTrue(!m.directoryRemoved() && m.keptBecause().contains("other files"), m.toString());
+    }
 }

@@ -1,0 +1,157 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Transition;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.HandleTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mpilens watch}: observes the job round after round and prints each transition as it is
+ * seen (and the cominfo/hostinfo boxes after a round with transitions, when asked). Each round is
+ * bounded by the deadline rule, so a dead or stopped rank never holds it up. Ends when the job is
+ * gone (every rank failed or finalized and its process ended, or its records were removed), or on Ctrl-C.
+ */
+@Command(name = "watch", mixinStandardHelpOptions = true,
+        description = {"Follow a job: print every transition of its ranks, communicators and hosts as it happens",
+            "(with the time it was seen); ends when the job is gone, or on Ctrl-C."})
+final class WatchCommand implements Callable<Integer> {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    JobTarget.Choice target;
+
+    @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
+            description = "Pause between rounds (default: ${DEFAULT-VALUE}).")
+    double intervalSeconds;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Per rank and round, at most; latecomers are cut at the others' skew + 20%% (at least 1 s)"
+                    + " and shown UNAVAILABLE (default: ${DEFAULT-VALUE}).")
+    double timeoutSeconds;
+
+    @Option(names = "--cominfo", description = "After a round with transitions, also print the communicator boxes.")
+    boolean cominfo;
+
+    @Option(names = "--hostinfo", description = "After a round with transitions, also print the host boxes.")
+    boolean hostinfo;
+
+    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
+    boolean noColor;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
+        if (!(intervalSeconds >= 0) || intervalSeconds > 3600) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--interval must be between 0 and 3600 seconds, not " + intervalSeconds);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        JobDirectory dir = target.job != null ? JobDirectory.forCurrentUser(parent.env) : null;
+        JobObserver observer = dir != null ? JobObserver.forJob(dir, target.job, timeout)
+                : JobObserver.forAddresses(target.addresses, timeout);
+        String name = target.job != null ? "job " + target.job : target.addresses.size() + " address(es)";
+        AtomicBoolean finished = new AtomicBoolean();
+        Thread onCtrlC = new Thread(() -> {
+            if (finished.get()) return;
+            err.println("mpilens watch: stopped watching " + name);
+            err.flush();
+        }, "mpilens-watch-stop");
+        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        try {
+            FaultBoxes boxes = new FaultBoxes(HandleTable.colorWanted(noColor, parent.env));
+            err.println("mpilens watch: following " + name + " (Ctrl-C to stop)");
+            err.flush();
+            int printed = 0;
+            boolean reported = false;
+            while (true) {
+                JobModel m;
+                try {
+                    m = observer.observe();
+                    if (!reported) for (String r : observer.refused()) err.println("mpilens: " + r);
+                    reported = true;
+                } catch (IOException e) {
+                    if (dir != null && !Files.isDirectory(dir.root().resolve(target.job))) {
+                        out.println(stamp(java.time.Instant.now()) + "  " + name + " is gone (its records were removed)");
+                        out.flush();
+                        return MpiLensCli.EXIT_OK;
+                    }
+                    err.println("mpilens: " + e.getMessage());
+                    return MpiLensCli.EXIT_INTERNAL;
+                }
+                List<Transition> all = m.timeline();
+                for (Transition t : all.subList(Math.min(printed, all.size()), all.size())) out.println(line(t));
+                boolean changed = all.size() > printed;
+                printed = all.size();
+                if (changed && cominfo) for (String l : boxes.cominfo(m)) out.println(l);
+                if (changed && hostinfo) for (String l : boxes.hostinfo(m)) out.println(l);
+                out.flush();
+                String gone = gone(m);
+                if (gone != null) {
+                    out.println(stamp(m.at()) + "  " + name + " " + gone);
+                    out.flush();
+                    return MpiLensCli.EXIT_OK;
+                }
+                Thread.sleep(Math.round(intervalSeconds * 1000));
+            }
+        } finally {
+            finished.set(true);
+            try {
+                Runtime.getRuntime().removeShutdownHook(onCtrlC);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down (Ctrl-C): the hook runs
+            }
+        }
+    }
+
+    /** Why the job is over, or null while any rank may still run. */
+    static String gone(JobModel m) {
+        if (m.processes().isEmpty()) return null;
+        int failed = 0;
+        int finalized = 0;
+        for (RankStatus r : m.processes()) {
+            if (r.state() == ProcessState.FAILED) failed++;
+            else if (r.state() == ProcessState.FINALIZED && r.snapshot() == null) finalized++; // finalized and not answering
+            else return null;
+        }
+        return "has ended: " + (failed > 0 ? failed + " rank" + (failed == 1 ? "" : "s") + " failed" : "")
+                + (failed > 0 && finalized > 0 ? ", " : "")
+                + (finalized > 0 ? finalized + " rank" + (finalized == 1 ? "" : "s") + " finalized" : "");
+    }
+
+    /** {@code 12:00:01.250  rank 2: OK -> FAILED  (process gone before MPI_Finalize)}, at most 80 columns. */
+    static String line(Transition t) {
+        String s = stamp(t.at()) + "  " + t.subject() + ": " + (t.from() == null ? "" : t.from() + " -> ") + t.to()
+                + (t.why() == null || t.why().isEmpty() ? "" : "  (" + t.why() + ")");
+        return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 4) + "...)";
+    }
+
+    private static String stamp(java.time.Instant at) {
+        return TIME.format(at);
+    }
+}
