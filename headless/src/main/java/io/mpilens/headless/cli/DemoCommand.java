@@ -8,6 +8,7 @@ import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -47,6 +48,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--at", defaultValue = "orphans", paramLabel = "POINT",
             description = "Pause to show: created, orphans or released (default: ${DEFAULT-VALUE}).")
     String point;
+
+    @Option(names = "--no-recovery", description = "Skip the recovery story (Open MPI only): a rank is killed,"
+            + " the survivors detect it and rebuild a communicator without it; cominfo before, during and after.")
+    boolean noRecovery;
 
     @picocli.CommandLine.Mixin
     HandleOutput output;
@@ -99,13 +104,21 @@ final class DemoCommand implements Callable<Integer> {
             }
             int exit = job.waitFor(START);
             err.println("mpilens demo: the job finished (exit code " + exit + ")");
-            return exit == 0 ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_INTERNAL;
+            if (exit != 0) return MpiLensCli.EXIT_INTERNAL;
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         } finally {
             deleteQuietly(control);
         }
+        if (noRecovery) return MpiLensCli.EXIT_OK;
+        if (b != Binding.OPENMPI) {
+            err.println("mpilens demo: the recovery story needs Open MPI (MPJ Express cannot go on without a rank:"
+                    + " multicore ends the JVM, niodev closes every channel); try --binding openmpi");
+            return MpiLensCli.EXIT_OK;
+        }
+        return new RecoveryStory(home, agent, out, err, output.json,
+                HandleTable.colorWanted(output.noColor, parent.env)).run();
     }
 
     private void show(List<JdiTargetReader> readers, PrintWriter out, PrintWriter err) {

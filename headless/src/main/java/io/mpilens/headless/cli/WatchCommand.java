@@ -151,7 +151,7 @@ final class WatchCommand implements Callable<Integer> {
         return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 4) + "...)";
     }
 
-    private static String stamp(java.time.Instant at) {
+    static String stamp(java.time.Instant at) {
         return TIME.format(at);
     }
 }

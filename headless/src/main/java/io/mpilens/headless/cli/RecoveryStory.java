@@ -1,0 +1,123 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.Transition;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.text.FaultBoxes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+/**
+ * The end of {@code mpilens demo}: 4 ranks of the {@code RecoverAfterFailure} example under
+ * Open MPI with {@code orte_abort_on_non_zero_status 0}; rank 2 is killed with SIGKILL, the
+ * survivors find out with status messages and a deadline and build a communicator of
+ * themselves with {@code createGroup}. Cominfo is printed before, during and after.
+ */
+final class RecoveryStory {
+    private static final Duration START = Duration.ofSeconds(120);
+    private static final Duration READ = Duration.ofSeconds(5);
+    private static final Duration SEEN = Duration.ofSeconds(30);
+    private static final String JOB = "demo-recovery";
+    private static final int VICTIM = 2;
+
+    private final Path home;
+    private final Path agent;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean json;
+    private final FaultBoxes boxes;
+
+    RecoveryStory(Path home, Path agent, PrintWriter out, PrintWriter err, boolean json, boolean color) {
+        this.home = home;
+        this.agent = agent;
+        this.out = out;
+        this.err = err;
+        this.json = json;
+        this.boxes = new FaultBoxes(color);
+    }
+
+    int run() throws InterruptedException {
+        Path control;
+        try {
+            control = Files.createTempDirectory("mpilens-recovery-");
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        }
+        Path jobs = control.resolve("jobs");
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RecoverAfterFailure")
+                .classPath(home.resolve("examples/support/target/classes"), home.resolve("examples/openmpi/target/classes"))
+                .agentJar(agent).jdwp(true).controlDir(control).mpirunArgs("--mca orte_abort_on_non_zero_status 0")
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
+        err.println("mpilens demo: the recovery story: 4 ranks of RecoverAfterFailure (Open MPI; survivors keep"
+                + " running after a rank dies) ...");
+        try (Job job = Job.launch(spec)) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, START);
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, READ);
+            show("before: every rank has a receive pending from every other", o.observe());
+
+            long pid = new JobDirectory(jobs).job(JOB).records().stream().filter(r -> r.rank() == VICTIM)
+                    .mapToLong(JobRecord::pid).findFirst().orElseThrow(() -> new IOException("rank " + VICTIM + " never registered"));
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            err.println("mpilens demo: killed rank " + VICTIM + " (pid " + pid + ") with SIGKILL");
+            show("during: rank " + VICTIM + " FAILED, COMM_WORLD DETECTED, the receives from it can never complete",
+                    observeUntil(o, m -> m.rank(VICTIM).map(r -> r.state() == ProcessState.FAILED).orElse(false)));
+
+            job.release("ready");
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=recovered"), 3, START);
+            JobModel after = observeUntil(o, m -> m.communicator("survivors").isPresent());
+            show("after: the survivors missed rank " + VICTIM + "'s status at the deadline and built 'survivors'"
+                    + " with createGroup: COMM_WORLD RECOVERED", after);
+            if (!json) {
+                out.println("timeline:");
+                for (Transition t : after.timeline()) {
+                    if (t.from() != null) out.println("  " + WatchCommand.stamp(t.at()) + "  " + t.subject() + ": " + t.from() + " -> " + t.to());
+                }
+                out.flush();
+            }
+            err.println("mpilens demo: stopping the recovery job (it cannot finalize without rank " + VICTIM + ")");
+            return MpiLensCli.EXIT_OK;
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        } finally {
+            try (var files = Files.walk(control)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                // a temporary directory left behind is harmless
+            }
+        }
+    }
+
+    private static JobModel observeUntil(JobObserver o, Predicate<JobModel> done) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + SEEN.toNanos();
+        JobModel m = o.observe();
+        while (!done.test(m) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            m = o.observe();
+        }
+        return m;
+    }
+
+    private void show(String what, JobModel m) {
+        if (json) {
+            out.println(FaultJson.model(m, true, false));
+        } else {
+            err.println("mpilens demo: " + what);
+            err.flush();
+            for (String l : boxes.cominfo(m)) out.println(l);
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,94 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code mpilens watch --job ID} on a real 4-rank Open MPI job ({@code orte_abort_on_non_zero_status 0}):
+ * it prints each transition as it happens — a stopped rank UNAVAILABLE (never FAILED) and back to OK
+ * after SIGCONT, a killed rank FAILED — and ends by itself, exit code 0, once the job is gone.
+ */
+class WatchTest {
+    private static final String JOB = "it-watch";
+
+    @TempDir
+    Path tmp;
+
+    /** Everything printed so far, safe to read while the command writes. */
+    private static final class Output extends ByteArrayOutputStream {
+        synchronized List<String> lines() {
+            return Arrays.asList(toString(StandardCharsets.UTF_8).split("\n"));
+        }
+    }
+
+    private static void await(Output out, Predicate<String> line, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (out.lines().stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(100);
+        assertTrue(out.lines().stream().anyMatch(line), "watch printed " + what + ":\n" + String.join("\n", out.lines()));
+    }
+
+    private static void signal(String sig, long pid) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", sig, Long.toString(pid)).inheritIO().start().waitFor());
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void printsEachTransitionAsItHappensAndEndsWhenTheJobIsGone() throws Exception {
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        Output out = new Output();
+        Output err = new Output();
+        CompletableFuture<Integer> exit;
+        try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).mpirunArgs("--mca orte_abort_on_non_zero_status 0")
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build())) {
+            Tours.awaitPause(job, "created");
+            Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1");
+            exit = CompletableFuture.supplyAsync(() -> MpiLensCli.run(new String[] {"watch", "--job", JOB,
+                "--interval", "0.2", "--timeout", "3", "--cominfo"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), env));
+            await(out, l -> l.contains("rank 3: OK"), "every rank OK first");
+            await(out, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" OK -+"), "the cominfo boxes");
+
+            List<Long> pids = new JobDirectory(jobs).job(JOB).records().stream().map(r -> r.pid()).collect(Collectors.toList());
+            signal("-STOP", pids.get(1));
+            try {
+                await(out, l -> l.contains("rank 1: OK -> UNAVAILABLE"), "the stopped rank UNAVAILABLE");
+            } finally {
+                signal("-CONT", pids.get(1));
+            }
+            await(out, l -> l.contains("rank 1: UNAVAILABLE -> OK"), "the rank back to OK after SIGCONT");
+
+            signal("-9", pids.get(2));
+            await(out, l -> l.contains("rank 2: OK -> FAILED"), "the killed rank FAILED");
+            await(out, l -> l.contains("comm MPI_COMM_WORLD: OK -> DETECTED"), "COMM_WORLD DETECTED");
+            assertTrue(out.lines().stream().noneMatch(l -> l.contains("rank 1:") && l.contains("FAILED")),
+                    "a stopped rank is never FAILED:\n" + String.join("\n", out.lines()));
+            for (String l : out.lines()) assertTrue(l.length() <= 80, l.length() + ": " + l);
+        }
+        // the job is closed: every rank's process is gone, watch says so and ends by itself
+        assertEquals(MpiLensCli.EXIT_OK, exit.get(60, TimeUnit.SECONDS), String.join("\n", err.lines()));
+        await(out, l -> l.contains("job " + JOB + " has ended: 4 ranks failed"), "the end of the job");
+        assertTrue(err.lines().get(0).startsWith("mpilens watch: following job " + JOB), err.lines().toString());
+    }
+}
