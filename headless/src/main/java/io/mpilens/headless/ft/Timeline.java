@@ -30,8 +30,8 @@ public final class Timeline {
         for (PendingOnFailedPeer p : pending) stranded.merge(p.rank(), 1, Integer::sum);
         for (RankStatus r : ranks) {
             Integer n = stranded.get(r.rank());
-            if (n != null) change(at, "requests of rank " + r.rank(), n + " ON FAILED PEER", "pending on a FAILED peer:"
-                    + " can never complete");
+            if (n != null) change(at, "rank " + r.rank() + " requests on FAILED peers", Integer.toString(n),
+                    "pending, can never complete");
         }
         return List.copyOf(transitions);
     }

@@ -152,8 +152,8 @@ class FaultModelTest {
             assertEquals(world.key(), p.communicator());
         }
         assertEquals(List.of(0, 1, 3), m.pendingOnFailed(world.key()).stream().map(PendingOnFailedPeer::rank).toList());
-        assertTrue(t.transitions().stream().anyMatch(x -> x.subject().equals("requests of rank 3")
-                && x.to().equals("1 ON FAILED PEER")), t.transitions().toString());
+        assertTrue(t.transitions().stream().anyMatch(x -> x.subject().equals("rank 3 requests on FAILED peers")
+                && x.to().equals("1")), t.transitions().toString());
     }
 
     @Test

@@ -1,0 +1,124 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.MpiError;
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job model of real MPJ Express niodev jobs (4 rank JVMs and a daemon, all started and
+ * stopped by the test): a killed rank is FAILED and the survivors' MPI exceptions make COMM_WORLD
+ * DETECTED; a stopped rank is UNAVAILABLE, never FAILED, and OK again after SIGCONT.
+ */
+class MpjNiodevFailureTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    @TempDir
+    Path tmp;
+
+    private static JobModel observeUntil(JobObserver o, Predicate<JobModel> done) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JobModel m = o.observe();
+        while (!done.test(m) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            m = o.observe();
+        }
+        return m;
+    }
+
+    private static long pid(Path jobs, String job, int rank) throws Exception {
+        return new JobDirectory(jobs).job(job).records().stream().filter(r -> r.rank() == rank)
+                .mapToLong(JobRecord::pid).findFirst().orElseThrow();
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aKilledRankIsFailedAndTheSurvivorsExceptionsMakeWorldDetected() throws Exception {
+        String id = "it-niodev-kill";
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        JobSpec spec = JobSpec.builder(Binding.MPJ_NIODEV, 4, "io.mpilens.examples.mpj.SendAfterPeerDeath")
+                .classPath(Tours.classPath(Binding.MPJ_NIODEV)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", id).build();
+        try (Job job = Job.launch(spec)) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT);
+            JobModel before = observeUntil(o, m -> m.processes().size() == 4
+                    && m.processes().stream().allMatch(r -> r.state() == ProcessState.OK));
+            assertEquals(CommState.OK, before.communicator("MPI_COMM_WORLD").orElseThrow().state());
+
+            new ProcessBuilder("kill", "-9", Long.toString(pid(jobs, id, 2))).inheritIO().start().waitFor();
+            job.release("ready");
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=caught"), 3, Tours.START);
+            JobModel m = observeUntil(o, x -> x.rank(2).orElseThrow().state() == ProcessState.FAILED
+                    && x.communicator("MPI_COMM_WORLD").orElseThrow().raisedOn().size() == 3);
+
+            assertEquals(ProcessState.FAILED, m.rank(2).orElseThrow().state(), m.rank(2).toString());
+            CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+            assertEquals(CommState.DETECTED, world.state());
+            assertEquals(List.of(2), world.failed());
+            assertEquals(List.of(0, 1, 3), world.raisedOn(), "each survivor's send raised an MPIException");
+            for (int r : new int[] {0, 1, 3}) {
+                RankStatus s = m.rank(r).orElseThrow();
+                assertEquals(ProcessState.OK, s.state(), s.toString());
+                MpiError e = s.snapshot().errors().get(0);
+                long worldId = s.snapshot().handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name()))
+                        .findFirst().orElseThrow().id();
+                assertEquals(worldId, e.handleId(), "the communicator: " + e);
+                assertEquals(2, e.peer(), "the peer: " + e);
+                assertEquals("java.nio.channels.ClosedChannelException", e.causeClass(), "the cause: " + e);
+            }
+            assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("comm MPI_COMM_WORLD")
+                    && "DETECTED".equals(t.to())), o.timeline().toString());
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aStoppedRankIsUnavailableNeverFailedAndOkAfterSigcont() throws Exception {
+        String id = "it-niodev-stop";
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        try (Job job = Job.launch(Tours.tour(Binding.MPJ_NIODEV, control)
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", id).build())) {
+            Tours.awaitPause(job, "created");
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT);
+            observeUntil(o, m -> m.processes().size() == 4 && m.processes().stream().allMatch(r -> r.state() == ProcessState.OK));
+            long pid = pid(jobs, id, 1);
+            new ProcessBuilder("kill", "-STOP", Long.toString(pid)).inheritIO().start().waitFor();
+            try {
+                JobModel m = observeUntil(o, x -> x.rank(1).orElseThrow().state() == ProcessState.UNAVAILABLE);
+                assertEquals(ProcessState.UNAVAILABLE, m.rank(1).orElseThrow().state(), m.rank(1).toString());
+                assertTrue(m.rank(1).orElseThrow().evidence().contains("stopped"), m.rank(1).orElseThrow().evidence());
+                assertEquals(List.of(1), m.communicator("MPI_COMM_WORLD").orElseThrow().unavailable());
+                assertEquals(CommState.OK, m.communicator("MPI_COMM_WORLD").orElseThrow().state());
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(pid)).inheritIO().start().waitFor();
+            }
+            JobModel back = observeUntil(o, x -> x.rank(1).orElseThrow().state() == ProcessState.OK);
+            assertEquals(ProcessState.OK, back.rank(1).orElseThrow().state(), back.rank(1).toString());
+            assertFalse(o.timeline().stream().anyMatch(t -> "FAILED".equals(t.to())), o.timeline().toString());
+        }
+    }
+}
