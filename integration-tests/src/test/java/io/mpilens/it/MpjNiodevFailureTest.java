@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The job model of real MPJ Express niodev jobs (4 rank JVMs and a daemon, all started and
  * stopped by the test): a killed rank is FAILED and the survivors' MPI exceptions make COMM_WORLD
- * DETECTED; a stopped rank is UNAVAILABLE, never FAILED, and OK again after SIGCONT.
+ * DETECTED; survivors blocked in {@code Allreduce} on COMM_WORLD are shown inside it, mapped to
+ * COMM_WORLD and flagged as never completing; a stopped rank is UNAVAILABLE, never FAILED, and OK
+ * again after SIGCONT.
  */
 class MpjNiodevFailureTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -119,6 +124,46 @@ class MpjNiodevFailureTest {
             JobModel back = observeUntil(o, x -> x.rank(1).orElseThrow().state() == ProcessState.OK);
             assertEquals(ProcessState.OK, back.rank(1).orElseThrow().state(), back.rank(1).toString());
             assertFalse(o.timeline().stream().anyMatch(t -> "FAILED".equals(t.to())), o.timeline().toString());
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void survivorsBlockedInAllreduceAreShownInsideItFlaggedNeverCompleting() throws Exception {
+        String id = "it-niodev-allreduce";
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        JobSpec spec = JobSpec.builder(Binding.MPJ_NIODEV, 4, "io.mpilens.examples.mpj.AllreduceAfterPeerDeath")
+                .classPath(Tours.classPath(Binding.MPJ_NIODEV)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", id).build();
+        try (Job job = Job.launch(spec)) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT).withFrames(false);
+            observeUntil(o, m -> m.processes().size() == 4 && m.processes().stream().allMatch(r -> r.state() == ProcessState.OK));
+            new ProcessBuilder("kill", "-9", Long.toString(pid(jobs, id, 2))).inheritIO().start().waitFor();
+            job.release("ready");
+            job.awaitLines(l -> l.contains("MPILENS-ALLREDUCE "), 3, Tours.START);
+
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            List<InFlightCall> inside;
+            JobModel m;
+            do {
+                Thread.sleep(300);
+                m = o.observe();
+                inside = InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce"))
+                        .collect(Collectors.toList());
+            } while ((inside.size() < 3 || !inside.stream().allMatch(InFlightCall::neverCompletes))
+                    && System.nanoTime() < deadline);
+            assertTrue(job.linesStartingWith("MPILENS-CAUGHT").isEmpty(), "nobody left Allreduce: " + job.tail());
+            assertEquals(ProcessState.FAILED, m.rank(2).orElseThrow().state());
+            assertEquals(List.of(0, 1, 3), inside.stream().map(InFlightCall::rank).collect(Collectors.toList()),
+                    InFlightCalls.of(m, o.frames()).toString());
+            for (InFlightCall c : inside) {
+                assertEquals("MPI_COMM_WORLD", c.receiver(), c.toString());
+                assertTrue(c.handleId() != 0, "mapped to the registry: " + c);
+                assertEquals(List.of(2), c.failedPeers(), c.toString());
+                assertTrue(c.neverCompletes(), c.toString());
+            }
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.TreeMap;
 
 /**
  * Turns the binding frames read from each rank into {@link InFlightCall}s: maps the receiver to
- * the registry's handle (Open MPI by native handle; MPJ Express wrappers have none, so only the
- * receiver's class is shown) and flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
+ * the registry's handle (Open MPI by native handle; MPJ Express wrappers have none: predefined
+ * ones by the {@code mpi.MPI} field that holds them, others show only the receiver's class) and
+ * flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
  */
 public final class InFlightCalls {
     private static final int ANY_SOURCE_MAX = -1;
@@ -61,9 +62,19 @@ public final class InFlightCalls {
                 !failed.isEmpty());
     }
 
-    /** The registry handle of the frame's receiver, matched by native handle value. */
+    /**
+     * The registry handle of the frame's receiver: matched by native handle value (Open MPI), or,
+     * for a receiver without one (MPJ Express), by the predefined handle it is.
+     */
     private static HandleInfo receiver(BindingFrame f, ProcessSnapshot p) {
-        if (p == null || f.receiverHandle() == null) return null;
+        if (p == null) return null;
+        if (f.receiverHandle() == null && f.receiverPredefined() != null) {
+            return p.handles().stream().filter(x -> x.predefined() && f.receiverPredefined().equals(x.name()))
+                    .filter(x -> x.kind() == HandleKind.COMMUNICATOR || x.kind() == HandleKind.REQUEST
+                            || x.kind() == HandleKind.WINDOW)
+                    .findFirst().orElse(null);
+        }
+        if (f.receiverHandle() == null) return null;
         long value = f.receiverHandle();
         Optional<HandleInfo> h = p.handles().stream()
                 .filter(x -> x.hasCHandle() && x.cHandle() == value)

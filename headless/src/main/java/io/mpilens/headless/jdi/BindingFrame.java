@@ -11,7 +11,15 @@ import java.util.List;
  * @param receiverClass  the receiver's class ({@code this} of the frame), null for a static method
  * @param receiverHandle the receiver's native handle (its {@code handle} field, Open MPI), null if it has none
  * @param intArguments   the frame's arguments, {@code int} ones as values and others as null
+ * @param receiverPredefined the receiver is a predefined handle: {@code MPI_} + the static field of
+ *                       {@code mpi.MPI} (of the frame's class loader) that holds it, e.g.
+ *                       {@code MPI_COMM_WORLD}; null otherwise or when it has a native handle.
+ *                       How MPJ Express receivers, which have no native handle, are identified.
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,
-                           Long receiverHandle, List<Integer> intArguments) {
+                           Long receiverHandle, List<Integer> intArguments, String receiverPredefined) {
+    public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
+                        Long receiverHandle, List<Integer> intArguments) {
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, null);
+    }
 }

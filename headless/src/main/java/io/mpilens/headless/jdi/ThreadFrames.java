@@ -1,18 +1,23 @@
 package io.mpilens.headless.jdi;
 
+import com.sun.jdi.ClassLoaderReference;
 import com.sun.jdi.Field;
 import com.sun.jdi.IncompatibleThreadStateException;
 import com.sun.jdi.IntegerValue;
 import com.sun.jdi.LongValue;
 import com.sun.jdi.ObjectCollectedException;
 import com.sun.jdi.ObjectReference;
+import com.sun.jdi.ReferenceType;
 import com.sun.jdi.StackFrame;
 import com.sun.jdi.ThreadReference;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * Which MPI call each thread of a target is inside, read from its stack frames. Reads only:
@@ -23,6 +28,7 @@ public final class ThreadFrames {
     /** Binding classes live in the {@code mpi} package in both Open MPI's and MPJ Express's bindings. */
     private static final String BINDING_PACKAGE = "mpi.";
     private static final String HANDLE_FIELD = "handle";
+    private static final String MPI_CLASS = "mpi.MPI";
 
     private ThreadFrames() {
     }
@@ -30,14 +36,16 @@ public final class ThreadFrames {
     /** @param vmSuspended the caller suspended the whole VM, so threads need no suspension of their own */
     public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended) {
         List<BindingFrame> out = new ArrayList<>();
+        Map<ClassLoaderReference, Map<ObjectReference, String>> predefined = new HashMap<>();
         for (ThreadReference t : vm.allThreads()) {
-            BindingFrame f = read(t, vmSuspended);
+            BindingFrame f = read(t, vmSuspended, predefined);
             if (f != null) out.add(f);
         }
         return Collections.unmodifiableList(out);
     }
 
-    private static BindingFrame read(ThreadReference t, boolean vmSuspended) {
+    private static BindingFrame read(ThreadReference t, boolean vmSuspended,
+                                     Map<ClassLoaderReference, Map<ObjectReference, String>> predefined) {
         boolean suspended = false;
         try {
             if (!vmSuspended) {
@@ -53,8 +61,12 @@ public final class ThreadFrames {
                 ObjectReference self = f.thisObject();
                 List<Integer> ints = new ArrayList<>();
                 for (Value v : argumentValues(f)) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
+                Long handle = handleOf(self);
+                String name = self == null || handle != null ? null
+                        : predefined.computeIfAbsent(f.location().declaringType().classLoader(),
+                                loader -> predefinedHandles(t.virtualMachine(), loader)).get(self);
                 return new BindingFrame(t.name(), declaring, f.location().method().name(),
-                        self == null ? null : self.referenceType().name(), handleOf(self), ints);
+                        self == null ? null : self.referenceType().name(), handle, ints, name);
             }
             return null;
         } catch (IncompatibleThreadStateException | ObjectCollectedException | com.sun.jdi.InternalException e) {
@@ -76,6 +88,29 @@ public final class ThreadFrames {
         } catch (RuntimeException e) { // native or otherwise unreadable frame: no arguments
             return List.of();
         }
+    }
+
+    /**
+     * The objects held by static fields of {@code mpi.MPI} as seen by {@code loader} (one copy of
+     * the binding per rank under MPJ Express multicore), by {@code MPI_} + field name. One bulk read.
+     */
+    private static Map<ObjectReference, String> predefinedHandles(VirtualMachine vm, ClassLoaderReference loader) {
+        Map<ObjectReference, String> out = new HashMap<>();
+        try {
+            for (ReferenceType mpi : vm.classesByName(MPI_CLASS)) {
+                if (!Objects.equals(mpi.classLoader(), loader) || !mpi.isPrepared()) continue;
+                List<Field> statics = new ArrayList<>();
+                for (Field f : mpi.fields()) {
+                    if (f.isStatic() && f.typeName().startsWith(BINDING_PACKAGE)) statics.add(f);
+                }
+                for (Map.Entry<Field, Value> e : mpi.getValues(statics).entrySet()) {
+                    if (e.getValue() instanceof ObjectReference o) out.putIfAbsent(o, "MPI_" + e.getKey().name());
+                }
+            }
+        } catch (RuntimeException e) { // an unprepared or unloaded class: no predefined names
+            return out;
+        }
+        return out;
     }
 
     private static Long handleOf(ObjectReference self) {

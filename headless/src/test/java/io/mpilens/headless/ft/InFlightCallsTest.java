@@ -56,6 +56,21 @@ class InFlightCallsTest {
     }
 
     @Test
+    void anMpjReceiverWithoutNativeHandleIsMappedByThePredefinedHandleItIs() {
+        // MPJ Express: no native handle; the frame names the mpi.MPI field that holds the receiver
+        InFlightCall c = only(new BindingFrame("main", "mpi.Intracomm", "Allreduce", "mpi.Intracomm", null,
+                Arrays.asList(null, null, null, null, null, null, null), "MPI_COMM_WORLD"));
+        assertEquals("MPI_COMM_WORLD", c.receiver());
+        assertEquals(1, c.handleId());
+        assertEquals(List.of(2), c.failedPeers());
+        assertTrue(c.neverCompletes());
+        InFlightCall unknown = only(new BindingFrame("main", "mpi.Intracomm", "Allreduce", "mpi.Intracomm", null,
+                List.of(), null));
+        assertEquals("mpi.Intracomm", unknown.receiver(), "not predefined: only its class");
+        assertFalse(unknown.neverCompletes());
+    }
+
+    @Test
     void aBarrierOnWorldWithAFailedMemberNeverCompletes() {
         InFlightCall c = only(frame("mpi.Comm", "barrier", WORLD_HANDLE));
         assertEquals("MPI_COMM_WORLD", c.receiver());
