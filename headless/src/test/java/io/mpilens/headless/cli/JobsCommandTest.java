@@ -1,0 +1,84 @@
+package io.mpilens.headless.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mpilens jobs}: refused records named with the reason, and {@code --prune} of ended jobs only. */
+class JobsCommandTest {
+    @TempDir
+    Path tmp;
+
+    private record Run(int code, List<String> out, List<String> err) {
+    }
+
+    private Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", tmp.toString()));
+        return new Run(code, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    private Path record(String job, long pid, Instant start) throws IOException {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
+        Path dir = tmp.resolve(job);
+        if (!Files.exists(dir)) {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Path f = dir.resolve("rank-0.json");
+        Files.writeString(f, "{\"schema\":\"mpilens-job-record/1\",\"job\":\"" + job + "\",\"rank\":0,\"size\":1,\"pid\":" + pid
+                + ",\"parentPid\":0,\"host\":\"" + InetAddress.getLocalHost().getHostName() + "\",\"jdwp\":null,"
+                + "\"binding\":\"openmpi\",\"epoch\":0,\"startTime\":" + start.toEpochMilli() + ",\"updated\":0,"
+                + "\"mpiState\":\"INITIALIZED\",\"agentVersion\":\"x\"}");
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+        return f;
+    }
+
+    @Test
+    void pruneRemovesAJobWhoseProcessEndedAndKeepsALiveOne() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        Instant endedStart = ended.info().startInstant().orElse(Instant.now());
+        ended.waitFor();
+        record("ended-job", ended.pid(), endedStart);
+        ProcessHandle me = ProcessHandle.current();
+        Path live = record("live-job", me.pid(), me.info().startInstant().orElseThrow());
+
+        Run r = run("jobs", "--prune");
+        assertEquals(0, r.code(), r.err().toString());
+        assertTrue(r.out().contains("pruned job ended-job: 1 record removed"), r.out().toString());
+        assertFalse(Files.exists(tmp.resolve("ended-job")));
+        assertTrue(Files.exists(live), "a job whose process lives is kept");
+        assertTrue(r.out().stream().anyMatch(l -> l.startsWith("live-job ")), r.out().toString());
+    }
+
+    @Test
+    void aRecordOfAnotherUserIsRefusedWithAClearMessageAndNeverPruned() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "chown needs root");
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path foreign = record("foreign-job", ended.pid(), Instant.EPOCH);
+        assertEquals(0, new ProcessBuilder("chown", "nobody", foreign.toString()).inheritIO().start().waitFor());
+
+        Run r = run("jobs", "--prune");
+        assertEquals(MpiLensCli.EXIT_UNREADABLE, r.code());
+        assertTrue(r.err().stream().anyMatch(l -> l.contains("belongs to nobody") && l.contains("not to you")
+                && l.contains("refused")), r.err().toString());
+        assertTrue(Files.exists(foreign), "another user's record is never deleted");
+    }
+}
