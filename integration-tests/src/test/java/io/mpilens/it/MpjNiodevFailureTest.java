@@ -45,13 +45,21 @@ class MpjNiodevFailureTest {
     Path tmp;
 
     private static JobModel observeUntil(JobObserver o, Predicate<JobModel> done) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JobModel m = o.observe();
-        while (!done.test(m) && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            m = o.observe();
+        return o.observeUntil(done, Duration.ofMillis(200), Duration.ofSeconds(30));
+    }
+
+    /** A 4-rank niodev job of {@code mainClass} registered as {@code id}, paused at "ready". */
+    private Job launchReady(String mainClass, String id) throws Exception {
+        Job job = Job.launch(JobSpec.builder(Binding.MPJ_NIODEV, 4, mainClass).classPath(Tours.classPath(Binding.MPJ_NIODEV))
+                .agentJar(Tours.AGENT).jdwp(true).controlDir(Files.createDirectories(tmp.resolve("control")))
+                .env("MPILENS_JOBS", tmp.resolve("jobs").toString()).env("MPILENS_JOB", id).build());
+        try {
+            Tours.awaitPause(job, "ready");
+            return job;
+        } catch (Exception | AssertionError e) {
+            job.close();
+            throw e;
         }
-        return m;
     }
 
     private static long pid(Path jobs, String job, int rank) throws Exception {
@@ -63,13 +71,8 @@ class MpjNiodevFailureTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aKilledRankIsFailedAndTheSurvivorsExceptionsMakeWorldDetected() throws Exception {
         String id = "it-niodev-kill";
-        Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.MPJ_NIODEV, 4, "io.mpilens.examples.mpj.SendAfterPeerDeath")
-                .classPath(Tours.classPath(Binding.MPJ_NIODEV)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
-                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", id).build();
-        try (Job job = Job.launch(spec)) {
-            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+        try (Job job = launchReady("io.mpilens.examples.mpj.SendAfterPeerDeath", id)) {
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT);
             JobModel before = observeUntil(o, m -> m.processes().size() == 4
                     && m.processes().stream().allMatch(r -> r.state() == ProcessState.OK));
@@ -133,13 +136,8 @@ class MpjNiodevFailureTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void survivorsBlockedInAllreduceAreShownInsideItFlaggedNeverCompleting() throws Exception {
         String id = "it-niodev-allreduce";
-        Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.MPJ_NIODEV, 4, "io.mpilens.examples.mpj.AllreduceAfterPeerDeath")
-                .classPath(Tours.classPath(Binding.MPJ_NIODEV)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
-                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", id).build();
-        try (Job job = Job.launch(spec)) {
-            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+        try (Job job = launchReady("io.mpilens.examples.mpj.AllreduceAfterPeerDeath", id)) {
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT).withFrames(false);
             observeUntil(o, m -> m.processes().size() == 4 && m.processes().stream().allMatch(r -> r.state() == ProcessState.OK));
             new ProcessBuilder("kill", "-9", Long.toString(pid(jobs, id, 2))).inheritIO().start().waitFor();

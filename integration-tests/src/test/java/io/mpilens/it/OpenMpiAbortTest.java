@@ -50,11 +50,8 @@ class OpenMpiAbortTest {
 
             long pid = new JobDirectory(jobs).job(JOB).records().get(2).pid();
             new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!m.processes().stream().allMatch(r -> r.state() == ProcessState.FAILED) && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                m = o.observe();
-            }
+            m = o.observeUntil(x -> x.processes().stream().allMatch(r -> r.state() == ProcessState.FAILED),
+                    Duration.ofMillis(100), Duration.ofSeconds(60));
             for (RankStatus r : m.processes()) assertEquals(ProcessState.FAILED, r.state(), r.toString());
             assertEquals(CommState.FAILED, m.communicator("MPI_COMM_WORLD").orElseThrow().state());
 

@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,16 +39,6 @@ class RecoveryStoryTest {
     @TempDir
     Path tmp;
 
-    static JobModel observeUntil(JobObserver o, Predicate<JobModel> done, Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        JobModel m = o.observe();
-        while (!done.test(m) && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            m = o.observe();
-        }
-        return m;
-    }
-
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void aKilledRankIsDetectedItsPeersRequestsFlaggedAndTheSurvivorsRecover() throws Exception {
@@ -68,8 +57,8 @@ class RecoveryStoryTest {
 
             long pid = new JobDirectory(jobs).job(JOB).records().get(2).pid();
             new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
-            JobModel during = observeUntil(o, m -> m.rank(2).orElseThrow().state() == ProcessState.FAILED,
-                    Duration.ofSeconds(20));
+            JobModel during = o.observeUntil(m -> m.rank(2).orElseThrow().state() == ProcessState.FAILED,
+                    Duration.ofMillis(200), Duration.ofSeconds(20));
             assertEquals(ProcessState.FAILED, during.rank(2).orElseThrow().state(), during.rank(2).toString());
             CommunicatorView world = during.communicator("MPI_COMM_WORLD").orElseThrow();
             assertEquals(CommState.DETECTED, world.state());
@@ -90,7 +79,7 @@ class RecoveryStoryTest {
             job.awaitLines(l -> l.contains("MPILENS-RECOVERED "), 3, Tours.START);
             for (String l : job.linesStartingWith("MPILENS-RECOVERED")) assertTrue(l.contains("live=0,1,3"), l);
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=recovered"), 3, Tours.START);
-            JobModel after = observeUntil(o, m -> m.communicator("survivors").isPresent(), Duration.ofSeconds(20));
+            JobModel after = o.observeUntil(m -> m.communicator("survivors").isPresent(), Duration.ofMillis(200), Duration.ofSeconds(20));
             CommunicatorView survivors = after.communicator("survivors").orElse(null);
             assertNotNull(survivors, after.communicators().toString());
             CommunicatorView worldAfter = after.communicator("MPI_COMM_WORLD").orElseThrow();

@@ -4,27 +4,18 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.FaultSvg;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code mpilens cominfo}: every communicator of the job with its FT state and lineage. */
 @Command(name = "cominfo", mixinStandardHelpOptions = true,
         description = {"Show the job's communicators: OK, DETECTED (a member failed), RECOVERED (a communicator",
             "derived from it excludes the failed members), FAILED; members marked x failed, ? unavailable."})
 final class CominfoCommand extends FaultCommand {
-    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the boxes, with a legend, into FILE (SVG).")
-    Path svg;
-
     @Override
-    Path svgFile() {
-        return svg;
-    }
-
-    @Override
-    String svg(JobModel m) {
-        return FaultSvg.cominfo(m);
+    Function<JobModel, String> picture() {
+        return FaultSvg::cominfo;
     }
 
     @Override

@@ -55,23 +55,36 @@ abstract class FaultCommand implements Callable<Integer> {
 
     abstract String json(JobModel m);
 
-    /** {@code --svg FILE} of commands that draw a picture ({@code cominfo}, {@code hostinfo}); null otherwise. */
-    Path svgFile() {
+    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the boxes, with a legend, into FILE (SVG;"
+            + " cominfo and hostinfo).")
+    Path svgFile;
+
+    /** What {@code --svg} draws; null for commands that draw no picture. */
+    java.util.function.Function<JobModel, String> picture() {
         return null;
     }
 
-    String svg(JobModel m) {
-        throw new UnsupportedOperationException(spec.name() + " draws no picture");
-    }
-
-    @Override
-    public Integer call() {
+    /** Checks the shared options and sets up {@link #observer} for the job or addresses given. */
+    void openObserver() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        if (svgFile != null && picture() == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " draws no picture: --svg is for"
+                    + " cominfo and hostinfo");
+        }
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
+    }
+
+    boolean color() {
+        return HandleTable.colorWanted(noColor, parent.env);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        openObserver();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         JobModel m;
         try {
             m = observer.observe();
@@ -80,17 +93,17 @@ abstract class FaultCommand implements Callable<Integer> {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
-        if (svgFile() != null) {
+        if (svgFile != null) {
             try {
-                Files.writeString(svgFile(), svg(m), StandardCharsets.UTF_8);
-                err.println("mpilens: wrote " + svgFile());
+                Files.writeString(svgFile, picture().apply(m), StandardCharsets.UTF_8);
+                err.println("mpilens: wrote " + svgFile);
             } catch (IOException e) {
-                err.println("mpilens: cannot write the picture to " + svgFile() + " (" + e + "): choose a writable file");
+                err.println("mpilens: cannot write the picture to " + svgFile + " (" + e + "): choose a writable file");
                 return MpiLensCli.EXIT_INTERNAL;
             }
         }
         if (json) out.println(json(m));
-        else for (String l : text(new FaultBoxes(HandleTable.colorWanted(noColor, parent.env)), m)) out.println(l);
+        else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
         out.flush();
         return MpiLensCli.EXIT_OK;
     }

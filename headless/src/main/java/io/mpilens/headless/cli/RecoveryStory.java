@@ -28,6 +28,7 @@ final class RecoveryStory {
     private static final Duration START = Duration.ofSeconds(120);
     private static final Duration READ = Duration.ofSeconds(5);
     private static final Duration SEEN = Duration.ofSeconds(30);
+    private static final Duration PAUSE = Duration.ofMillis(200);
     private static final String JOB = "demo-recovery";
     private static final int VICTIM = 2;
 
@@ -101,13 +102,7 @@ final class RecoveryStory {
     }
 
     private static JobModel observeUntil(JobObserver o, Predicate<JobModel> done) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + SEEN.toNanos();
-        JobModel m = o.observe();
-        while (!done.test(m) && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            m = o.observe();
-        }
-        return m;
+        return o.observeUntil(done, PAUSE, SEEN);
     }
 
     private void show(String what, JobModel m) {

@@ -1,29 +1,25 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
-import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.time.Duration;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code mpilens watch}: observes the job round after round and prints each transition as it is
@@ -33,26 +29,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = {"Follow a job: print every transition of its ranks, communicators and hosts as it happens",
-            "(with the time it was seen); ends when the job is gone, or on Ctrl-C."})
-final class WatchCommand implements Callable<Integer> {
+            "(with the time it was seen); ends when the job is gone, or on Ctrl-C. --json: the model",
+            "(schema " + FaultJson.SCHEMA + ") on one line after every round that changed something."})
+final class WatchCommand extends FaultCommand {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
-
-    @ParentCommand
-    MpiLensCli parent;
-    @Spec
-    CommandSpec spec;
-
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    JobTarget.Choice target;
 
     @Option(names = "--interval", paramLabel = "SECONDS", defaultValue = "1",
             description = "Pause between rounds (default: ${DEFAULT-VALUE}).")
     double intervalSeconds;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Per rank and round, at most; latecomers are cut at the others' skew + 20%% (at least 1 s)"
-                    + " and shown UNAVAILABLE (default: ${DEFAULT-VALUE}).")
-    double timeoutSeconds;
 
     @Option(names = "--cominfo", description = "After a round with transitions, also print the communicator boxes.")
     boolean cominfo;
@@ -60,21 +44,33 @@ final class WatchCommand implements Callable<Integer> {
     @Option(names = "--hostinfo", description = "After a round with transitions, also print the host boxes.")
     boolean hostinfo;
 
-    @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
-    boolean noColor;
+    /** Transitions already printed. */
+    private int printed;
+
+    @Override
+    List<String> text(FaultBoxes boxes, JobModel m) {
+        List<String> out = new ArrayList<>();
+        List<Transition> all = m.timeline();
+        for (Transition t : all.subList(Math.min(printed, all.size()), all.size())) out.add(line(t));
+        if (cominfo) out.addAll(boxes.cominfo(m));
+        if (hostinfo) out.addAll(boxes.hostinfo(m));
+        return out;
+    }
+
+    @Override
+    String json(JobModel m) {
+        return FaultJson.model(m, true, true);
+    }
 
     @Override
     public Integer call() throws InterruptedException {
-        Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         if (!(intervalSeconds >= 0) || intervalSeconds > 3600) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--interval must be between 0 and 3600 seconds, not " + intervalSeconds);
         }
+        openObserver();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        JobDirectory dir = target.job != null ? JobDirectory.forCurrentUser(parent.env) : null;
-        JobObserver observer = dir != null ? JobObserver.forJob(dir, target.job, timeout)
-                : JobObserver.forAddresses(target.addresses, timeout);
         String name = target.job != null ? "job " + target.job : target.addresses.size() + " address(es)";
         AtomicBoolean finished = new AtomicBoolean();
         Thread onCtrlC = new Thread(() -> {
@@ -84,10 +80,9 @@ final class WatchCommand implements Callable<Integer> {
         }, "mpilens-watch-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         try {
-            FaultBoxes boxes = new FaultBoxes(HandleTable.colorWanted(noColor, parent.env));
+            FaultBoxes boxes = new FaultBoxes(color());
             err.println("mpilens watch: following " + name + " (Ctrl-C to stop)");
             err.flush();
-            int printed = 0;
             boolean reported = false;
             while (true) {
                 JobModel m;
@@ -96,27 +91,23 @@ final class WatchCommand implements Callable<Integer> {
                     if (!reported) for (String r : observer.refused()) err.println("mpilens: " + r);
                     reported = true;
                 } catch (IOException e) {
-                    if (dir != null && !Files.isDirectory(dir.root().resolve(target.job))) {
-                        out.println(stamp(java.time.Instant.now()) + "  " + name + " is gone (its records were removed)");
+                    if (target.job != null && recordsRemoved()) {
+                        if (!json) out.println(stamp(Instant.now()) + "  " + name + " is gone (its records were removed)");
                         out.flush();
                         return MpiLensCli.EXIT_OK;
                     }
                     err.println("mpilens: " + e.getMessage());
                     return MpiLensCli.EXIT_INTERNAL;
                 }
-                List<Transition> all = m.timeline();
-                for (Transition t : all.subList(Math.min(printed, all.size()), all.size())) out.println(line(t));
-                boolean changed = all.size() > printed;
-                printed = all.size();
-                if (changed && cominfo) for (String l : boxes.cominfo(m)) out.println(l);
-                if (changed && hostinfo) for (String l : boxes.hostinfo(m)) out.println(l);
-                out.flush();
-                String gone = gone(m);
-                if (gone != null) {
-                    out.println(stamp(m.at()) + "  " + name + " " + gone);
-                    out.flush();
-                    return MpiLensCli.EXIT_OK;
+                if (m.timeline().size() > printed) {
+                    if (json) out.println(json(m));
+                    else for (String l : text(boxes, m)) out.println(l);
+                    printed = m.timeline().size();
                 }
+                String gone = gone(m);
+                if (gone != null && !json) out.println(stamp(m.at()) + "  " + name + " " + gone);
+                out.flush();
+                if (gone != null) return MpiLensCli.EXIT_OK;
                 Thread.sleep(Math.round(intervalSeconds * 1000));
             }
         } finally {
@@ -127,6 +118,11 @@ final class WatchCommand implements Callable<Integer> {
                 // the JVM is shutting down (Ctrl-C): the hook runs
             }
         }
+    }
+
+    private boolean recordsRemoved() {
+        Path dir = io.mpilens.headless.job.JobDirectory.forCurrentUser(parent.env).root().resolve(target.job);
+        return !Files.isDirectory(dir);
     }
 
     /** Why the job is over, or null while any rank may still run. */
@@ -151,7 +147,7 @@ final class WatchCommand implements Callable<Integer> {
         return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 4) + "...)";
     }
 
-    static String stamp(java.time.Instant at) {
+    static String stamp(Instant at) {
         return TIME.format(at);
     }
 }

@@ -112,6 +112,21 @@ public final class JobObserver {
                 this::daemon, timeline);
     }
 
+    /**
+     * Observes round after round, {@code pause} apart, until {@code done} holds for the model or
+     * {@code limit} has passed; returns the last model either way (callers check what they need).
+     */
+    public JobModel observeUntil(java.util.function.Predicate<JobModel> done, Duration pause, Duration limit)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        JobModel m = observe();
+        while (!done.test(m) && System.nanoTime() < deadline) {
+            Thread.sleep(pause.toMillis());
+            m = observe();
+        }
+        return m;
+    }
+
     public List<Transition> timeline() {
         return timeline.transitions();
     }
