@@ -13,6 +13,7 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Binding;
@@ -21,6 +22,7 @@ import io.mpilens.headless.launch.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -33,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job model of real MPJ Express niodev jobs (4 rank JVMs and a daemon, all started and
- * stopped by the test): a killed rank is FAILED and the survivors' MPI exceptions make COMM_WORLD
- * DETECTED; survivors blocked in {@code Allreduce} on COMM_WORLD are shown inside it, mapped to
+ * stopped by the test): a killed rank is FAILED, COMM_WORLD DETECTED, and FAILED on each survivor
+ * whose device closed its channels (its MPIException, with communicator, peer and cause, recorded); survivors blocked in {@code Allreduce} on COMM_WORLD are shown inside it, mapped to
  * COMM_WORLD and flagged as never completing; a stopped rank is UNAVAILABLE, never FAILED, and OK
  * again after SIGCONT.
  */
@@ -99,8 +101,16 @@ class MpjNiodevFailureTest {
                 assertEquals(2, e.peer(), "the peer: " + e);
                 assertEquals("java.nio.channels.ClosedChannelException", e.causeClass(), "the cause: " + e);
             }
-            assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("comm MPI_COMM_WORLD")
-                    && "DETECTED".equals(t.to())), o.timeline().toString());
+            // the survivors' devices closed every channel: COMM_WORLD is FAILED on each of them, after DETECTED
+            assertEquals(List.of(0, 1, 3), m.failedOn(world.key()), m.failedOn().toString());
+            Instant detected = o.timeline().stream().filter(t -> t.subject().equals("comm MPI_COMM_WORLD")
+                    && "DETECTED".equals(t.to())).map(Transition::at).findFirst().orElseThrow(() -> new AssertionError(o.timeline()));
+            for (int r : new int[] {0, 1, 3}) {
+                Transition failed = o.timeline().stream().filter(t -> t.subject().equals("comm MPI_COMM_WORLD on rank " + r))
+                        .findFirst().orElseThrow(() -> new AssertionError(o.timeline()));
+                assertEquals("FAILED", failed.to());
+                assertFalse(failed.at().isBefore(detected), o.timeline().toString());
+            }
         }
     }
 

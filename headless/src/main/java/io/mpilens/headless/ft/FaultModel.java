@@ -45,8 +45,38 @@ public final class FaultModel {
         List<CommunicatorView> comms = communicators(views, state, keys);
         List<HostView> hosts = hosts(sorted, daemons);
         List<PendingOnFailedPeer> pending = pendingOnFailed(sorted, state, keys);
-        List<Transition> transitions = timeline == null ? List.of() : timeline.record(at, sorted, comms, hosts, pending);
-        return new JobModel(job, at, sorted, comms, hosts, transitions, pending);
+        Map<String, List<Integer>> failedOn = failedOn(views, state, keys);
+        List<Transition> transitions = timeline == null ? List.of()
+                : timeline.record(at, sorted, comms, hosts, pending, failedOn);
+        return new JobModel(job, at, sorted, comms, hosts, transitions, pending, failedOn);
+    }
+
+    /**
+     * Causes (innermost exception class) that mean the binding closed its transport: measured on
+     * MPJ Express niodev, where a peer's closed socket makes each survivor's device close every
+     * channel, so nothing can be sent on any communicator of that rank afterwards.
+     */
+    static final Set<String> TRANSPORT_CLOSED = Set.of("java.nio.channels.ClosedChannelException",
+            "java.nio.channels.AsynchronousCloseException", "java.nio.channels.ClosedByInterruptException");
+
+    /**
+     * Per communicator key, the live ranks on which it is FAILED: a call on it raised an MPI
+     * exception there whose cause says the binding's transport is closed ({@link #TRANSPORT_CLOSED}).
+     */
+    static Map<String, List<Integer>> failedOn(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state,
+                                              Map<Integer, Map<Long, String[]>> keys) {
+        Map<String, Set<Integer>> out = new TreeMap<>();
+        for (ProcessSnapshot p : views.values()) {
+            if (state.get(p.rank()) == ProcessState.FAILED) continue;
+            for (MpiError e : p.errors()) {
+                if (e.causeClass() == null || !TRANSPORT_CLOSED.contains(e.causeClass())) continue;
+                String[] k = keys.getOrDefault(p.rank(), Map.of()).get(communicatorOf(p, e.handleId()));
+                if (k != null) out.computeIfAbsent(k[0], x -> new TreeSet<>()).add(p.rank());
+            }
+        }
+        Map<String, List<Integer>> result = new LinkedHashMap<>();
+        out.forEach((k, v) -> result.put(k, List.copyOf(v)));
+        return Map.copyOf(result);
     }
 
     // ------------------------------------------------------------------ requests

@@ -2,19 +2,34 @@ package io.mpilens.headless.ft;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The fault-tolerance picture of a job at one moment, and the transitions that led to it.
  *
  * @param pendingOnFailed requests of live ranks still pending on a FAILED peer
+ * @param failedOn        per communicator key, the live ranks on which it is FAILED: a call on it
+ *                        raised an MPI exception there because the binding closed its transport
+ *                        (MPJ Express niodev after a peer died); nothing can be sent on it there
  */
 public record JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
-                       List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed) {
-    /** A model without requests on failed peers (the shape before they were tracked). */
+                       List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed,
+                       Map<String, List<Integer>> failedOn) {
+    /** A model without requests on failed peers or per-rank failures (the shape before they were tracked). */
     public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
                     List<HostView> hosts, List<Transition> timeline) {
-        this(job, at, processes, communicators, hosts, timeline, List.of());
+        this(job, at, processes, communicators, hosts, timeline, List.of(), Map.of());
+    }
+
+    public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
+                    List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed) {
+        this(job, at, processes, communicators, hosts, timeline, pendingOnFailed, Map.of());
+    }
+
+    /** The live ranks on which communicator {@code key} is FAILED (see {@link #failedOn()}). */
+    public List<Integer> failedOn(String key) {
+        return failedOn.getOrDefault(key, List.of());
     }
 
     /** The requests pending on a FAILED peer whose communicator is {@code key}. */

@@ -16,7 +16,8 @@ public final class Timeline {
 
     /** Records what changed since the previous round; returns the whole timeline so far. */
     synchronized List<Transition> record(Instant at, List<RankStatus> ranks, List<CommunicatorView> comms,
-                                         List<HostView> hosts, List<PendingOnFailedPeer> pending) {
+                                         List<HostView> hosts, List<PendingOnFailedPeer> pending,
+                                         Map<String, List<Integer>> failedOn) {
         for (RankStatus r : ranks) {
             change(at, "rank " + r.rank(), r.state() + (r.epoch() > 0 ? " (epoch " + r.epoch() + ")" : ""), r.evidence());
         }
@@ -24,6 +25,9 @@ public final class Timeline {
             String why = !c.failed().isEmpty() ? "failed members " + c.failed()
                     + (c.recoveredBy().isEmpty() ? "" : ", rebuilt without them") : "";
             change(at, "comm " + c.label(), c.state().name(), why);
+            for (int r : failedOn.getOrDefault(c.key(), List.of())) {
+                change(at, "comm " + c.label() + " on rank " + r, "FAILED", "its transport closed: nothing can be sent");
+            }
         }
         for (HostView h : hosts) change(at, "host " + h.host(), h.state().name(), "");
         Map<Integer, Integer> stranded = new java.util.TreeMap<>();

@@ -37,6 +37,7 @@ public final class FaultJson {
                 w.endArray();
                 ints(w, "seenBy", c.seenBy());
                 ints(w, "raisedOn", c.raisedOn());
+                ints(w, "failedOn", m.failedOn(c.key()));
                 w.endObject();
             }
             w.endArray();

@@ -45,6 +45,9 @@ public final class FaultBoxes {
             if (!c.failed().isEmpty()) body.add("failed  " + c.failed());
             if (!c.unavailable().isEmpty()) body.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
             if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + c.raisedOn());
+            if (!m.failedOn(c.key()).isEmpty()) {
+                body.add(paint("FAILED  on ranks " + m.failedOn(c.key()) + " (transport closed: nothing can be sent)", RED));
+            }
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
             for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));

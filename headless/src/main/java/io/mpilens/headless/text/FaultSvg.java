@@ -74,6 +74,7 @@ public final class FaultSvg {
             for (String r : c.recoveredBy()) lines.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
             if (!c.unavailable().isEmpty()) lines.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
             if (!c.raisedOn().isEmpty()) lines.add("MPI exceptions raised on ranks " + c.raisedOn());
+            if (!m.failedOn(c.key()).isEmpty()) lines.add("FAILED on ranks " + m.failedOn(c.key()) + " (transport closed)");
             List<PendingOnFailedPeer> pending = m.pendingOnFailed(c.key());
             if (!pending.isEmpty()) {
                 lines.add(pending.size() + " request" + (pending.size() == 1 ? "" : "s") + " pending on a FAILED peer"

@@ -80,6 +80,27 @@ class FaultModelTest {
         assertEquals(CommState.DETECTED, world.state());
         assertEquals(List.of(1), world.raisedOn());
         assertEquals(List.of(), world.failed());
+        // the cause says the binding closed its channels (MPJ niodev): nothing can be sent on it from rank 1
+        assertEquals(List.of(1), m.failedOn(world.key()));
+        assertEquals(List.of(), m.failedOn("no such key"));
+    }
+
+    @Test
+    void aClosedTransportMakesTheCommunicatorFailedOnThatRankAfterDetected() {
+        Timeline t = new Timeline();
+        Map<Integer, ProcessState> s = allOk();
+        s.put(2, ProcessState.FAILED);
+        model(s, views(null, 0, 1, 3), t);
+        Map<Integer, ProcessSnapshot> v = views(null, 0, 1, 3);
+        ProcessSnapshot r3 = v.get(3);
+        v.put(3, new ProcessSnapshot(3, 4, 103, "node1", "mpj-niodev", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                r3.handles(), List.of(), 0, List.of(new MpiError(5, 3, "Send", 1, 2, HandleInfo.UNKNOWN,
+                        HandleInfo.UNKNOWN, "java.nio.channels.ClosedChannelException", null))));
+        JobModel m = model(s, v, t);
+        assertEquals(List.of(3), m.failedOn("MPI_COMM_WORLD"));
+        List<String> world = new ArrayList<>();
+        for (Transition x : t.transitions()) if (x.subject().startsWith("comm MPI_COMM_WORLD")) world.add(x.subject() + "=" + x.to());
+        assertEquals(List.of("comm MPI_COMM_WORLD=DETECTED", "comm MPI_COMM_WORLD on rank 3=FAILED"), world);
     }
 
     @Test
