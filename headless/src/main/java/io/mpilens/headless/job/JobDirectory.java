@@ -31,6 +31,8 @@ public final class JobDirectory {
     private static final Set<PosixFilePermission> GROUP_OR_OTHER = Set.of(
             PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
             PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+    /** How many known job ids an error message names (newest first). */
+    private static final int KNOWN_SHOWN = 8;
     private static final Pattern RECORD_FILE = Pattern.compile("rank-(\\d+)\\.json");
 
     private final Path root;
@@ -89,8 +91,11 @@ public final class JobDirectory {
         if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
             List<String> known = new ArrayList<>();
             for (JobEntry j : jobs()) known.add(j.id());
+            String list = known.size() <= KNOWN_SHOWN ? String.join(", ", known)
+                    : String.join(", ", known.subList(0, KNOWN_SHOWN)) + " and " + (known.size() - KNOWN_SHOWN)
+                    + " more ('mpilens jobs' lists them, 'mpilens jobs --prune' removes ended ones)";
             throw new IOException("no job '" + id + "' in " + root + (known.isEmpty() ? " (no jobs registered)"
-                    : "; known: " + String.join(", ", known)) + ". Ranks register when MPI_Init returns in a JVM"
+                    : "; known: " + list) + ". Ranks register when MPI_Init returns in a JVM"
                     + " started with the mpilens agent.");
         }
         String bad = unsafe(root, true);
