@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
@@ -186,6 +187,37 @@ class MpjNiodevFailureTest {
                 MpiError e = m.rank(r).orElseThrow().snapshot().errors().get(0);
                 assertEquals("Allreduce", e.call(), "rank " + r + " recorded its MPIException: " + e);
             }
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aRankWaitingInACollectiveOnItsOwnCommunicatorIsMappedToItsHandle() throws Exception {
+        String id = "it-niodev-late";
+        Path jobs = tmp.resolve("jobs");
+        try (Job job = launchReady("io.mpilens.examples.mpj.LateMember", id)) {
+            job.release("ready");
+            job.awaitLines(l -> l.contains("MPILENS-REDUCED "), 2, Tours.START); // ranks 0 and 2: their half is complete
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT).withFrames(false);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            List<InFlightCall> inside;
+            JobModel m;
+            do {
+                Thread.sleep(300);
+                m = o.observe();
+                inside = InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce"))
+                        .collect(Collectors.toList());
+            } while (inside.isEmpty() && System.nanoTime() < deadline);
+            assertEquals(1, inside.size(), InFlightCalls.of(m, o.frames()).toString());
+            InFlightCall c = inside.get(0);
+            assertEquals(1, c.rank(), c.toString());
+            long half = m.rank(1).orElseThrow().snapshot().handles().stream()
+                    .filter(h -> h.kind() == HandleKind.COMMUNICATOR && "Split".equals(h.creatingCall()))
+                    .findFirst().orElseThrow().id();
+            assertEquals(half, c.handleId(), "the receiver is rank 1's Split communicator {1, 3}: " + c);
+            assertFalse(c.neverCompletes(), "rank 3 is late, not failed: " + c);
+            job.release("late");
+            job.awaitLines(l -> l.contains("MPILENS-REDUCED "), 4, Tours.START);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.mpilens.headless.ft;
 import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.jdi.BindingFrame;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import java.util.TreeMap;
 /**
  * Turns the binding frames read from each rank into {@link InFlightCall}s: maps the receiver to
  * the registry's handle (Open MPI by native handle; MPJ Express wrappers have none: predefined
- * ones by the {@code mpi.MPI} field that holds them, others show only the receiver's class) and
+ * ones by the {@code mpi.MPI} field that holds them, others by their group when exactly one
+ * communicator of the rank has it) and
  * flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
  */
 public final class InFlightCalls {
@@ -40,7 +42,8 @@ public final class InFlightCalls {
     static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks) {
         HandleInfo h = receiver(f, p);
         String call = f.declaringClass() + "." + f.method();
-        String receiver = h != null ? (h.name() != null ? h.name() : "#" + h.id()) : f.receiverClass();
+        String receiver = h != null ? (h.name() != null ? h.name() : "#" + h.id())
+                : f.receiverMembers() != null ? f.receiverClass() + " " + f.receiverMembers() : f.receiverClass();
         List<Integer> failed = new ArrayList<>();
         int peer = -1;
         HandleInfo comm = h == null ? null : h.kind() == HandleKind.COMMUNICATOR ? h
@@ -49,6 +52,9 @@ public final class InFlightCalls {
         if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null && calls.isCollective(f.method())) {
             for (int member : h.members()) if (failedRanks.contains(member)) failed.add(member);
             for (int member : h.remoteMembers()) if (failedRanks.contains(member)) failed.add(member);
+        } else if (h == null && f.receiverMembers() != null && calls != null && calls.isCollective(f.method())) {
+            // an MPJ communicator not told apart from another with the same group: its members still decide
+            for (int member : f.receiverMembers()) if (failedRanks.contains(member)) failed.add(member);
         } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
                 && calls.peerArgumentOf(f.method()) >= 0) {
             int at = calls.peerArgumentOf(f.method());
@@ -73,6 +79,14 @@ public final class InFlightCalls {
                     .filter(x -> x.kind() == HandleKind.COMMUNICATOR || x.kind() == HandleKind.REQUEST
                             || x.kind() == HandleKind.WINDOW)
                     .findFirst().orElse(null);
+        }
+        if (f.receiverHandle() == null && f.receiverMembers() != null) {
+            // MPJ: the one communicator of this rank (not predefined: those are matched by name) with that group
+            int[] members = f.receiverMembers().stream().mapToInt(Integer::intValue).toArray();
+            List<HandleInfo> same = p.handles().stream()
+                    .filter(x -> x.kind() == HandleKind.COMMUNICATOR && !x.predefined() && x.state() != Lifecycle.RELEASED)
+                    .filter(x -> java.util.Arrays.equals(x.members(), members)).toList();
+            return same.size() == 1 ? same.get(0) : null;
         }
         if (f.receiverHandle() == null) return null;
         long value = f.receiverHandle();

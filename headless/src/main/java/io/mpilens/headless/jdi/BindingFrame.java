@@ -15,11 +15,19 @@ import java.util.List;
  *                       {@code mpi.MPI} (of the frame's class loader) that holds it, e.g.
  *                       {@code MPI_COMM_WORLD}; null otherwise or when it has a native handle.
  *                       How MPJ Express receivers, which have no native handle, are identified.
+ * @param receiverMembers for an MPJ Express communicator that is not predefined: its group as
+ *                       COMM_WORLD ranks (read from its device group's process ids), else null
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,
-                           Long receiverHandle, List<Integer> intArguments, String receiverPredefined) {
+                           Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
+                           List<Integer> receiverMembers) {
     public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                         Long receiverHandle, List<Integer> intArguments) {
-        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, null);
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, null, null);
+    }
+
+    public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
+                        Long receiverHandle, List<Integer> intArguments, String receiverPredefined) {
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, receiverPredefined, null);
     }
 }

@@ -1,5 +1,6 @@
 package io.mpilens.headless.jdi;
 
+import com.sun.jdi.ArrayReference;
 import com.sun.jdi.ClassLoaderReference;
 import com.sun.jdi.Field;
 import com.sun.jdi.IncompatibleThreadStateException;
@@ -29,6 +30,7 @@ public final class ThreadFrames {
     private static final String BINDING_PACKAGE = "mpi.";
     private static final String HANDLE_FIELD = "handle";
     private static final String MPI_CLASS = "mpi.MPI";
+    private static final String WORLD = "MPI_COMM_WORLD";
 
     private ThreadFrames() {
     }
@@ -62,11 +64,14 @@ public final class ThreadFrames {
                 List<Integer> ints = new ArrayList<>();
                 for (Value v : argumentValues(f)) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
                 Long handle = handleOf(self);
-                String name = self == null || handle != null ? null
+                Map<ObjectReference, String> named = self == null || handle != null ? Map.of()
                         : predefined.computeIfAbsent(f.location().declaringType().classLoader(),
-                                loader -> predefinedHandles(t.virtualMachine(), loader)).get(self);
+                                loader -> predefinedHandles(t.virtualMachine(), loader));
+                String name = self == null ? null : named.get(self);
+                List<Integer> members = self == null || handle != null || name != null ? null
+                        : mpjMembers(self, worldOf(named));
                 return new BindingFrame(t.name(), declaring, f.location().method().name(),
-                        self == null ? null : self.referenceType().name(), handle, ints, name);
+                        self == null ? null : self.referenceType().name(), handle, ints, name, members);
             }
             return null;
         } catch (IncompatibleThreadStateException | ObjectCollectedException | com.sun.jdi.InternalException e) {
@@ -111,6 +116,61 @@ public final class ThreadFrames {
             return out;
         }
         return out;
+    }
+
+    private static ObjectReference worldOf(Map<ObjectReference, String> named) {
+        for (Map.Entry<ObjectReference, String> e : named.entrySet()) if (WORLD.equals(e.getValue())) return e.getKey();
+        return null;
+    }
+
+    /**
+     * An MPJ Express communicator's group as COMM_WORLD ranks: the process ids of its device group
+     * ({@code group.mpjdevGroup.ids}) found among COMM_WORLD's, by identity or by UUID. Null when
+     * the receiver is no such communicator or a field is missing.
+     */
+    private static List<Integer> mpjMembers(ObjectReference comm, ObjectReference world) {
+        try {
+            List<ObjectReference> ids = processIds(comm);
+            List<ObjectReference> worldIds = world == null ? null : processIds(world);
+            if (ids == null || worldIds == null) return null;
+            List<String> worldUuids = new ArrayList<>();
+            for (ObjectReference w : worldIds) worldUuids.add(uuid(w));
+            List<Integer> out = new ArrayList<>();
+            for (ObjectReference id : ids) {
+                int at = worldIds.indexOf(id);
+                if (at < 0 && id != null) at = worldUuids.indexOf(uuid(id));
+                if (at < 0) return null;
+                out.add(at);
+            }
+            return List.copyOf(out);
+        } catch (RuntimeException e) { // not the MPJ shape, or the object went away: unmapped
+            return null;
+        }
+    }
+
+    private static List<ObjectReference> processIds(ObjectReference comm) {
+        ObjectReference group = object(comm, "group");
+        ObjectReference dev = group == null ? null : object(group, "mpjdevGroup");
+        Value ids = dev == null ? null : field(dev, "ids");
+        if (!(ids instanceof ArrayReference a)) return null;
+        List<ObjectReference> out = new ArrayList<>();
+        for (Value v : a.getValues()) out.add((ObjectReference) v);
+        return out;
+    }
+
+    private static String uuid(ObjectReference processId) {
+        ObjectReference u = processId == null ? null : object(processId, "uuid");
+        return u == null ? null : field(u, "mostSigBits") + ":" + field(u, "leastSigBits");
+    }
+
+    private static ObjectReference object(ObjectReference o, String name) {
+        Value v = field(o, name);
+        return v instanceof ObjectReference r ? r : null;
+    }
+
+    private static Value field(ObjectReference o, String name) {
+        Field f = o.referenceType().fieldByName(name);
+        return f == null || f.isStatic() ? null : o.getValue(f);
     }
 
     private static Long handleOf(ObjectReference self) {

@@ -71,6 +71,23 @@ class InFlightCallsTest {
     }
 
     @Test
+    void anMpjCommunicatorIsMappedByItsGroupWhenNoOtherOfTheRankHasIt() {
+        // the split communicator of ranks {2, 3} (id 5): unique group, so mapped; 2 failed
+        InFlightCall c = only(new BindingFrame("main", "mpi.Intracomm", "Allreduce", "mpi.Intracomm", null,
+                List.of(), null, List.of(2, 3)));
+        assertEquals(5, c.handleId());
+        assertEquals("#5", c.receiver());
+        assertEquals(List.of(2), c.failedPeers());
+        assertTrue(c.neverCompletes());
+        // a group no communicator of the rank has: not mapped, but its members still decide the flag
+        InFlightCall other = only(new BindingFrame("main", "mpi.Intracomm", "Barrier", "mpi.Intracomm", null,
+                List.of(), null, List.of(1, 2)));
+        assertEquals(0, other.handleId());
+        assertEquals("mpi.Intracomm [1, 2]", other.receiver());
+        assertTrue(other.neverCompletes());
+    }
+
+    @Test
     void aBarrierOnWorldWithAFailedMemberNeverCompletes() {
         InFlightCall c = only(frame("mpi.Comm", "barrier", WORLD_HANDLE));
         assertEquals("MPI_COMM_WORLD", c.receiver());
