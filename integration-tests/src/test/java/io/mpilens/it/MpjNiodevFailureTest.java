@@ -47,8 +47,22 @@ class MpjNiodevFailureTest {
     @TempDir
     Path tmp;
 
+    private static final Duration POLL = Duration.ofMillis(300);
+
     private static JobModel observeUntil(JobObserver o, Predicate<JobModel> done) throws Exception {
-        return o.observeUntil(done, Duration.ofMillis(200), Duration.ofSeconds(30));
+        return o.observeUntil(done, POLL, Duration.ofSeconds(30));
+    }
+
+    /** The calls inside {@code Allreduce} in the observer's last round (it reads frames). */
+    private static List<InFlightCall> allreduces(JobModel m, JobObserver o) {
+        return InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce")).collect(Collectors.toList());
+    }
+
+    /** Ranks that printed {@code MPILENS-CAUGHT}: their call ended with an MPIException. */
+    private static Set<Integer> caught(Job job) {
+        Set<Integer> out = new TreeSet<>();
+        for (String l : job.linesStartingWith("MPILENS-CAUGHT")) out.add(Integer.parseInt(l.split("owner=")[1].split(" ")[0]));
+        return out;
     }
 
     /** A 4-rank niodev job of {@code mainClass} registered as {@code id}, paused at "ready". */
@@ -157,19 +171,10 @@ class MpjNiodevFailureTest {
 
             // the device gives up with an MPIException on survivors that talk to rank 2 directly in the
             // reduction tree; the others wait for them forever: each survivor is one or the other
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            List<InFlightCall> inside;
-            Set<Integer> caught;
-            JobModel m;
-            do {
-                Thread.sleep(300);
-                m = o.observe();
-                inside = InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce"))
-                        .collect(Collectors.toList());
-                caught = new TreeSet<>();
-                for (String l : job.linesStartingWith("MPILENS-CAUGHT")) caught.add(Integer.parseInt(l.split("owner=")[1].split(" ")[0]));
-            } while ((inside.size() + caught.size() < 3 || !inside.stream().allMatch(InFlightCall::neverCompletes))
-                    && System.nanoTime() < deadline);
+            JobModel m = o.observeUntil(x -> allreduces(x, o).size() + caught(job).size() >= 3
+                    && allreduces(x, o).stream().allMatch(InFlightCall::neverCompletes), POLL, Duration.ofSeconds(30));
+            List<InFlightCall> inside = allreduces(m, o);
+            Set<Integer> caught = caught(job);
             String seen = "inside Allreduce " + inside + "; caught " + job.linesStartingWith("MPILENS-CAUGHT");
             assertEquals(ProcessState.FAILED, m.rank(2).orElseThrow().state());
             Set<Integer> all = new TreeSet<>(caught);
@@ -199,15 +204,8 @@ class MpjNiodevFailureTest {
             job.release("ready");
             job.awaitLines(l -> l.contains("MPILENS-REDUCED "), 2, Tours.START); // ranks 0 and 2: their half is complete
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), id, TIMEOUT).withFrames(false);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            List<InFlightCall> inside;
-            JobModel m;
-            do {
-                Thread.sleep(300);
-                m = o.observe();
-                inside = InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce"))
-                        .collect(Collectors.toList());
-            } while (inside.isEmpty() && System.nanoTime() < deadline);
+            JobModel m = o.observeUntil(x -> !allreduces(x, o).isEmpty(), POLL, Duration.ofSeconds(30));
+            List<InFlightCall> inside = allreduces(m, o);
             assertEquals(1, inside.size(), InFlightCalls.of(m, o.frames()).toString());
             InFlightCall c = inside.get(0);
             assertEquals(1, c.rank(), c.toString());
