@@ -166,7 +166,8 @@ public final class MpiJobs implements IDebugEventSetListener {
         }
     }
 
-    private static List<ProcessSnapshot> decode(VirtualMachine vm, String label) {
+    /** Reads the registry of one JVM, again when it grew while being read. Blocks on JDWP. */
+    static List<ProcessSnapshot> decode(VirtualMachine vm, String label) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return MpiLens.read(vm, label);
