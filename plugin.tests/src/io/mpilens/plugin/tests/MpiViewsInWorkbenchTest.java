@@ -11,6 +11,7 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.dumps.HeapDumpViews;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
@@ -21,7 +22,7 @@ import io.mpilens.plugin.model.HandleFilter.LifecycleChoice;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.HostBoxes;
 import io.mpilens.plugin.model.JobView;
-import io.mpilens.plugin.model.ProcessState;
+import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.plugin.model.RankView;
 import io.mpilens.plugin.model.Rgb;
 import io.mpilens.plugin.model.StatePalette;
@@ -29,6 +30,8 @@ import io.mpilens.plugin.views.CommunicatorsView;
 import io.mpilens.plugin.views.HandlesView;
 import io.mpilens.plugin.views.HostsView;
 import io.mpilens.plugin.views.JobViewPart;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -46,9 +49,11 @@ import java.util.concurrent.FutureTask;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.eclipse.core.filesystem.EFS;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.debug.core.DebugException;
 import org.eclipse.debug.core.DebugPlugin;
@@ -93,6 +98,7 @@ import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.ide.IDE;
 import org.eclipse.ui.texteditor.ITextEditor;
 import org.junit.jupiter.api.Test;
 
@@ -105,7 +111,7 @@ class MpiViewsInWorkbenchTest {
     private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
     private static final Path SHOTS = Paths.get(System.getProperty("mpilens.screenshots", "target/screenshots"));
     private static final Duration START = Duration.ofSeconds(90);
-    private static final long UI_WAIT_MILLIS = 30_000;
+    private static final long UI_WAIT_MILLIS = 60_000;
     private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
     /** {@code world.barrier()} right after the "orphans" pause. */
     private static final int BREAK_LINE = 140;
@@ -118,6 +124,7 @@ class MpiViewsInWorkbenchTest {
                 () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
         assertEquals(1, launch.getProcesses().length, "the job is the launch's one process");
         Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
+        Path dump = control.resolve("rank0.hprof");
         List<Long> pids = new ArrayList<>(List.of(job.pid()));
         try {
             List<String> names = new ArrayList<>();
@@ -135,6 +142,8 @@ class MpiViewsInWorkbenchTest {
             checkViews(launch);
             for (RankView r : MpiJobs.get().current().ranks()) pids.add(r.process().pid());
             assertEquals(5, pids.size(), "mpirun and 4 rank JVMs: " + pids);
+            long rank0 = pids.get(1);
+            inBackground("jcmd dumps rank 0's heap", () -> jcmdHeapDump(rank0, dump));
             breakpointOnEveryRankAndResumeOne(launch, control);
             killRankTwo(launch);
         } finally {
@@ -147,6 +156,12 @@ class MpiViewsInWorkbenchTest {
         assertTrue(launch.isTerminated(), "the launch is terminated");
         waitUntil("no process of the job is left (mpirun, rank JVMs " + pids + ")", () -> pids.stream()
                 .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+        try {
+            openHeapDumps(dump, control.resolve("no-agent.hprof"));
+        } finally {
+            Files.deleteIfExists(dump);
+            Files.deleteIfExists(control.resolve("no-agent.hprof"));
+        }
     }
 
     /** A Java project holding the example's classes (with their sources) and a launch configuration of it. */
@@ -170,7 +185,8 @@ class MpiViewsInWorkbenchTest {
         ILaunchConfigurationWorkingCopy wc = type.newInstance(null, "HandleTour");
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_PROJECT_NAME, project.getName());
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_MAIN_TYPE_NAME, TOUR);
-        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, "-Dmpilens.control=" + control);
+        // jcmd (the heap dump below) reaches a JVM whose threads a debugger suspends only through an attach listener started beforehand
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, "-Dmpilens.control=" + control + " -XX:+StartAttachListener");
         // survivors keep running when one rank is killed (Open MPI's default aborts the job)
         new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca orte_abort_on_non_zero_status 0", "").attributes().forEach((k, v) -> {
             if (v instanceof Integer i) wc.setAttribute(k, i.intValue());
@@ -288,6 +304,9 @@ class MpiViewsInWorkbenchTest {
         List<Box> hostBoxes = HostBoxes.of(hosts.shownJob());
         assertEquals(1, hostBoxes.size());
         assertEquals("UP", hostBoxes.get(0).state());
+        long launcher = ((MpiJobProcess) launch.getProcesses()[0]).job().pid();
+        assertTrue(hostBoxes.get(0).subtitle().matches("4 processes; \\S+ pid " + launcher), "the launcher daemon: "
+                + hostBoxes.get(0).subtitle());
         assertEquals(List.of("rank 0", "rank 1", "rank 2", "rank 3"),
                 hostBoxes.get(0).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
         screenshotMaximized(page, hosts, "mpi-hosts.png");
@@ -312,6 +331,11 @@ class MpiViewsInWorkbenchTest {
         assertEquals("OK", boxes.get("tour-split-1").state());
         assertEquals("PARTIAL", HostBoxes.of(hosts.shownJob()).get(0).state());
         assertTrue(after.rank(2).orElseThrow().handleCount() > 0, "a dead rank keeps showing its last handles");
+        String timeline = hosts.timelineText();
+        assertTrue(timeline.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  rank 2: \\w+ \u2192 FAILED  \\(process gone before MPI_Finalize\\)")),
+                timeline);
+        assertTrue(timeline.contains("comm MPI_COMM_WORLD: OK \u2192 DETECTED  (failed members [2])"), timeline);
+        assertTrue(timeline.contains("host " + HostBoxes.of(after).get(0).title() + ": UP \u2192 PARTIAL"), timeline);
         screenshotMaximized(page, comms, "mpi-communicators-rank2-killed.png");
         screenshotMaximized(page, hosts, "mpi-hosts-rank2-killed.png");
     }
@@ -372,8 +396,61 @@ class MpiViewsInWorkbenchTest {
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("Creating call") && r.contains("dup")), rows.toString());
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("Members") && r.contains("[0, 1, 2, 3]")), rows.toString());
         spin(300);
-        screenshot(variables.getViewer().getControl(), "Variables", "variables-mpi-handle.png");
+        screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "variables-mpi-handle.png");
         page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_RESTORED);
+        spin(300);
+        screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "debug-perspective-mpi-launch.png");
+    }
+
+    /**
+     * Post-mortem: rank 0's heap dump (written by jcmd at the "orphans" pause) opened like a file
+     * in the workbench goes to the MPI views; a dump of a JVM without the agent says so.
+     */
+    private void openHeapDumps(Path dump, Path noAgent) throws Exception {
+        IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+        HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
+        IDE.openEditorOnFileStore(page, EFS.getLocalFileSystem().getStore(dump.toUri()));
+        waitUntil("the MPI views show rank 0's heap dump", START.toMillis(),
+                () -> handles.shownJob().name().equals("Heap dump rank0.hprof (post-mortem)"));
+        JobView job = handles.shownJob();
+        assertEquals(List.of(0), job.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
+        RankView r0 = job.ranks().get(0);
+        assertEquals(ProcessState.OK, r0.state());
+        HandleInfo split = r0.process().handles().stream().filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
+        assertTrue(split.isOrphan(), "the dump shows the orphan: " + split);
+        assertEquals(1, split.refCount());
+        HandleTree tree = handles.tree();
+        assertTrue(tree.kinds(tree.ranks().get(0)).stream().flatMap(k -> tree.rows(k).stream())
+                .anyMatch(r -> r.handle().equals(split)), "MPI Handles lists it");
+        CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
+        waitUntil("MPI Communicators shows the dump", () -> comms.shownJob() == job);
+        Box world = byTitle(CommunicatorBoxes.of(job)).get("MPI_COMM_WORLD");
+        assertEquals(List.of("OK", "UNAVAILABLE", "UNAVAILABLE", "UNAVAILABLE"),
+                world.cells().stream().map(Box.Cell::detail).collect(Collectors.toList()), "only rank 0 was dumped");
+        page.activate(handles);
+        handles.viewer().setExpandedState(tree.ranks().get(0), true);
+        spin(300);
+        screenshotMaximized(page, handles, "mpi-handles-heap-dump.png");
+
+        // this JVM has no mpilens agent: its dump has no registry
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpHeap(noAgent.toString(), true);
+        org.eclipse.core.runtime.jobs.Job reading = HeapDumpViews.open(List.of(noAgent));
+        waitUntil("the dump without a registry is read", START.toMillis(), () -> reading.getResult() != null);
+        assertEquals(IStatus.WARNING, reading.getResult().getSeverity(), reading.getResult().toString());
+        assertTrue(reading.getResult().getMessage().startsWith("no-agent.hprof has no mpilens registry: the dumped JVM ran"
+                + " without the mpilens agent"), reading.getResult().getMessage());
+        waitUntil("the views name the dump without a registry", () -> handles.shownJob().summary()
+                .contains("heap dump no-agent.hprof UNAVAILABLE (no mpilens registry in this dump)"));
+    }
+
+    private static Path jcmdHeapDump(long pid, Path file) throws Exception {
+        String javaCommand = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElseThrow();
+        Process p = new ProcessBuilder(Path.of(javaCommand).resolveSibling("jcmd").toString(), Long.toString(pid), "GC.heap_dump",
+                file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(file),
+                "jcmd " + pid + " GC.heap_dump: " + out);
+        return file;
     }
 
     /** The children of a variable's MPI handle structure, by name; read off the UI thread. */
