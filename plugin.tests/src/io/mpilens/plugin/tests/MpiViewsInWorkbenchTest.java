@@ -110,7 +110,7 @@ import org.junit.jupiter.api.Test;
 class MpiViewsInWorkbenchTest {
     private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
     private static final Path SHOTS = Paths.get(System.getProperty("mpilens.screenshots", "target/screenshots"));
-    private static final Duration START = Duration.ofSeconds(90);
+    static final Duration START = Duration.ofSeconds(90);
     private static final long UI_WAIT_MILLIS = 60_000;
     private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
     /** {@code world.barrier()} right after the "orphans" pause. */
@@ -166,7 +166,21 @@ class MpiViewsInWorkbenchTest {
 
     /** A Java project holding the example's classes (with their sources) and a launch configuration of it. */
     private static ILaunchConfiguration tourConfiguration(Path control) throws Exception {
-        IProject project = ResourcesPlugin.getWorkspace().getRoot().getProject("mpi-tour");
+        // jcmd (the heap dump below) reaches a JVM whose threads a debugger suspends only through an attach listener started beforehand;
+        // survivors keep running when one rank is killed (Open MPI's default aborts the job)
+        return configuration("mpi-tour", "openmpi", TOUR, "-Dmpilens.control=" + control + " -XX:+StartAttachListener",
+                new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca orte_abort_on_non_zero_status 0", ""));
+    }
+
+    /**
+     * A Java project holding an example's classes (class folders with their sources, as a user's
+     * project would) and a saved MPI Java Application configuration running {@code mainClass} from it.
+     *
+     * @param example the directory under {@code examples/} with the main class
+     */
+    static ILaunchConfiguration configuration(String projectName, String example, String mainClass, String vmArgs,
+                                              MpiLaunchSettings settings) throws Exception {
+        IProject project = ResourcesPlugin.getWorkspace().getRoot().getProject(projectName);
         if (!project.exists()) project.create(null);
         project.open(null);
         IProjectDescription d = project.getDescription();
@@ -175,27 +189,26 @@ class MpiViewsInWorkbenchTest {
         IJavaProject jp = JavaCore.create(project);
         jp.setRawClasspath(new IClasspathEntry[] {
             library("examples/support/target/classes", "examples/support/src/main/java"),
-            library("examples/openmpi/target/classes", "examples/openmpi/src/main/java"),
+            library("examples/" + example + "/target/classes", "examples/" + example + "/src/main/java"),
             JavaRuntime.getDefaultJREContainerEntry()}, project.getFullPath().append("bin"), null);
 
         ILaunchConfigurationType type = DebugPlugin.getDefault().getLaunchManager()
                 .getLaunchConfigurationType(MpiLaunchSettings.TYPE_ID);
         assertNotNull(type, "the MPI Java Application launch type is registered");
         assertEquals("MPI Java Application", type.getName());
-        ILaunchConfigurationWorkingCopy wc = type.newInstance(null, "HandleTour");
+        ILaunchConfigurationWorkingCopy wc = type.newInstance(null, mainClass.substring(mainClass.lastIndexOf('.') + 1)
+                + " " + settings.binding());
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_PROJECT_NAME, project.getName());
-        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_MAIN_TYPE_NAME, TOUR);
-        // jcmd (the heap dump below) reaches a JVM whose threads a debugger suspends only through an attach listener started beforehand
-        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, "-Dmpilens.control=" + control + " -XX:+StartAttachListener");
-        // survivors keep running when one rank is killed (Open MPI's default aborts the job)
-        new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca orte_abort_on_non_zero_status 0", "").attributes().forEach((k, v) -> {
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_MAIN_TYPE_NAME, mainClass);
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, vmArgs);
+        settings.attributes().forEach((k, v) -> {
             if (v instanceof Integer i) wc.setAttribute(k, i.intValue());
             else wc.setAttribute(k, (String) v);
         });
         return wc.doSave();
     }
 
-    private static IClasspathEntry library(String classes, String sources) {
+    static IClasspathEntry library(String classes, String sources) {
         return JavaCore.newLibraryEntry(new org.eclipse.core.runtime.Path(ROOT.resolve(classes).toString()),
                 new org.eclipse.core.runtime.Path(ROOT.resolve(sources).toString()), null);
     }
@@ -228,7 +241,7 @@ class MpiViewsInWorkbenchTest {
         }
     }
 
-    private static IThread stoppedAtBreakpoint(IDebugTarget t) {
+    static IThread stoppedAtBreakpoint(IDebugTarget t) {
         try {
             for (IThread th : t.getThreads()) {
                 if (th.isSuspended() && th.getBreakpoints().length > 0) return th;
@@ -454,7 +467,7 @@ class MpiViewsInWorkbenchTest {
     }
 
     /** The children of a variable's MPI handle structure, by name; read off the UI thread. */
-    private static Map<String, String> structure(ILogicalStructureType type, IJavaVariable v) throws Exception {
+    static Map<String, String> structure(ILogicalStructureType type, IJavaVariable v) throws Exception {
         IValue value = v.getValue();
         IValue s = inBackground("the structure of " + v.getName() + " is read", () -> type.getLogicalStructure(value));
         Map<String, String> out = new LinkedHashMap<>();
@@ -559,17 +572,17 @@ class MpiViewsInWorkbenchTest {
     }
 
     /** Waits (running the event loop) until the 4 ranks print that they pause at {@code point}. */
-    private static void awaitPause(Job job, String point) {
+    static void awaitPause(Job job, String point) {
         waitUntil("4 ranks pause at " + point, START.toMillis(), () -> job.output().stream()
                 .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point)).count() >= 4);
     }
 
-    private static void release(Path control, String point) throws Exception {
+    static void release(Path control, String point) throws Exception {
         Files.createFile(control.resolve(point + ".go"));
     }
 
     /** Runs {@code work} off the UI thread (it talks JDWP) while the event loop runs. */
-    private static <T> T inBackground(String what, Callable<T> work) throws Exception {
+    static <T> T inBackground(String what, Callable<T> work) throws Exception {
         FutureTask<T> task = new FutureTask<>(work);
         Thread t = new Thread(task, "test: " + what);
         t.start();
@@ -600,11 +613,11 @@ class MpiViewsInWorkbenchTest {
         return null;
     }
 
-    private static void waitUntil(String what, BooleanSupplier condition) {
+    static void waitUntil(String what, BooleanSupplier condition) {
         waitUntil(what, UI_WAIT_MILLIS, condition);
     }
 
-    private static void waitUntil(String what, long millis, BooleanSupplier condition) {
+    static void waitUntil(String what, long millis, BooleanSupplier condition) {
         long deadline = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting until " + what);
@@ -613,7 +626,7 @@ class MpiViewsInWorkbenchTest {
     }
 
     /** Runs the UI event loop for a while (the test runs on the UI thread). */
-    private static void spin(long millis) {
+    static void spin(long millis) {
         Display d = Display.getCurrent();
         long end = System.currentTimeMillis() + millis;
         while (System.currentTimeMillis() < end) {
@@ -642,7 +655,7 @@ class MpiViewsInWorkbenchTest {
         screenshot(view.partControl(), view.getTitle(), file);
     }
 
-    private static void screenshot(Control c, String title, String file) throws Exception {
+    static void screenshot(Control c, String title, String file) throws Exception {
         c.update();
         Point size = c.getSize();
         assertTrue(size.x > 200 && size.y > 150, title + " is too small to read: " + size);
