@@ -67,6 +67,7 @@ import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.debug.core.model.IValue;
 import org.eclipse.debug.core.model.IVariable;
 import org.eclipse.debug.internal.ui.views.variables.VariablesView;
+import org.eclipse.debug.core.model.ISuspendResume;
 import org.eclipse.debug.core.model.IThread;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.IDebugUIConstants;
@@ -119,6 +120,7 @@ class MpiViewsInWorkbenchTest {
     @Test
     void anMpiJavaApplicationLaunchShowsItsRanksInTheMpiViewsAndAKilledRankFails() throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-test-");
+        debugPerspective();
         ILaunchConfiguration config = tourConfiguration(control);
         ILaunch launch = inBackground("the launch delegate starts the job and attaches",
                 () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
@@ -162,6 +164,12 @@ class MpiViewsInWorkbenchTest {
             Files.deleteIfExists(dump);
             Files.deleteIfExists(control.resolve("no-agent.hprof"));
         }
+    }
+
+    /** In the Debug perspective a suspend does not ask whether to switch to it (a modal dialog). */
+    static void debugPerspective() throws Exception {
+        IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+        PlatformUI.getWorkbench().showPerspective(IDebugUIConstants.ID_DEBUG_PERSPECTIVE, window);
     }
 
     /** A Java project holding the example's classes (with their sources) and a launch configuration of it. */
@@ -218,6 +226,17 @@ class MpiViewsInWorkbenchTest {
      * debug target; one rank resumed alone runs on while the others stay suspended.
      */
     private void breakpointOnEveryRankAndResumeOne(ILaunch launch, Path control) throws Exception {
+        // the whole job at once: the launch suspends and resumes every rank's target (Debug view: select the launch)
+        assertTrue(launch instanceof ISuspendResume, "the MPI launch suspends and resumes: " + launch.getClass());
+        ISuspendResume all = (ISuspendResume) launch;
+        assertTrue(all.canSuspend());
+        all.suspend();
+        for (IDebugTarget t : launch.getDebugTargets()) waitUntil(t.getName() + " suspended with the launch", t::isSuspended);
+        assertTrue(all.isSuspended());
+        assertTrue(all.canResume());
+        all.resume();
+        for (IDebugTarget t : launch.getDebugTargets()) waitUntil(t.getName() + " resumed with the launch", () -> !t.isSuspended());
+
         IJavaLineBreakpoint bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR,
                 BREAK_LINE, -1, -1, 0, true, null);
         try {

@@ -3,6 +3,7 @@ package io.mpilens.plugin.tests;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.awaitPause;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.structure;
@@ -56,6 +57,7 @@ class MpjLaunchInWorkbenchTest {
     @Test
     void anMpjMulticoreLaunchIsOneTargetWhoseRankThreadsShowTheirHandles() throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-mpj-");
+        debugPerspective();
         ILaunchConfiguration config = configuration("mpj-tour", "mpj", TOUR, "-Dmpilens.control=" + control,
                 new MpiLaunchSettings(Binding.MPJ_MULTICORE, 4, "", ""));
         ILaunch launch = inBackground("the launch delegate starts the MPJ job and attaches",

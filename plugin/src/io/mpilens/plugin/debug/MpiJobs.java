@@ -9,6 +9,7 @@ import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.headless.ft.Liveness;
+import io.mpilens.headless.ft.LocalProcesses;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.Timeline;
 import io.mpilens.plugin.model.RankView;

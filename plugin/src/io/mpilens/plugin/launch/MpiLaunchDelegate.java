@@ -44,6 +44,12 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
     private static final Duration ATTACH = Duration.ofSeconds(20);
     private static final Duration POLL = Duration.ofMillis(500);
 
+    /** An {@link MpiLaunch}: Suspend and Resume on it act on every rank. */
+    @Override
+    public ILaunch getLaunch(ILaunchConfiguration config, String mode) {
+        return new MpiLaunch(config, mode);
+    }
+
     @Override
     public void launch(ILaunchConfiguration config, String mode, ILaunch launch, IProgressMonitor monitor)
             throws CoreException {
