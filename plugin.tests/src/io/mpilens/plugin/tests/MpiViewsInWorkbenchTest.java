@@ -205,7 +205,7 @@ class MpiViewsInWorkbenchTest {
         assertNotNull(type, "the MPI Java Application launch type is registered");
         assertEquals("MPI Java Application", type.getName());
         ILaunchConfigurationWorkingCopy wc = type.newInstance(null, mainClass.substring(mainClass.lastIndexOf('.') + 1)
-                + " " + settings.binding());
+                + " in " + projectName);
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_PROJECT_NAME, project.getName());
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_MAIN_TYPE_NAME, mainClass);
         wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, vmArgs);
@@ -427,6 +427,7 @@ class MpiViewsInWorkbenchTest {
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("State") && r.contains("ACTIVE")), rows.toString());
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("Creating call") && r.contains("dup")), rows.toString());
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("Members") && r.contains("[0, 1, 2, 3]")), rows.toString());
+        if (viewer.getTree().getColumnCount() > 0) viewer.getTree().getColumn(0).setWidth(220);
         spin(300);
         screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "variables-mpi-handle.png");
         page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_RESTORED);
