@@ -1,5 +1,7 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.ProcessState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,13 +33,34 @@ class CommunicatorBoxesTest {
         List<Box> boxes = CommunicatorBoxes.of(Fixtures.tour(ok, ok, ProcessState.FAILED, ok));
         Box world = boxes.get(0), split0 = boxes.get(1), split1 = boxes.get(2);
         assertEquals("DETECTED", world.state());
-        assertEquals(StatePalette.border(CommunicatorState.DETECTED), world.border());
+        assertEquals(StatePalette.border(CommState.DETECTED), world.border());
         Box.Cell r2 = world.cells().get(2);
         assertEquals("FAILED", r2.detail());
         assertEquals(StatePalette.fill(ProcessState.FAILED), r2.fill());
-        assertTrue(r2.tooltip().startsWith("rank 2: FAILED"), r2.tooltip());
+        assertTrue(r2.tooltip().startsWith("rank 2: FAILED \u2014 pid 1002 on node-b \u2014 gone"), r2.tooltip());
         assertEquals("DETECTED", split0.state());
         assertEquals("OK", split1.state());
+    }
+
+    @Test
+    void aCommunicatorRebuiltFromTheSurvivorsIsRecovered() {
+        ProcessState ok = ProcessState.OK;
+        JobView before = Fixtures.tour(ok, ok, ProcessState.FAILED, ok);
+        List<RankView> ranks = new java.util.ArrayList<>();
+        for (RankView r : before.ranks()) {
+            java.util.List<io.mpilens.api.model.HandleInfo> hs = new java.util.ArrayList<>(r.process().handles());
+            if (r.rank() != 2) hs.add(Fixtures.shrunk(r.rank()));
+            ranks.add(new RankView(r.target(), Fixtures.rank(r.rank(), r.host(), hs), r.state(), false, r.problem()));
+        }
+        List<Box> boxes = CommunicatorBoxes.of(new JobView("HandleTour", ranks));
+        Box world = boxes.get(0);
+        assertEquals("MPI_COMM_WORLD", world.title());
+        assertEquals("RECOVERED", world.state());
+        assertEquals(StatePalette.border(CommState.RECOVERED), world.border());
+        assertEquals("size 4, recovered by survivors", world.subtitle());
+        Box survivors = boxes.stream().filter(b -> b.title().equals("survivors")).findFirst().orElseThrow();
+        assertEquals("OK", survivors.state());
+        assertEquals(List.of("r0", "r1", "r3"), survivors.cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
@@ -35,6 +36,12 @@ final class Fixtures {
                 .build();
     }
 
+    /** What a shrink after rank 2 died leaves: the survivors, derived from COMM_WORLD. */
+    static HandleInfo shrunk(int owner) {
+        return HandleInfo.builder(40, HandleKind.COMMUNICATOR).ownerRank(owner).name("survivors").rank(owner == 3 ? 2 : owner)
+                .size(3).members(new int[] {0, 1, 3}).derivedFrom(1).creatingCall("shrink").build();
+    }
+
     static HandleInfo recv(int owner) {
         return HandleInfo.builder(31, HandleKind.REQUEST).ownerRank(owner).creatingCall("iRecv").peer(owner / 2)
                 .tag(77).communicator(22).creationStack(List.of("HandleTour.main(HandleTour.java:66)")).build();
@@ -44,7 +51,8 @@ final class Fixtures {
         List<RankView> ranks = new ArrayList<>();
         for (int r = 0; r < 4; r++) {
             ProcessSnapshot p = rank(r, r < 2 ? "node-a" : "node-b", List.of(world(r), split(r), recv(r)));
-            ranks.add(new RankView("rank JVM " + r, p, states.length > r ? states[r] : ProcessState.OK, false, null));
+            ProcessState s = states.length > r ? states[r] : ProcessState.OK;
+            ranks.add(new RankView("rank JVM " + r, p, s, false, s == ProcessState.OK ? null : "gone"));
         }
         return new JobView("HandleTour", ranks);
     }

@@ -1,5 +1,6 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.headless.ft.ProcessState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

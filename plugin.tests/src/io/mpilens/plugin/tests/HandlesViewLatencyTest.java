@@ -13,7 +13,7 @@ import io.mpilens.plugin.debug.JobAttach;
 import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.JobView;
-import io.mpilens.plugin.model.ProcessState;
+import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.plugin.model.RankView;
 import io.mpilens.plugin.views.HandlesView;
 import java.io.BufferedReader;

@@ -10,9 +10,10 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.plugin.debug.JobAttach;
 import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.dumps.HeapDumpViews;
+import io.mpilens.plugin.launch.MpiJobProcess;
+import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
 import io.mpilens.plugin.model.CommunicatorBoxes;
 import io.mpilens.plugin.model.HandleColumn;
@@ -21,7 +22,7 @@ import io.mpilens.plugin.model.HandleFilter.LifecycleChoice;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.HostBoxes;
 import io.mpilens.plugin.model.JobView;
-import io.mpilens.plugin.model.ProcessState;
+import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.plugin.model.RankView;
 import io.mpilens.plugin.model.Rgb;
 import io.mpilens.plugin.model.StatePalette;
@@ -29,24 +30,60 @@ import io.mpilens.plugin.views.CommunicatorsView;
 import io.mpilens.plugin.views.HandlesView;
 import io.mpilens.plugin.views.HostsView;
 import io.mpilens.plugin.views.JobViewPart;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.eclipse.core.filesystem.EFS;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.debug.core.DebugException;
 import org.eclipse.debug.core.DebugPlugin;
 import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchConfigurationType;
+import org.eclipse.debug.core.ILaunchConfigurationWorkingCopy;
+import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.debug.core.ILogicalStructureType;
 import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.core.model.IValue;
+import org.eclipse.debug.core.model.IVariable;
+import org.eclipse.debug.internal.ui.views.variables.VariablesView;
+import org.eclipse.debug.core.model.ISuspendResume;
+import org.eclipse.debug.core.model.IThread;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.IDebugUIConstants;
 import org.eclipse.debug.ui.IDebugView;
+import org.eclipse.jdt.core.IClasspathEntry;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.debug.core.IJavaDebugTarget;
+import org.eclipse.jdt.debug.core.IJavaLineBreakpoint;
+import org.eclipse.jdt.debug.core.IJavaStackFrame;
+import org.eclipse.jdt.debug.core.IJavaVariable;
+import org.eclipse.jdt.debug.core.JDIDebugModel;
+import org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants;
+import org.eclipse.jdt.launching.JavaRuntime;
 import org.eclipse.jface.viewers.StructuredSelection;
+import org.eclipse.jface.viewers.TreeViewer;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Image;
@@ -56,10 +93,14 @@ import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.TreeItem;
+import org.eclipse.jface.text.ITextSelection;
+import org.eclipse.ui.IEditorPart;
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.ide.IDE;
+import org.eclipse.ui.texteditor.ITextEditor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,32 +111,163 @@ import org.junit.jupiter.api.Test;
 class MpiViewsInWorkbenchTest {
     private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
     private static final Path SHOTS = Paths.get(System.getProperty("mpilens.screenshots", "target/screenshots"));
-    private static final Duration START = Duration.ofSeconds(90);
-    private static final long UI_WAIT_MILLIS = 30_000;
+    static final Duration START = Duration.ofSeconds(90);
+    private static final long UI_WAIT_MILLIS = 60_000;
+    private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
+    /** {@code world.barrier()} right after the "orphans" pause. */
+    private static final int BREAK_LINE = 140;
 
     @Test
-    void theMpiViewsShowARealFourRankJobAndMarkAKilledRankFailed() throws Exception {
+    void anMpiJavaApplicationLaunchShowsItsRanksInTheMpiViewsAndAKilledRankFails() throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-test-");
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HandleTour")
-                .classPath(ROOT.resolve("examples/support/target/classes"), ROOT.resolve("examples/openmpi/target/classes"))
-                .agentJar(ROOT.resolve("runtime-agent/target/mpilens-agent.jar")).jdwp(true).controlDir(control)
-                // survivors keep running when one rank is killed (Open MPI's default aborts the job)
-                .mpirunArgs(List.of("--mca", "orte_abort_on_non_zero_status", "0"))
-                .build();
-        try (Job job = Job.launch(spec)) {
-            List<String> addresses = job.awaitJdwpAddresses(START);
-            awaitPause(job, "created");
-            job.release("created");
-            awaitPause(job, "orphans");
-            ILaunch launch = attach(addresses);
-            try {
-                checkViews(launch);
-            } finally {
-                for (IDebugTarget t : launch.getDebugTargets()) {
-                    if (t.canDisconnect()) t.disconnect();
-                }
-                DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        debugPerspective();
+        ILaunchConfiguration config = tourConfiguration(control);
+        ILaunch launch = inBackground("the launch delegate starts the job and attaches",
+                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        assertEquals(1, launch.getProcesses().length, "the job is the launch's one process");
+        Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
+        Path dump = control.resolve("rank0.hprof");
+        List<Long> pids = new ArrayList<>(List.of(job.pid()));
+        try {
+            List<String> names = new ArrayList<>();
+            for (IDebugTarget t : launch.getDebugTargets()) {
+                assertTrue(t instanceof IJavaDebugTarget, t + " is a JDT Java debug target");
+                names.add(t.getName().replaceAll(":\\d+\\)", ")"));
             }
+            assertEquals(List.of("rank 0 (127.0.0.1)", "rank 1 (127.0.0.1)", "rank 2 (127.0.0.1)", "rank 3 (127.0.0.1)"), names);
+            for (String arg : List.of("-javaagent:", JobSpec.JDWP_OPTION, "--mca orte_abort_on_non_zero_status 0", "-np 4")) {
+                assertTrue(String.join(" ", job.command()).contains(arg), "the launcher's command has " + arg + ": " + job.command());
+            }
+            awaitPause(job, "created");
+            release(control, "created");
+            awaitPause(job, "orphans");
+            checkViews(launch);
+            for (RankView r : MpiJobs.get().current().ranks()) pids.add(r.process().pid());
+            assertEquals(5, pids.size(), "mpirun and 4 rank JVMs: " + pids);
+            long rank0 = pids.get(1);
+            inBackground("jcmd dumps rank 0's heap", () -> jcmdHeapDump(rank0, dump));
+            breakpointOnEveryRankAndResumeOne(launch, control);
+            killRankTwo(launch);
+        } finally {
+            inBackground("the launch terminates", () -> {
+                launch.terminate();
+                return null;
+            });
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        }
+        assertTrue(launch.isTerminated(), "the launch is terminated");
+        waitUntil("no process of the job is left (mpirun, rank JVMs " + pids + ")", () -> pids.stream()
+                .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+        try {
+            openHeapDumps(dump, control.resolve("no-agent.hprof"));
+        } finally {
+            Files.deleteIfExists(dump);
+            Files.deleteIfExists(control.resolve("no-agent.hprof"));
+        }
+    }
+
+    /** In the Debug perspective a suspend does not ask whether to switch to it (a modal dialog). */
+    static void debugPerspective() throws Exception {
+        IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+        PlatformUI.getWorkbench().showPerspective(IDebugUIConstants.ID_DEBUG_PERSPECTIVE, window);
+    }
+
+    /** A Java project holding the example's classes (with their sources) and a launch configuration of it. */
+    private static ILaunchConfiguration tourConfiguration(Path control) throws Exception {
+        // jcmd (the heap dump below) reaches a JVM whose threads a debugger suspends only through an attach listener started beforehand;
+        // survivors keep running when one rank is killed (Open MPI's default aborts the job)
+        return configuration("mpi-tour", "openmpi", TOUR, "-Dmpilens.control=" + control + " -XX:+StartAttachListener",
+                new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca orte_abort_on_non_zero_status 0", ""));
+    }
+
+    /**
+     * A Java project holding an example's classes (class folders with their sources, as a user's
+     * project would) and a saved MPI Java Application configuration running {@code mainClass} from it.
+     *
+     * @param example the directory under {@code examples/} with the main class
+     */
+    static ILaunchConfiguration configuration(String projectName, String example, String mainClass, String vmArgs,
+                                              MpiLaunchSettings settings) throws Exception {
+        IProject project = ResourcesPlugin.getWorkspace().getRoot().getProject(projectName);
+        if (!project.exists()) project.create(null);
+        project.open(null);
+        IProjectDescription d = project.getDescription();
+        d.setNatureIds(new String[] {JavaCore.NATURE_ID});
+        project.setDescription(d, null);
+        IJavaProject jp = JavaCore.create(project);
+        jp.setRawClasspath(new IClasspathEntry[] {
+            library("examples/support/target/classes", "examples/support/src/main/java"),
+            library("examples/" + example + "/target/classes", "examples/" + example + "/src/main/java"),
+            JavaRuntime.getDefaultJREContainerEntry()}, project.getFullPath().append("bin"), null);
+
+        ILaunchConfigurationType type = DebugPlugin.getDefault().getLaunchManager()
+                .getLaunchConfigurationType(MpiLaunchSettings.TYPE_ID);
+        assertNotNull(type, "the MPI Java Application launch type is registered");
+        assertEquals("MPI Java Application", type.getName());
+        ILaunchConfigurationWorkingCopy wc = type.newInstance(null, mainClass.substring(mainClass.lastIndexOf('.') + 1)
+                + " in " + projectName);
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_PROJECT_NAME, project.getName());
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_MAIN_TYPE_NAME, mainClass);
+        wc.setAttribute(IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, vmArgs);
+        settings.attributes().forEach((k, v) -> {
+            if (v instanceof Integer i) wc.setAttribute(k, i.intValue());
+            else wc.setAttribute(k, (String) v);
+        });
+        return wc.doSave();
+    }
+
+    static IClasspathEntry library(String classes, String sources) {
+        return JavaCore.newLibraryEntry(new org.eclipse.core.runtime.Path(ROOT.resolve(classes).toString()),
+                new org.eclipse.core.runtime.Path(ROOT.resolve(sources).toString()), null);
+    }
+
+    /**
+     * A line breakpoint right after the "orphans" pause: every rank stops there, each in its own
+     * debug target; one rank resumed alone runs on while the others stay suspended.
+     */
+    private void breakpointOnEveryRankAndResumeOne(ILaunch launch, Path control) throws Exception {
+        // the whole job at once: the launch suspends and resumes every rank's target (Debug view: select the launch)
+        assertTrue(launch instanceof ISuspendResume, "the MPI launch suspends and resumes: " + launch.getClass());
+        ISuspendResume all = (ISuspendResume) launch;
+        assertTrue(all.canSuspend());
+        all.suspend();
+        for (IDebugTarget t : launch.getDebugTargets()) waitUntil(t.getName() + " suspended with the launch", t::isSuspended);
+        assertTrue(all.isSuspended());
+        assertTrue(all.canResume());
+        all.resume();
+        for (IDebugTarget t : launch.getDebugTargets()) waitUntil(t.getName() + " resumed with the launch", () -> !t.isSuspended());
+
+        IJavaLineBreakpoint bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR,
+                BREAK_LINE, -1, -1, 0, true, null);
+        try {
+            release(control, "orphans");
+            IDebugTarget[] targets = launch.getDebugTargets();
+            for (IDebugTarget t : targets) {
+                waitUntil(t.getName() + " stops at HandleTour.java:" + BREAK_LINE, () -> stoppedAtBreakpoint(t) != null);
+                IJavaStackFrame top = (IJavaStackFrame) stoppedAtBreakpoint(t).getTopStackFrame();
+                assertEquals(BREAK_LINE, top.getLineNumber());
+                assertEquals("main", top.getMethodName());
+            }
+            IThread rank3 = stoppedAtBreakpoint(targets[3]);
+            rank3.resume();
+            waitUntil("rank 3 runs on alone", () -> !rank3.isSuspended());
+            for (int r = 0; r < 3; r++) assertNotNull(stoppedAtBreakpoint(targets[r]), "rank " + r + " is still suspended");
+            targets[3].suspend(); // the whole rank 3 JVM, waiting in the barrier
+            waitUntil("rank 3 suspended", targets[3]::isSuspended);
+            checkHandleVariable(launch);
+        } finally {
+            bp.delete();
+        }
+    }
+
+    static IThread stoppedAtBreakpoint(IDebugTarget t) {
+        try {
+            for (IThread th : t.getThreads()) {
+                if (th.isSuspended() && th.getBreakpoints().length > 0) return th;
+            }
+            return null;
+        } catch (DebugException e) {
+            return null;
         }
     }
 
@@ -164,26 +336,178 @@ class MpiViewsInWorkbenchTest {
         List<Box> hostBoxes = HostBoxes.of(hosts.shownJob());
         assertEquals(1, hostBoxes.size());
         assertEquals("UP", hostBoxes.get(0).state());
+        long launcher = ((MpiJobProcess) launch.getProcesses()[0]).job().pid();
+        assertTrue(hostBoxes.get(0).subtitle().matches("4 processes; \\S+ pid " + launcher), "the launcher daemon: "
+                + hostBoxes.get(0).subtitle());
         assertEquals(List.of("rank 0", "rank 1", "rank 2", "rank 3"),
                 hostBoxes.get(0).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
         screenshotMaximized(page, hosts, "mpi-hosts.png");
+    }
 
-        // kill rank 2: its debug target terminates, both state views mark it failed
+    private void killRankTwo(ILaunch launch) throws Exception {
+        IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+        CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
+        HostsView hosts = (HostsView) page.showView(HostsView.ID);
+        JobView job = comms.shownJob();
+        // kill rank 2 (kill -9 of its JVM): its debug target terminates, both state views mark it failed
         long pid = job.rank(2).orElseThrow().process().pid();
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
         waitUntil("rank 2 FAILED in MPI Communicators", () -> comms.shownJob().stateOf(2) == ProcessState.FAILED);
         waitUntil("rank 2 FAILED in MPI Hosts", () -> hosts.shownJob().stateOf(2) == ProcessState.FAILED);
         JobView after = comms.shownJob();
         assertEquals(ProcessState.OK, after.stateOf(0));
-        boxes = byTitle(CommunicatorBoxes.of(after));
+        Map<String, Box> boxes = byTitle(CommunicatorBoxes.of(after));
         assertEquals("DETECTED", boxes.get("MPI_COMM_WORLD").state());
         assertEquals("FAILED", boxes.get("MPI_COMM_WORLD").cells().get(2).detail());
         assertEquals("DETECTED", boxes.get("tour-split-0").state());
         assertEquals("OK", boxes.get("tour-split-1").state());
         assertEquals("PARTIAL", HostBoxes.of(hosts.shownJob()).get(0).state());
         assertTrue(after.rank(2).orElseThrow().handleCount() > 0, "a dead rank keeps showing its last handles");
+        String timeline = hosts.timelineText();
+        assertTrue(timeline.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  rank 2: \\w+ \u2192 FAILED  \\(process gone before MPI_Finalize\\)")),
+                timeline);
+        assertTrue(timeline.contains("comm MPI_COMM_WORLD: OK \u2192 DETECTED  (failed members [2])"), timeline);
+        assertTrue(timeline.contains("host " + HostBoxes.of(after).get(0).title() + ": UP \u2192 PARTIAL"), timeline);
         screenshotMaximized(page, comms, "mpi-communicators-rank2-killed.png");
         screenshotMaximized(page, hosts, "mpi-hosts-rank2-killed.png");
+    }
+
+    /**
+     * Variables view at rank 0's breakpoint: variables holding MPI handles ({@code dup}, an
+     * {@code mpi.Intracomm}; {@code recv}, the pending {@code mpi.Request}) show their registry
+     * rows as children; {@code split}, freed by the application, says why it has none.
+     */
+    private void checkHandleVariable(ILaunch launch) throws Exception {
+        IJavaStackFrame frame = (IJavaStackFrame) stoppedAtBreakpoint(launch.getDebugTargets()[0]).getTopStackFrame();
+        IJavaVariable dup = frame.findVariable("dup");
+        assertEquals("mpi.Intracomm", dup.getValue().getReferenceTypeName());
+        ILogicalStructureType type = Arrays.stream(DebugPlugin.getLogicalStructureTypes(dup.getValue()))
+                .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
+                        () -> new AssertionError("no MPI handle structure offered for mpi.Intracomm"));
+        Map<String, String> fields = structure(type, dup);
+        long pid = MpiJobs.get().current().rank(0).orElseThrow().process().pid();
+        assertEquals("rank 0 of 4, pid " + pid, fields.get("Process"), fields.toString());
+        assertEquals("COMMUNICATOR", fields.get("Kind"));
+        assertEquals("ACTIVE", fields.get("State"));
+        assertEquals("dup", fields.get("Creating call"));
+        assertEquals("0", fields.get("Reference count"));
+        assertEquals("0", fields.get("Rank"));
+        assertEquals("4", fields.get("Size"));
+        assertEquals("[0, 1, 2, 3]", fields.get("Members"));
+        assertEquals("MPI_COMM_WORLD", structure(type, frame.findVariable("world")).get("Name"));
+
+        Map<String, String> recv = structure(type, frame.findVariable("recv"));
+        assertEquals("REQUEST", recv.get("Kind"), recv.toString());
+        assertEquals("iRecv", recv.get("Creating call"), recv.toString());
+        HandleInfo split = MpiJobs.get().current().rank(0).orElseThrow().process().handles().stream()
+                .filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
+        assertEquals("#" + split.heldBy()[0], recv.get("Id"), "recv is what holds the orphan tour-split-0");
+        Map<String, String> freed = structure(type, frame.findVariable("split"));
+        assertTrue(freed.get("mpilens").startsWith("no live communicator in the mpilens registry for this wrapper: freed by"),
+                freed.toString());
+
+        // the same in the Variables view
+        IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+        IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
+        debug.getViewer().setSelection(new StructuredSelection(frame), true);
+        VariablesView variables = (VariablesView) page.showView(IDebugUIConstants.ID_VARIABLE_VIEW);
+        variables.setShowLogicalStructure(true);
+        page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_MAXIMIZED);
+        TreeViewer viewer = (TreeViewer) variables.getViewer();
+        waitUntil("the Variables view lists dup", () -> topItem(viewer, "dup") != null);
+        viewer.expandToLevel(topItem(viewer, "dup").getData(), 1);
+        List<String> rows = new ArrayList<>();
+        waitUntil("dup's MPI handle fields appear in the Variables view", () -> {
+            rows.clear();
+            TreeItem item = topItem(viewer, "dup");
+            if (item == null || !item.getExpanded()) return false;
+            for (TreeItem child : item.getItems()) rows.add(rowText(child));
+            return rows.stream().anyMatch(r -> r.startsWith("Members"));
+        });
+        assertTrue(rows.stream().anyMatch(r -> r.startsWith("State") && r.contains("ACTIVE")), rows.toString());
+        assertTrue(rows.stream().anyMatch(r -> r.startsWith("Creating call") && r.contains("dup")), rows.toString());
+        assertTrue(rows.stream().anyMatch(r -> r.startsWith("Members") && r.contains("[0, 1, 2, 3]")), rows.toString());
+        if (viewer.getTree().getColumnCount() > 0) viewer.getTree().getColumn(0).setWidth(220);
+        spin(300);
+        screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "variables-mpi-handle.png");
+        page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_RESTORED);
+        spin(300);
+        screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "debug-perspective-mpi-launch.png");
+    }
+
+    /**
+     * Post-mortem: rank 0's heap dump (written by jcmd at the "orphans" pause) opened like a file
+     * in the workbench goes to the MPI views; a dump of a JVM without the agent says so.
+     */
+    private void openHeapDumps(Path dump, Path noAgent) throws Exception {
+        IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+        HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
+        IDE.openEditorOnFileStore(page, EFS.getLocalFileSystem().getStore(dump.toUri()));
+        waitUntil("the MPI views show rank 0's heap dump", START.toMillis(),
+                () -> handles.shownJob().name().equals("Heap dump rank0.hprof (post-mortem)"));
+        JobView job = handles.shownJob();
+        assertEquals(List.of(0), job.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
+        RankView r0 = job.ranks().get(0);
+        assertEquals(ProcessState.OK, r0.state());
+        HandleInfo split = r0.process().handles().stream().filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
+        assertTrue(split.isOrphan(), "the dump shows the orphan: " + split);
+        assertEquals(1, split.refCount());
+        HandleTree tree = handles.tree();
+        assertTrue(tree.kinds(tree.ranks().get(0)).stream().flatMap(k -> tree.rows(k).stream())
+                .anyMatch(r -> r.handle().equals(split)), "MPI Handles lists it");
+        CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
+        waitUntil("MPI Communicators shows the dump", () -> comms.shownJob() == job);
+        Box world = byTitle(CommunicatorBoxes.of(job)).get("MPI_COMM_WORLD");
+        assertEquals(List.of("OK", "UNAVAILABLE", "UNAVAILABLE", "UNAVAILABLE"),
+                world.cells().stream().map(Box.Cell::detail).collect(Collectors.toList()), "only rank 0 was dumped");
+        page.activate(handles);
+        handles.viewer().setExpandedState(tree.ranks().get(0), true);
+        spin(300);
+        screenshotMaximized(page, handles, "mpi-handles-heap-dump.png");
+
+        // this JVM has no mpilens agent: its dump has no registry
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpHeap(noAgent.toString(), true);
+        org.eclipse.core.runtime.jobs.Job reading = HeapDumpViews.open(List.of(noAgent));
+        waitUntil("the dump without a registry is read", START.toMillis(), () -> reading.getResult() != null);
+        assertEquals(IStatus.WARNING, reading.getResult().getSeverity(), reading.getResult().toString());
+        assertTrue(reading.getResult().getMessage().startsWith("no-agent.hprof has no mpilens registry: the dumped JVM ran"
+                + " without the mpilens agent"), reading.getResult().getMessage());
+        waitUntil("the views name the dump without a registry", () -> handles.shownJob().summary()
+                .contains("heap dump no-agent.hprof UNAVAILABLE (no mpilens registry in this dump)"));
+    }
+
+    private static Path jcmdHeapDump(long pid, Path file) throws Exception {
+        String javaCommand = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElseThrow();
+        Process p = new ProcessBuilder(Path.of(javaCommand).resolveSibling("jcmd").toString(), Long.toString(pid), "GC.heap_dump",
+                file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(file),
+                "jcmd " + pid + " GC.heap_dump: " + out);
+        return file;
+    }
+
+    /** The children of a variable's MPI handle structure, by name; read off the UI thread. */
+    static Map<String, String> structure(ILogicalStructureType type, IJavaVariable v) throws Exception {
+        IValue value = v.getValue();
+        IValue s = inBackground("the structure of " + v.getName() + " is read", () -> type.getLogicalStructure(value));
+        Map<String, String> out = new LinkedHashMap<>();
+        for (IVariable c : s.getVariables()) out.put(c.getName(), c.getValue().getValueString());
+        return out;
+    }
+
+    private static TreeItem topItem(TreeViewer viewer, String name) {
+        for (TreeItem i : viewer.getTree().getItems()) {
+            if (rowText(i).startsWith(name)) return i;
+        }
+        return null;
+    }
+
+    /** Every column of a row, separated by a space (the Variables view may or may not show columns). */
+    private static String rowText(TreeItem item) {
+        int n = Math.max(1, item.getParent().getColumnCount());
+        StringBuilder sb = new StringBuilder();
+        for (int c = 0; c < n; c++) sb.append(c == 0 ? "" : " ").append(item.getText(c));
+        return sb.toString().trim();
     }
 
     /** The details pane of the orphan tour-split-0, its holder, its creation site, and "only orphans". */
@@ -216,14 +540,22 @@ class MpiViewsInWorkbenchTest {
         assertEquals("1 handle holds tour-split-0", handles.statusMessage());
         screenshot(handles, "mpi-handles-holders.png");
 
-        // the test workspace has no projects: "Open creation site" says so in the status line
+        // the launched project has HandleTour (class folder with its sources): "Open creation site" opens line 46
         handles.viewer().setSelection(new StructuredSelection(split), true);
         spin(100);
+        IWorkbenchPage page = handles.getSite().getPage();
         handles.openCreationSite();
-        waitUntil("the status line reports the type is not in the workspace",
-                () -> handles.statusMessage() != null && handles.statusMessage().contains("is not in the workspace"));
-        assertTrue(handles.statusMessage().startsWith("Cannot open io.mpilens.examples.openmpi.HandleTour.main(HandleTour.java:46): "
-                + "type io.mpilens.examples.openmpi.HandleTour is not in the workspace."), handles.statusMessage());
+        waitUntil("an editor opens HandleTour at the line that created tour-split-0", () -> {
+            IEditorPart e = page.getActiveEditor();
+            return e instanceof ITextEditor t && e.getTitle().startsWith("HandleTour")
+                    && t.getSelectionProvider().getSelection() instanceof ITextSelection sel && sel.getStartLine() == 45;
+        });
+        ITextEditor editor = (ITextEditor) page.getActiveEditor();
+        ITextSelection line = (ITextSelection) editor.getSelectionProvider().getSelection();
+        assertTrue(line.getText().contains("world.split(rank % 2, rank)"), line.getText());
+        page.closeEditor(editor, false);
+        page.activate(handles);
+        spin(200);
 
         // only orphans: exactly the FREED handles of every rank's snapshot
         Set<String> orphans = new TreeSet<>();
@@ -259,14 +591,27 @@ class MpiViewsInWorkbenchTest {
         }
     }
 
-    /** One launch, one JDT Java debug target per rank JVM: what "Attach to MPI Job" does. */
-    private static ILaunch attach(List<String> addresses) throws Exception {
-        List<JdwpAddress> parsed = addresses.stream().map(JdwpAddress::parse).collect(Collectors.toList());
-        return JobAttach.attach("HandleTour (Open MPI, 4 ranks)", parsed, Duration.ofSeconds(20));
+    /** Waits (running the event loop) until the 4 ranks print that they pause at {@code point}. */
+    static void awaitPause(Job job, String point) {
+        waitUntil("4 ranks pause at " + point, START.toMillis(), () -> job.output().stream()
+                .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point)).count() >= 4);
     }
 
-    private static void awaitPause(Job job, String point) throws Exception {
-        job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point), 4, START);
+    static void release(Path control, String point) throws Exception {
+        Files.createFile(control.resolve(point + ".go"));
+    }
+
+    /** Runs {@code work} off the UI thread (it talks JDWP) while the event loop runs. */
+    static <T> T inBackground(String what, Callable<T> work) throws Exception {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread t = new Thread(task, "test: " + what);
+        t.start();
+        waitUntil(what, START.toMillis(), task::isDone);
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
     }
 
     private static boolean allRead(JobView job, int ranks) {
@@ -288,8 +633,12 @@ class MpiViewsInWorkbenchTest {
         return null;
     }
 
-    private static void waitUntil(String what, BooleanSupplier condition) {
-        long deadline = System.currentTimeMillis() + UI_WAIT_MILLIS;
+    static void waitUntil(String what, BooleanSupplier condition) {
+        waitUntil(what, UI_WAIT_MILLIS, condition);
+    }
+
+    static void waitUntil(String what, long millis, BooleanSupplier condition) {
+        long deadline = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting until " + what);
             spin(50);
@@ -297,7 +646,7 @@ class MpiViewsInWorkbenchTest {
     }
 
     /** Runs the UI event loop for a while (the test runs on the UI thread). */
-    private static void spin(long millis) {
+    static void spin(long millis) {
         Display d = Display.getCurrent();
         long end = System.currentTimeMillis() + millis;
         while (System.currentTimeMillis() < end) {
@@ -323,10 +672,13 @@ class MpiViewsInWorkbenchTest {
     }
 
     private static void screenshot(JobViewPart view, String file) throws Exception {
-        Control c = view.partControl();
+        screenshot(view.partControl(), view.getTitle(), file);
+    }
+
+    static void screenshot(Control c, String title, String file) throws Exception {
         c.update();
         Point size = c.getSize();
-        assertTrue(size.x > 200 && size.y > 150, view.getTitle() + " is too small to read: " + size);
+        assertTrue(size.x > 200 && size.y > 150, title + " is too small to read: " + size);
         Image image = new Image(c.getDisplay(), size.x, size.y);
         GC gc = new GC(c);
         try {

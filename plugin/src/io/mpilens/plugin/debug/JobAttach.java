@@ -32,11 +32,25 @@ public final class JobAttach {
     }
 
     public static ILaunch attach(String jobName, List<JdwpAddress> addresses, Duration timeout) throws CoreException {
-        AttachingConnector connector = socketConnector();
         ILaunch launch = new Launch(null, ILaunchManager.DEBUG_MODE, null);
         launch.setAttribute(MpiJobs.ATTR_JOB_NAME, jobName);
+        List<String> labels = new ArrayList<>();
+        for (JdwpAddress a : addresses) labels.add("rank JVM " + a);
+        attachTargets(launch, addresses, labels, timeout);
+        DebugPlugin.getDefault().getLaunchManager().addLaunch(launch);
+        return launch;
+    }
+
+    /**
+     * Adds one JDT Java debug target per address to {@code launch}, named by {@code labels}.
+     * All or nothing: when one rank cannot be attached, those attached are disconnected again.
+     */
+    public static List<IDebugTarget> attachTargets(ILaunch launch, List<JdwpAddress> addresses, List<String> labels,
+                                                   Duration timeout) throws CoreException {
+        AttachingConnector connector = socketConnector();
         List<IDebugTarget> attached = new ArrayList<>();
-        for (JdwpAddress a : addresses) {
+        for (int i = 0; i < addresses.size(); i++) {
+            JdwpAddress a = addresses.get(i);
             Map<String, Connector.Argument> args = connector.defaultArguments();
             args.get("hostname").setValue(a.host());
             args.get("port").setValue(Integer.toString(a.port()));
@@ -51,12 +65,11 @@ public final class JobAttach {
                         + ". Is it running with -agentlib:jdwp=transport=dt_socket,server=y,... on that port,"
                         + " and no other debugger attached?", e));
             }
-            IDebugTarget target = JDIDebugModel.newDebugTarget(launch, vm, "rank JVM " + a, null, true, true, true);
+            IDebugTarget target = JDIDebugModel.newDebugTarget(launch, vm, labels.get(i), null, true, true, true);
             if (!List.of(launch.getDebugTargets()).contains(target)) launch.addDebugTarget(target);
             attached.add(target);
         }
-        DebugPlugin.getDefault().getLaunchManager().addLaunch(launch);
-        return launch;
+        return attached;
     }
 
     private static AttachingConnector socketConnector() throws CoreException {

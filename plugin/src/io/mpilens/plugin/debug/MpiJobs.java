@@ -7,7 +7,11 @@ import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.MpiLens;
 import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.plugin.model.JobView;
-import io.mpilens.plugin.model.ProcessState;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.headless.ft.Liveness;
+import io.mpilens.headless.ft.LocalProcesses;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.Timeline;
 import io.mpilens.plugin.model.RankView;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,9 +49,13 @@ public final class MpiJobs implements IDebugEventSetListener {
     private final List<Consumer<JobView>> listeners = new CopyOnWriteArrayList<>();
     /** Last snapshot per rank JVM: a rank that dies keeps showing what it held. */
     private final Map<IDebugTarget, List<ProcessSnapshot>> lastRead = new ConcurrentHashMap<>();
+    /** The history of each followed launch (states as they changed from read to read). */
+    private final Map<ILaunch, Timeline> timelines = new ConcurrentHashMap<>();
     private final Job reader;
     private volatile ILaunch launch;
     private volatile JobView current = JobView.NONE;
+    /** The views show a job that is not a launch (heap dumps). */
+    private volatile boolean showingOther;
     private boolean registered;
 
     private MpiJobs() {
@@ -87,11 +95,25 @@ public final class MpiJobs implements IDebugEventSetListener {
      */
     public void follow(Object debugContext) {
         ILaunch l = launchOf(debugContext);
-        if (l == null && launch == null) l = latestJavaLaunch();
+        if (l == null && launch == null && !showingOther) l = latestJavaLaunch();
         if (l == null || l == launch || !hasJavaTargets(l)) return;
+        showingOther = false;
         launch = l;
         lastRead.clear();
         refresh();
+    }
+
+    /**
+     * Shows a job read elsewhere (heap dumps) until the Debug view's selection names a launch
+     * again; no debug events are followed meanwhile. Any thread.
+     */
+    public void show(JobView job) {
+        reader.cancel();
+        launch = null;
+        lastRead.clear();
+        showingOther = true;
+        current = job;
+        for (Consumer<JobView> c : listeners) c.accept(job);
     }
 
     public void refresh() {
@@ -116,7 +138,7 @@ public final class MpiJobs implements IDebugEventSetListener {
                 refresh();
                 return;
             }
-            if (launch == null && l != null && hasJavaTargets(l)) {
+            if (launch == null && !showingOther && l != null && hasJavaTargets(l)) {
                 follow(l);
                 return;
             }
@@ -131,7 +153,8 @@ public final class MpiJobs implements IDebugEventSetListener {
             if (monitor.isCanceled()) return Status.CANCEL_STATUS;
             if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt));
         }
-        JobView job = new JobView(jobName(l), ranks);
+        Timeline timeline = timelines.computeIfAbsent(l, x -> new Timeline());
+        JobView job = JobView.of(jobName(l), ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline);
         if (l != launch) return Status.OK_STATUS; // the user moved on meanwhile
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
@@ -142,31 +165,30 @@ public final class MpiJobs implements IDebugEventSetListener {
         String label = name(t);
         VirtualMachine vm = t.getVM();
         if (vm == null || t.isTerminated() || t.isDisconnected()) {
-            return lost(t, label, t.isTerminated() ? "debug target terminated" : "debug target disconnected");
+            return lost(t, label, Liveness.Outcome.DISCONNECTED);
         }
         try {
             List<ProcessSnapshot> ps = decode(vm, label);
             lastRead.put(t, ps);
             List<RankView> out = new ArrayList<>();
-            for (ProcessSnapshot p : ps) out.add(new RankView(label, p, ProcessState.of(false, true, p.mpiState()), t.isSuspended(), null));
+            for (ProcessSnapshot p : ps) {
+                Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), null, false);
+                out.add(new RankView(label, p, v.state(), t.isSuspended(), v.state() == ProcessState.OK ? null : v.evidence()));
+            }
             return out;
         } catch (RegistryNotFoundException e) {
-            return List.of(new RankView(label, null, ProcessState.UNAVAILABLE, t.isSuspended(), e.getMessage()));
+            Liveness.Verdict v = Liveness.judge(Liveness.Outcome.NO_AGENT, null, null, false);
+            return List.of(new RankView(label, null, v.state(), t.isSuspended(), v.evidence() + ": " + e.getMessage()));
         } catch (VMDisconnectedException e) {
-            return lost(t, label, "debug target disconnected while reading");
+            return lost(t, label, Liveness.Outcome.DISCONNECTED);
         } catch (RuntimeException e) { // no answer in time, or it died while we read
-            if (t.isTerminated() || t.isDisconnected()) return lost(t, label, "debug target gone while reading");
-            List<RankView> out = new ArrayList<>();
-            String why = "not read: " + (e.getMessage() == null ? e.toString() : e.getMessage());
-            for (ProcessSnapshot p : lastRead.getOrDefault(t, List.of())) {
-                out.add(new RankView(label, p, ProcessState.UNAVAILABLE, t.isSuspended(), why));
-            }
-            if (out.isEmpty()) out.add(new RankView(label, null, ProcessState.UNAVAILABLE, t.isSuspended(), why));
-            return out;
+            if (t.isTerminated() || t.isDisconnected()) return lost(t, label, Liveness.Outcome.DISCONNECTED);
+            return lost(t, label, Liveness.Outcome.TIMED_OUT);
         }
     }
 
-    private static List<ProcessSnapshot> decode(VirtualMachine vm, String label) {
+    /** Reads the registry of one JVM, again when it grew while being read. Blocks on JDWP. */
+    static List<ProcessSnapshot> decode(VirtualMachine vm, String label) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return MpiLens.read(vm, label);
@@ -176,10 +198,21 @@ public final class MpiJobs implements IDebugEventSetListener {
         }
     }
 
-    private List<RankView> lost(IDebugTarget t, String label, String why) {
+    /**
+     * A rank JVM that did not answer: its state by {@link Liveness} from how the read ended and
+     * whether its process still exists here; its last snapshot stays visible.
+     */
+    private List<RankView> lost(IDebugTarget t, String label, Liveness.Outcome outcome) {
         List<RankView> out = new ArrayList<>();
-        for (ProcessSnapshot p : lastRead.getOrDefault(t, List.of())) out.add(new RankView(label, p, ProcessState.FAILED, false, why));
-        if (out.isEmpty()) out.add(new RankView(label, null, ProcessState.FAILED, false, why));
+        for (ProcessSnapshot p : lastRead.getOrDefault(t, List.of())) {
+            Boolean alive = LocalProcesses.isLocal(p.host()) ? LocalProcesses.alive(p.pid()) : null;
+            Liveness.Verdict v = Liveness.judge(outcome, null, alive, p.mpiState() == MpiState.FINALIZED);
+            out.add(new RankView(label, p, v.state(), false, v.evidence()));
+        }
+        if (out.isEmpty()) {
+            Liveness.Verdict v = Liveness.judge(outcome, null, null, false);
+            out.add(new RankView(label, null, v.state(), false, v.evidence()));
+        }
         return out;
     }
 

@@ -1,21 +1,20 @@
 package io.mpilens.plugin.model;
 
 import io.mpilens.api.model.HandleInfo;
-import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
-import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * Cominfo: one box per communicator of the job, one cell per member process. Each rank holds
- * its own handle of a communicator; handles of different ranks are the same communicator when
- * name, creating call, creation site and members agree (the registry has no job-wide id).
+ * Cominfo: one box per communicator of the job's fault-tolerance model
+ * ({@link CommunicatorView}: identity across ranks, state, lineage), one cell per member
+ * process. This class only lays the model out; the states come from {@code headless.ft}.
  */
 public final class CommunicatorBoxes {
     private CommunicatorBoxes() {
@@ -24,111 +23,63 @@ public final class CommunicatorBoxes {
     public static List<Box.LegendEntry> legend() {
         List<Box.LegendEntry> out = new ArrayList<>();
         for (ProcessState s : ProcessState.values()) out.add(new Box.LegendEntry(s.name(), StatePalette.fill(s), false));
-        for (CommunicatorState s : CommunicatorState.values()) {
-            out.add(new Box.LegendEntry("comm " + s.name(), StatePalette.border(s), true));
-        }
+        for (CommState s : CommState.values()) out.add(new Box.LegendEntry("comm " + s.name(), StatePalette.border(s), true));
         return out;
     }
 
     public static List<Box> of(JobView job) {
-        Map<List<Object>, Group> groups = new LinkedHashMap<>();
-        Map<String, List<Object>> keyOfHandle = new HashMap<>(); // "rank:id" -> key
-        for (RankView r : job.ranks()) {
-            ProcessSnapshot p = r.process();
-            if (p == null) continue;
-            for (HandleInfo h : p.handles()) {
-                if (h.kind() != HandleKind.COMMUNICATOR) continue;
-                int[] members = members(h);
-                if (members.length == 0) continue; // MPI_COMM_NULL and the like
-                List<Object> key = List.of(String.valueOf(h.name()), String.valueOf(h.creatingCall()),
-                        String.valueOf(h.createdAt()), h.predefined(), Arrays.toString(members));
-                groups.computeIfAbsent(key, k -> new Group(members)).add(r, h);
-                keyOfHandle.put(p.rank() + ":" + h.id(), key);
-            }
-        }
+        List<CommunicatorView> comms = job.model().communicators();
+        Map<String, String> labelOf = new HashMap<>();
+        for (CommunicatorView c : comms) labelOf.put(c.key(), c.label());
         List<Box> boxes = new ArrayList<>();
-        for (Group g : groups.values()) {
-            String from = null;
-            for (Map.Entry<RankView, HandleInfo> e : g.handles.entrySet()) {
-                HandleInfo h = e.getValue();
-                if (h.derivedFrom() == HandleInfo.NONE) continue;
-                List<Object> parent = keyOfHandle.get(e.getKey().rank() + ":" + h.derivedFrom());
-                if (parent != null) {
-                    from = groups.get(parent).title();
-                    break;
-                }
-            }
-            boxes.add(g.box(job, from));
-        }
-        // every rank has its own MPI_COMM_SELF: after the communicators ranks share
-        boxes.sort(java.util.Comparator.comparing(b -> b.title().equals("MPI_COMM_SELF")));
+        for (CommunicatorView c : comms) boxes.add(box(job, c, labelOf));
         return boxes;
     }
 
-    private static int[] members(HandleInfo h) {
-        TreeSet<Integer> all = new TreeSet<>();
-        for (int m : h.members()) all.add(m);
-        for (int m : h.remoteMembers()) all.add(m);
-        return all.stream().mapToInt(Integer::intValue).toArray();
+    private static Box box(JobView job, CommunicatorView c, Map<String, String> labelOf) {
+        List<Box.Cell> cells = new ArrayList<>();
+        for (int m : c.members()) {
+            ProcessState s = job.stateOf(m);
+            RankStatus st = job.model().rank(m).orElse(null);
+            String where = st == null ? " \u2014 not read" : " \u2014 pid " + st.pid() + " on " + st.host()
+                    + (s == ProcessState.OK ? "" : " \u2014 " + st.evidence());
+            cells.add(new Box.Cell("r" + m, s.name(), StatePalette.fill(s), "rank " + m + ": " + s + where));
+        }
+        Map<Integer, HandleInfo> handles = handles(job, c);
+        HandleInfo any = handles.isEmpty() ? null : handles.values().iterator().next();
+        StringBuilder sub = new StringBuilder("size ").append(c.members().size());
+        if (any != null && any.inter()) sub.append(", inter");
+        if (any != null && any.topology() != null) sub.append(", ").append(any.topology().type().name().toLowerCase());
+        if (c.parent() != null) sub.append(", from ").append(labelOf.getOrDefault(c.parent(), c.parent()));
+        List<Integer> freedOn = new ArrayList<>();
+        for (Map.Entry<Integer, HandleInfo> e : handles.entrySet()) {
+            if (e.getValue().state() == Lifecycle.FREED) freedOn.add(e.getKey());
+        }
+        if (!freedOn.isEmpty()) sub.append(", orphan on ").append(freedOn.size() == handles.size() ? "all ranks" : "ranks " + freedOn);
+        if (!c.recoveredBy().isEmpty()) {
+            List<String> by = new ArrayList<>();
+            for (String k : c.recoveredBy()) by.add(labelOf.getOrDefault(k, k));
+            sub.append(", recovered by ").append(String.join(", ", by));
+        }
+        if (!c.raisedOn().isEmpty()) sub.append(", MPI exception on ranks ").append(c.raisedOn());
+        StringBuilder tip = new StringBuilder(c.label()).append(" (").append(c.state()).append(")\n").append(sub);
+        if (any != null) {
+            tip.append("\ncreated by ").append(any.creatingCall() == null ? "(predefined)" : any.creatingCall());
+            if (any.createdAt() != null) tip.append(" at ").append(any.createdAt());
+        }
+        tip.append("\nheld on ranks ").append(c.seenBy());
+        if (!c.failed().isEmpty()) tip.append("\nfailed members ").append(c.failed());
+        if (!c.unavailable().isEmpty()) tip.append("\nunavailable members (not answering, not known dead) ").append(c.unavailable());
+        return new Box(c.label(), sub.toString(), c.state().name(), StatePalette.border(c.state()), cells, tip.toString());
     }
 
-    private static final class Group {
-        final int[] members;
-        final Map<RankView, HandleInfo> handles = new LinkedHashMap<>();
-
-        Group(int[] members) {
-            this.members = members;
+    /** Each rank's own handle of the communicator, from the rank's last snapshot. */
+    private static Map<Integer, HandleInfo> handles(JobView job, CommunicatorView c) {
+        Map<Integer, HandleInfo> out = new java.util.TreeMap<>();
+        for (Map.Entry<Integer, Long> e : c.handles().entrySet()) {
+            job.rank(e.getKey()).map(RankView::process).flatMap(p -> p.handle(e.getValue()))
+                    .ifPresent(h -> out.put(e.getKey(), h));
         }
-
-        void add(RankView r, HandleInfo h) {
-            handles.put(r, h);
-        }
-
-        HandleInfo first() {
-            return handles.values().iterator().next();
-        }
-
-        String title() {
-            HandleInfo h = first();
-            if (h.name() != null && !h.name().isEmpty()) return h.name();
-            String call = h.creatingCall() == null ? "communicator" : h.creatingCall();
-            return h.createdAt() == null ? call + " #" + h.id() : call + " @ " + shortSite(h.createdAt());
-        }
-
-        Box box(JobView job, String from) {
-            List<ProcessState> states = new ArrayList<>();
-            List<Box.Cell> cells = new ArrayList<>();
-            for (int m : members) {
-                ProcessState s = job.stateOf(m);
-                states.add(s);
-                RankView rv = job.rank(m).orElse(null);
-                String where = rv == null || rv.process() == null ? ""
-                        : " \u2014 pid " + rv.process().pid() + " on " + rv.host();
-                String problem = rv == null ? " \u2014 no debug target for this rank"
-                        : rv.problem() == null ? "" : " \u2014 " + rv.problem();
-                cells.add(new Box.Cell("r" + m, s.name(), StatePalette.fill(s), "rank " + m + ": " + s + where + problem));
-            }
-            CommunicatorState state = CommunicatorState.of(states);
-            StringBuilder sub = new StringBuilder("size ").append(members.length);
-            if (first().inter()) sub.append(", inter");
-            if (first().topology() != null) sub.append(", ").append(first().topology().type().name().toLowerCase());
-            if (from != null) sub.append(", from ").append(from);
-            List<Integer> freedOn = new ArrayList<>();
-            for (Map.Entry<RankView, HandleInfo> e : handles.entrySet()) {
-                if (e.getValue().state() == Lifecycle.FREED) freedOn.add(e.getKey().rank());
-            }
-            if (!freedOn.isEmpty()) sub.append(", orphan on ").append(freedOn.size() == handles.size() ? "all ranks" : "ranks " + freedOn);
-            HandleInfo h = first();
-            String tip = title() + " (" + state + ")\n" + sub + "\ncreated by " + h.creatingCall()
-                    + (h.createdAt() == null ? "" : " at " + h.createdAt()) + "\nheld on " + handles.size() + " rank(s)";
-            return new Box(title(), sub.toString(), state.name(), StatePalette.border(state), cells, tip);
-        }
-    }
-
-    /** {@code io.mpilens.examples.openmpi.HandleTour.main(HandleTour.java:46)} → {@code HandleTour.java:46}. */
-    static String shortSite(String frame) {
-        int open = frame.lastIndexOf('(');
-        int close = frame.lastIndexOf(')');
-        return open >= 0 && close > open ? frame.substring(open + 1, close) : frame;
+        return out;
     }
 }

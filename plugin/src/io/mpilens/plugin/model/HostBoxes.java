@@ -1,13 +1,15 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.headless.ft.HostState;
+import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Hostinfo: one box per host, one cell per MPI process on it. Launcher daemons are not known
- * yet (job discovery, issue 4), so hosts hold only the processes the debugger sees.
+ * Hostinfo: one box per host of the job's fault-tolerance model ({@link HostView}), its
+ * launcher daemons in the subtitle, one cell per MPI process on it.
  */
 public final class HostBoxes {
     private HostBoxes() {
@@ -21,23 +23,24 @@ public final class HostBoxes {
     }
 
     public static List<Box> of(JobView job) {
-        Map<String, List<RankView>> byHost = new LinkedHashMap<>();
-        for (RankView r : job.ranks()) byHost.computeIfAbsent(r.host(), h -> new ArrayList<>()).add(r);
         List<Box> boxes = new ArrayList<>();
-        for (Map.Entry<String, List<RankView>> e : byHost.entrySet()) {
-            List<ProcessState> states = new ArrayList<>();
+        for (HostView h : job.model().hosts()) {
             List<Box.Cell> cells = new ArrayList<>();
-            for (RankView r : e.getValue()) {
-                states.add(r.state());
-                String pid = r.process() == null ? "pid ?" : "pid " + r.process().pid();
-                String tip = r.label() + ": " + r.state() + (r.suspended() ? " (suspended)" : "") + " \u2014 " + pid
-                        + ", " + r.handleCount() + " handles, debug target " + r.target()
-                        + (r.problem() == null ? "" : "\n" + r.problem());
-                cells.add(new Box.Cell(r.label(), pid, StatePalette.fill(r.state()), tip));
+            for (RankStatus r : h.ranks()) {
+                RankView rv = job.rank(r.rank()).orElse(null);
+                String suspended = rv != null && rv.suspended() ? " (suspended)" : "";
+                String tip = "rank " + r.rank() + ": " + r.state() + suspended + " \u2014 pid " + r.pid()
+                        + (r.parentPid() > 0 ? ", started by pid " + r.parentPid() : "")
+                        + ", " + (rv == null ? 0 : rv.handleCount()) + " handles, debug target " + r.address()
+                        + "\n" + r.evidence();
+                cells.add(new Box.Cell("rank " + r.rank(), "pid " + r.pid(), StatePalette.fill(r.state()), tip));
             }
-            HostState state = HostState.of(states);
-            String sub = e.getValue().size() + (e.getValue().size() == 1 ? " process" : " processes");
-            boxes.add(new Box(e.getKey(), sub, state.name(), StatePalette.border(state), cells, e.getKey() + ": " + state + ", " + sub));
+            StringBuilder sub = new StringBuilder().append(h.ranks().size()).append(h.ranks().size() == 1 ? " process" : " processes");
+            for (HostView.Daemon d : h.daemons()) {
+                sub.append("; ").append(d.command()).append(" pid ").append(d.pid()).append(d.alive() ? "" : " GONE");
+            }
+            boxes.add(new Box(h.host(), sub.toString(), h.state().name(), StatePalette.border(h.state()), cells,
+                    h.host() + ": " + h.state() + ", " + sub));
         }
         return boxes;
     }

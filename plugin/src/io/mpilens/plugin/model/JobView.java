@@ -1,12 +1,28 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.ft.FaultModel;
+import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Timeline;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.LongUnaryOperator;
 
-/** All ranks of one job (one launch), sorted by rank. Immutable. */
-public record JobView(String name, List<RankView> ranks) {
+/**
+ * All ranks of one job (one launch), sorted by rank, with the job's fault-tolerance model
+ * ({@code headless.ft}: communicators, hosts, timeline) computed from them. Immutable.
+ */
+public record JobView(String name, List<RankView> ranks, JobModel model) {
     public static final JobView NONE = new JobView("no MPI job selected", List.of());
 
     private static final Comparator<RankView> BY_RANK = Comparator
@@ -17,6 +33,35 @@ public record JobView(String name, List<RankView> ranks) {
         List<RankView> sorted = new ArrayList<>(ranks);
         sorted.sort(BY_RANK);
         ranks = List.copyOf(sorted);
+    }
+
+    /** A job without launcher daemons or history (tests, synthetic jobs). */
+    public JobView(String name, List<RankView> ranks) {
+        this(name, ranks, model(name, ranks, pid -> 0, null, null));
+    }
+
+    /**
+     * @param parentOf pid of a rank's parent process (its launcher daemon), 0 when unknown
+     * @param daemons  a launcher daemon by host and pid, or null when not known
+     * @param timeline the job's history, fed one round per read; null for none
+     */
+    public static JobView of(String name, List<RankView> ranks, LongUnaryOperator parentOf,
+                             BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
+        return new JobView(name, ranks, model(name, ranks, parentOf, daemons, timeline));
+    }
+
+    private static JobModel model(String name, List<RankView> ranks, LongUnaryOperator parentOf,
+                                  BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
+        List<RankStatus> statuses = new ArrayList<>();
+        Map<Integer, ProcessSnapshot> views = new HashMap<>();
+        for (RankView r : ranks) {
+            ProcessSnapshot p = r.process();
+            if (p == null || p.rank() == HandleInfo.UNKNOWN) continue; // not an MPI rank yet
+            views.put(p.rank(), p);
+            statuses.add(new RankStatus(p.rank(), 0, p.pid(), parentOf.applyAsLong(p.pid()), p.host(), r.target(),
+                    r.state(), r.problem() == null ? "answered" : r.problem(), -1, p));
+        }
+        return FaultModel.build(name, Instant.now(), statuses, views, daemons, timeline);
     }
 
     public Optional<RankView> rank(int worldRank) {

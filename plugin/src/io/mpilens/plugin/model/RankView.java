@@ -2,16 +2,17 @@ package io.mpilens.plugin.model;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.ft.ProcessState;
 
 /**
  * One MPI process of a job as the views show it: the last snapshot read from it (kept when
- * the rank dies, so its handles stay visible), its state, and why it could not be read.
+ * the rank dies, so its handles stay visible), its state and the evidence for it.
  *
  * @param target   label of the debug target (or other source) it was read from
  * @param process  the last snapshot, null if it was never read
- * @param state    see {@link ProcessState#of}
+ * @param state    judged by {@code headless.ft.Liveness} from how the last read ended
  * @param suspended the debugger holds the rank suspended
- * @param problem  why this refresh could not read it, or null
+ * @param problem  the evidence for a state other than OK (why it could not be read), or null
  */
 public record RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended,
                        String problem) {

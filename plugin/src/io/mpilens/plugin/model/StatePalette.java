@@ -2,10 +2,14 @@ package io.mpilens.plugin.model;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.HostState;
+import io.mpilens.headless.ft.ProcessState;
 
 /**
- * The colours of states, in one place. Process fills are light enough for black text;
- * borders (communicator, host) are saturated so the state reads at a glance.
+ * The colours of the fault-tolerance model's states ({@code headless.ft}), in one place.
+ * Process fills are light enough for black text; borders (communicator, host) are saturated so
+ * the state reads at a glance.
  */
 public final class StatePalette {
     private StatePalette() {
@@ -22,10 +26,11 @@ public final class StatePalette {
         }
     }
 
-    public static Rgb border(CommunicatorState s) {
+    public static Rgb border(CommState s) {
         switch (s) {
             case OK: return Rgb.hex(0x2e7d32);
             case DETECTED: return Rgb.hex(0xef6c00);
+            case RECOVERED: return Rgb.hex(0x1565c0);   // blue: rebuilt without its failed members
             case FAILED: return Rgb.hex(0xc62828);
             default: throw new IllegalArgumentException(s.toString());
         }

@@ -118,6 +118,7 @@ public final class FaultModel {
         final String parent;
         final Set<Integer> seenBy = new TreeSet<>();
         final Set<Integer> raisedOn = new TreeSet<>();
+        final Map<Integer, Long> handles = new TreeMap<>();
 
         Comm(String key, String label, List<Integer> members, String parent) {
             this.key = key;
@@ -164,6 +165,7 @@ public final class FaultModel {
                 keyOf.put(h.id(), new String[] {key, label});
                 Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, parent == null ? null : parent[0]));
                 c.seenBy.add(p.rank());
+                c.handles.put(p.rank(), h.id());
             }
             for (MpiError e : p.errors()) {
                 String[] k = keyOf.get(communicatorOf(p, e.handleId()));
@@ -194,7 +196,7 @@ public final class FaultModel {
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }
             out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
-                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn)));
+                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles));
         }
         return out;
     }

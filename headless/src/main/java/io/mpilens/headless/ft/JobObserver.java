@@ -11,10 +11,6 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +42,6 @@ public final class JobObserver {
     private final Clock clock;
     private final Timeline timeline = new Timeline();
     private final Map<Integer, ProcessSnapshot> views = new HashMap<>();
-    private final String localHost = localHostName();
     private Duration skew = Duration.ZERO;
     private boolean readFrames;
     private boolean suspendForFrames;
@@ -109,7 +104,7 @@ public final class JobObserver {
             ranks.addAll(statuses(t, a));
         }
         return FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views),
-                this::daemon, timeline);
+                LocalProcesses::daemon, timeline);
     }
 
     /**
@@ -277,7 +272,7 @@ public final class JobObserver {
         Boolean alive = alive(r);
         Liveness.Verdict v = Liveness.judge(outcome, null, alive, r.finalized());
         String evidence = v.evidence();
-        if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && stopped(r.pid())) {
+        if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && LocalProcesses.stopped(r.pid())) {
             evidence += "; process " + r.pid() + " is stopped (SIGSTOP?)";
         }
         out.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), address, v.state(), evidence, -1, null));
@@ -286,7 +281,7 @@ public final class JobObserver {
 
     /** Whether the record's process lives: null when it runs on another host. */
     private Boolean alive(JobRecord r) {
-        return alive(r, localHost);
+        return aliveLocal(r);
     }
 
     /**
@@ -294,62 +289,16 @@ public final class JobObserver {
      * a zombie, or another process now (a different start time). False when it lives or runs elsewhere.
      */
     public static boolean ended(JobRecord r) {
-        return Boolean.FALSE.equals(alive(r, localHostName()));
+        return Boolean.FALSE.equals(aliveLocal(r));
     }
 
-    private static Boolean alive(JobRecord r, String localHost) {
-        if (r.host() == null || !(r.host().equals(localHost) || r.host().equals("localhost"))) return null;
+    private static Boolean aliveLocal(JobRecord r) {
+        if (!LocalProcesses.isLocal(r.host())) return null;
         Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
-        if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
+        if (p.isEmpty() || !p.get().isAlive() || LocalProcesses.zombie(r.pid())) return false;
         // a reused pid is another process: compare start times (the record's is the JVM's own)
         Optional<java.time.Instant> started = p.get().info().startInstant();
         return started.isEmpty() || Math.abs(started.get().toEpochMilli() - r.startTime().toEpochMilli()) < 2_000;
-    }
-
-    private boolean isLocal(String host) {
-        return host != null && (host.equals(localHost) || host.equals("localhost"));
-    }
-
-    private static boolean zombie(long pid) {
-        return "Z".equals(procState(pid));
-    }
-
-    private static boolean stopped(long pid) {
-        String s = procState(pid);
-        return "T".equals(s) || "t".equals(s);
-    }
-
-    /** The state letter of /proc/PID/stat, or null. */
-    private static String procState(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            int close = stat.lastIndexOf(')');
-            return close < 0 || close + 2 >= stat.length() ? null : stat.substring(close + 2, close + 3);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private HostView.Daemon daemon(String host, long pid) {
-        if (!isLocal(host)) return null;
-        Optional<ProcessHandle> p = ProcessHandle.of(pid);
-        if (p.isEmpty()) return new HostView.Daemon(pid, "?", false);
-        String cmd = p.get().info().command().map(c -> Path.of(c).getFileName().toString()).orElse("?");
-        if (cmd.equals("java")) {
-            // MPJ's daemon and starter are JVMs: name them by their main class
-            String line = p.get().info().commandLine().orElse("");
-            if (line.contains("MPJDaemon")) cmd = "mpj-daemon";
-            else if (line.contains("starter.jar")) cmd = "mpj-starter";
-        }
-        return new HostView.Daemon(pid, cmd, p.get().isAlive() && !zombie(pid));
-    }
-
-    private static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "localhost";
-        }
     }
 
     @Override

@@ -1,0 +1,135 @@
+package io.mpilens.plugin.tests;
+
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.awaitPause;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.structure;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.launch.MpiJobProcess;
+import io.mpilens.plugin.launch.MpiLaunchSettings;
+import io.mpilens.plugin.model.JobView;
+import io.mpilens.plugin.model.RankView;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.debug.core.ILogicalStructureType;
+import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.core.model.IThread;
+import org.eclipse.jdt.debug.core.IJavaLineBreakpoint;
+import org.eclipse.jdt.debug.core.IJavaPrimitiveValue;
+import org.eclipse.jdt.debug.core.IJavaStackFrame;
+import org.eclipse.jdt.debug.core.JDIDebugModel;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MPI Java Application launch on MPJ Express multicore: all four ranks are threads of one
+ * JVM, so the launch has one debug target; a breakpoint stops every rank's thread, and the
+ * Variables view's MPI handle structure finds MPJ wrappers (which carry no native handle) by
+ * identity in the agent's wrapper index — communicators and requests alike.
+ */
+class MpjLaunchInWorkbenchTest {
+    private static final String TOUR = "io.mpilens.examples.mpj.HandleTour";
+    /** {@code world.Barrier()} right after the "orphans" pause. */
+    private static final int BREAK_LINE = 116;
+
+    @Test
+    void anMpjMulticoreLaunchIsOneTargetWhoseRankThreadsShowTheirHandles() throws Exception {
+        Path control = Files.createTempDirectory("mpilens-ui-mpj-");
+        debugPerspective();
+        ILaunchConfiguration config = configuration("mpj-tour", "mpj", TOUR, "-Dmpilens.control=" + control,
+                new MpiLaunchSettings(Binding.MPJ_MULTICORE, 4, "", ""));
+        ILaunch launch = inBackground("the launch delegate starts the MPJ job and attaches",
+                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
+        List<Long> pids = new ArrayList<>(List.of(job.pid()));
+        IJavaLineBreakpoint bp = null;
+        try {
+            assertEquals(1, launch.getDebugTargets().length, "multicore: one JVM for all ranks");
+            assertTrue(launch.getDebugTargets()[0].getName().startsWith("ranks 0-3 (127.0.0.1:"),
+                    launch.getDebugTargets()[0].getName());
+            awaitPause(job, "created");
+            release(control, "created");
+            awaitPause(job, "orphans");
+            MpiJobs.get().follow(launch);
+            waitUntil("the MPI views read 4 ranks from the one JVM", () -> {
+                JobView v = MpiJobs.get().current();
+                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null);
+            });
+            JobView v = MpiJobs.get().current();
+            assertEquals(List.of(0, 1, 2, 3), v.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
+            for (RankView r : v.ranks()) assertEquals(ProcessState.OK, r.state(), r.label());
+            pids.add(v.ranks().get(0).process().pid());
+
+            bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR, BREAK_LINE, -1, -1, 0,
+                    true, null);
+            release(control, "orphans");
+            IDebugTarget target = launch.getDebugTargets()[0];
+            Map<Integer, IJavaStackFrame> byRank = new HashMap<>();
+            waitUntil("the 4 rank threads stop at HandleTour.java:" + BREAK_LINE, () -> {
+                byRank.clear();
+                try {
+                    for (IThread t : target.getThreads()) {
+                        if (!t.isSuspended() || t.getBreakpoints().length == 0) continue;
+                        IJavaStackFrame f = (IJavaStackFrame) t.getTopStackFrame();
+                        byRank.put(((IJavaPrimitiveValue) f.findVariable("rank").getValue()).getIntValue(), f);
+                    }
+                } catch (Exception e) {
+                    return false;
+                }
+                return byRank.size() == 4;
+            });
+            IJavaStackFrame r2 = byRank.get(2);
+            assertEquals(BREAK_LINE, r2.getLineNumber());
+            ILogicalStructureType type = Arrays.stream(DebugPlugin.getLogicalStructureTypes(r2.findVariable("dup").getValue()))
+                    .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
+                            () -> new AssertionError("no MPI handle structure offered for MPJ's mpi.Intracomm"));
+            Map<String, String> dup = structure(type, r2.findVariable("dup"));
+            assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
+            assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
+            assertEquals("ACTIVE", dup.get("State"));
+            assertEquals("2", dup.get("Rank"));
+            assertEquals("4", dup.get("Size"));
+            assertEquals("[0, 1, 2, 3]", dup.get("Members"));
+            Map<String, String> recv = structure(type, r2.findVariable("recv"));
+            assertEquals("REQUEST", recv.get("Kind"), recv.toString());
+            assertEquals("Irecv", recv.get("Creating call"), recv.toString());
+            assertTrue(recv.get("Process").startsWith("rank 2 of 4"), recv.toString());
+            // rank 0's thread has its own handles (ids are per JVM: another row)
+            Map<String, String> dup0 = structure(type, byRank.get(0).findVariable("dup"));
+            assertEquals("0", dup0.get("Rank"), dup0.toString());
+            assertTrue(!dup0.get("Id").equals(dup.get("Id")), dup0 + " / " + dup);
+        } finally {
+            if (bp != null) bp.delete();
+            inBackground("the launch terminates", () -> {
+                launch.terminate();
+                return null;
+            });
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        }
+        assertTrue(launch.isTerminated());
+        waitUntil("no process of the MPJ job is left (starter, rank JVM " + pids + ")", START.toMillis(), () -> pids.stream()
+                .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+    }
+}

@@ -1,0 +1,164 @@
+package io.mpilens.plugin.launch;
+
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.plugin.debug.JobAttach;
+import io.mpilens.plugin.debug.MpiJobs;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.jdt.launching.AbstractJavaLaunchConfigurationDelegate;
+import org.eclipse.jdt.launching.ExecutionArguments;
+import org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants;
+import org.eclipse.jdt.launching.IVMInstall;
+import org.osgi.framework.Bundle;
+
+/**
+ * Launches an <i>MPI Java Application</i>: starts the job through {@code headless.launch}
+ * with the agent and JDWP on every rank JVM, adds the job as the launch's process
+ * ({@link MpiJobProcess}: console, terminate) and attaches one JDT Java debug target per rank
+ * JVM to the same launch, so breakpoints, suspend and resume work per rank and for all.
+ * Runs in the launch's background job, never on the UI thread.
+ */
+public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDelegate {
+    /** Overrides the agent jar shipped in the plugin ({@code agent/mpilens-agent.jar}). */
+    public static final String AGENT_JAR_PROPERTY = "mpilens.agentJar";
+    private static final String AGENT_ENTRY = "agent/mpilens-agent.jar";
+    private static final Duration START = Duration.ofSeconds(120);
+    private static final Duration ATTACH = Duration.ofSeconds(20);
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    /** An {@link MpiLaunch}: Suspend and Resume on it act on every rank. */
+    @Override
+    public ILaunch getLaunch(ILaunchConfiguration config, String mode) {
+        return new MpiLaunch(config, mode);
+    }
+
+    @Override
+    public void launch(ILaunchConfiguration config, String mode, ILaunch launch, IProgressMonitor monitor)
+            throws CoreException {
+        SubMonitor sub = SubMonitor.convert(monitor, "Launching MPI job " + config.getName(), 4);
+        MpiLaunchSettings settings;
+        try {
+            settings = MpiLaunchSettings.from(config.getAttributes());
+        } catch (IllegalArgumentException e) {
+            throw abort(config, e.getMessage(), e);
+        }
+        String mainType = verifyMainTypeName(config);
+        List<Path> classPath = new ArrayList<>();
+        for (String e : getClasspath(config)) classPath.add(Path.of(e));
+        ExecutionArguments args = new ExecutionArguments(getVMArguments(config), getProgramArguments(config));
+        File wd = verifyWorkingDirectory(config);
+        JobSpec spec;
+        try {
+            spec = settings.spec(mainType, classPath, Arrays.asList(args.getVMArgumentsArray()),
+                    Arrays.asList(args.getProgramArgumentsArray()), agentJar(), wd == null ? null : wd.toPath(),
+                    java(config));
+        } catch (IllegalArgumentException e) {
+            throw abort(config, e.getMessage(), e);
+        }
+        sub.worked(1);
+
+        sub.subTask("starting " + spec.np() + " ranks on " + spec.binding());
+        Job job;
+        try {
+            job = Job.launch(spec);
+        } catch (IOException e) {
+            throw abort(config, e.getMessage(), e);
+        }
+        launch.setAttribute(MpiJobs.ATTR_JOB_NAME, config.getName() + " (" + spec.binding() + ", " + spec.np() + " ranks)");
+        MpiJobProcess process = MpiJobProcess.attach(launch, job, spec.mainClass() + " [" + spec.binding() + ", "
+                + spec.np() + " ranks, launcher pid " + job.pid() + "]");
+        try {
+            sub.worked(1);
+            sub.subTask("waiting for the JDWP port of every rank JVM");
+            List<JdwpAddress> addresses = awaitAddresses(job, sub);
+            sub.worked(1);
+            sub.subTask("attaching to " + addresses.size() + " rank JVMs");
+            JobAttach.attachTargets(launch, addresses, settings.targetLabels(addresses), ATTACH);
+            sub.worked(1);
+        } catch (CoreException | RuntimeException e) {
+            process.terminate();
+            throw e;
+        }
+    }
+
+    private static List<JdwpAddress> awaitAddresses(Job job, IProgressMonitor monitor) throws CoreException {
+        long deadline = System.nanoTime() + START.toNanos();
+        while (true) {
+            try {
+                List<JdwpAddress> out = new ArrayList<>();
+                for (String a : job.awaitJdwpAddresses(POLL)) out.add(JdwpAddress.parse(a));
+                return out;
+            } catch (IOException e) {
+                if (!job.isAlive() || System.nanoTime() > deadline) {
+                    throw new CoreException(Status.error("the MPI job did not start its rank JVMs: " + e.getMessage()
+                            + "\nCommand: " + String.join(" ", job.command()), e));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CoreException(Status.CANCEL_STATUS);
+            }
+            if (monitor.isCanceled()) throw new CoreException(Status.CANCEL_STATUS);
+        }
+    }
+
+    /** The JRE chosen on the JRE tab, else {@code java} on the PATH (as {@code mpilens run} does). */
+    private String java(ILaunchConfiguration config) throws CoreException {
+        if (config.getAttribute(IJavaLaunchConfigurationConstants.ATTR_JRE_CONTAINER_PATH, (String) null) == null) return "java";
+        IVMInstall vm = verifyVMInstall(config);
+        return new File(vm.getInstallLocation(), "bin/java").getAbsolutePath();
+    }
+
+    /** The agent jar shipped inside this plugin, extracted to a file if the bundle is a jar. */
+    static Path agentJar() throws CoreException {
+        String override = System.getProperty(AGENT_JAR_PROPERTY);
+        if (override != null && !override.isBlank()) {
+            Path p = Path.of(override);
+            if (!Files.isRegularFile(p)) {
+                throw new CoreException(Status.error("-D" + AGENT_JAR_PROPERTY + "=" + override + " is not a file"));
+            }
+            return p;
+        }
+        Bundle bundle = Platform.getBundle("io.mpilens.plugin");
+        URL entry = bundle == null ? null : bundle.getEntry(AGENT_ENTRY);
+        if (entry == null) {
+            throw new CoreException(Status.error("the mpilens agent is missing from the plugin (" + AGENT_ENTRY
+                    + "): reinstall the mpilens feature, or start Eclipse with -D" + AGENT_JAR_PROPERTY + "=PATH"));
+        }
+        // a copy in the plugin's state area: the bundle's own extraction path contains "/.cp/", and Open MPI's
+        // mpirun takes the argument after any argument containing "cp" for a class path (it prepends its directory)
+        Path copy = Platform.getStateLocation(bundle).toFile().toPath().resolve("mpilens-agent.jar");
+        try (InputStream in = entry.openStream()) {
+            byte[] jar = in.readAllBytes();
+            if (!Files.isRegularFile(copy) || Files.size(copy) != jar.length || !Arrays.equals(Files.readAllBytes(copy), jar)) {
+                Path tmp = Files.createTempFile(copy.getParent(), "agent", ".jar");
+                Files.write(tmp, jar);
+                Files.move(tmp, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return copy;
+        } catch (IOException e) {
+            throw new CoreException(Status.error("cannot copy the mpilens agent to " + copy + ": " + e.getMessage(), e));
+        }
+    }
+
+    private static CoreException abort(ILaunchConfiguration config, String message, Throwable cause) {
+        return new CoreException(Status.error("Cannot launch " + config.getName() + ": " + message, cause));
+    }
+}

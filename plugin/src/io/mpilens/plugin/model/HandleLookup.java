@@ -1,0 +1,79 @@
+package io.mpilens.plugin.model;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds the registry handle of a binding wrapper object seen in the debugger (a variable of
+ * type {@code mpi.Intracomm}, {@code mpi.Request}…) among the snapshots of its JVM. Open MPI
+ * wrappers carry their native handle ({@code handle} field), matched against the registry's C
+ * handle; MPJ Express wrappers have none and are found by identity in the agent's wrapper index
+ * (see {@code plugin.debug.HandleVariables}), which yields the registry id.
+ */
+public final class HandleLookup {
+    /** The wrapper classes whose subclasses are MPI handles, in both bindings (the agent's profiles). */
+    private static final Map<String, HandleKind> ROOTS = Map.of(
+            "mpi.Comm", HandleKind.COMMUNICATOR, "mpi.Request", HandleKind.REQUEST,
+            "mpi.Datatype", HandleKind.DATATYPE, "mpi.Group", HandleKind.GROUP,
+            "mpi.Win", HandleKind.WINDOW, "mpi.Errhandler", HandleKind.ERRHANDLER,
+            "mpi.Op", HandleKind.OP, "mpi.Info", HandleKind.INFO,
+            "mpi.File", HandleKind.FILE, "mpi.Message", HandleKind.MESSAGE);
+
+    private HandleLookup() {
+    }
+
+    /** One handle and the process (rank) whose registry row it is. */
+    public record Found(ProcessSnapshot process, HandleInfo handle) {
+    }
+
+    /**
+     * The kind of handle a wrapper class stands for.
+     *
+     * @param classAndSupers the object's class name, then its superclasses' names, nearest first
+     * @return null when none of them is an MPI handle class
+     */
+    public static HandleKind kindOf(List<String> classAndSupers) {
+        for (String c : classAndSupers) {
+            HandleKind k = ROOTS.get(c);
+            if (k != null) return k;
+        }
+        return null;
+    }
+
+    /**
+     * The live handle of {@code kind} with native handle {@code cHandle}. A native handle the MPI
+     * library reuses may also name released rows; the one still alive wins, then the newest.
+     */
+    public static Optional<Found> byNativeHandle(List<ProcessSnapshot> jvm, HandleKind kind, long cHandle) {
+        Found best = null;
+        for (ProcessSnapshot p : jvm) {
+            for (HandleInfo h : p.handles()) {
+                if (h.kind() != kind || !h.hasCHandle() || h.cHandle() != cHandle) continue;
+                if (best == null || better(h, best.handle())) best = new Found(p, h);
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** The handle with registry id {@code id} (ids are per JVM: one registry holds all its ranks). */
+    public static Optional<Found> byId(List<ProcessSnapshot> jvm, long id) {
+        for (ProcessSnapshot p : jvm) {
+            for (HandleInfo h : p.handles()) {
+                if (h.id() == id) return Optional.of(new Found(p, h));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean better(HandleInfo h, HandleInfo than) {
+        boolean alive = h.state() != Lifecycle.RELEASED;
+        boolean thanAlive = than.state() != Lifecycle.RELEASED;
+        if (alive != thanAlive) return alive;
+        return h.id() > than.id();
+    }
+}
