@@ -56,7 +56,9 @@ public final class JobSnapshotter {
             String address = t.address.toString();
             try {
                 for (ProcessSnapshot p : t.await().processes()) ranks.add(new JobSnapshot.Rank(address, p));
-            } catch (TargetReadException | RegistryNotFoundException | UnsupportedLayoutException e) {
+            } catch (RegistryNotFoundException e) {
+                failures.add(new JobSnapshot.Failure(address, e.getMessage(), true));
+            } catch (TargetReadException | UnsupportedLayoutException e) {
                 failures.add(new JobSnapshot.Failure(address, e.getMessage()));
             } catch (RuntimeException e) { // a defect or damaged data: say so, without a stack trace
                 failures.add(new JobSnapshot.Failure(address, "reading " + address + " failed: " + e

@@ -102,7 +102,7 @@ class HeapDumpTourTest {
         }
     }
 
-    private static Path jcmdHeapDump(long pid, Path file) throws IOException, InterruptedException {
+    static Path jcmdHeapDump(long pid, Path file) throws IOException, InterruptedException {
         String java = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElse(null);
         Path jcmd = java == null ? Path.of(System.getProperty("java.home"), "bin", "jcmd")
                 : Path.of(java).resolveSibling("jcmd");

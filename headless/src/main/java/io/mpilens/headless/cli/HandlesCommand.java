@@ -5,6 +5,7 @@ import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
             "Each rank must run with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=HOST:PORT"
                 + " and the mpilens agent (-javaagent:mpilens-agent.jar)."},
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every rank was read", "1:internal failure", "2:usage error",
+        exitCodeList = {"0:every rank was read (ranks without the agent: from the binding's objects, marked"
+                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
             "3:some ranks could not be read (one line each on stderr)"},
         footer = {"", "With --job ID the addresses come from the records the ranks' agents wrote (see 'mpilens jobs')."})
 final class HandlesCommand implements Callable<Integer> {
@@ -43,6 +45,10 @@ final class HandlesCommand implements Callable<Integer> {
             + " Without it the ranks keep running and rows changed mid-read are skipped.")
     boolean suspend;
 
+    @Option(names = "--agentless", description = "Read the MPI binding's own objects, even where the agent runs"
+            + " (reduced information). Ranks without the agent are read so anyway, marked as such.")
+    boolean agentless;
+
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
@@ -57,9 +63,24 @@ final class HandlesCommand implements Callable<Integer> {
             return MpiLensCli.EXIT_USAGE;
         }
         for (String p : problems) err.println("mpilens: " + p);
-        JobSnapshot job = new JobSnapshotter(timeout, suspend).snapshot(addresses);
-
-        output.print(job, out, parent.env);
+        JobSnapshot job = agentless ? new JobSnapshot(List.of(), List.of())
+                : new JobSnapshotter(timeout, suspend).snapshot(addresses);
+        List<JdwpAddress> withoutAgent = new ArrayList<>();
+        List<JobSnapshot.Failure> failures = new ArrayList<>();
+        for (JobSnapshot.Failure f : job.failures()) {
+            if (f.noAgent()) {
+                withoutAgent.add(JdwpAddress.parse(f.address()));
+                err.println("mpilens: " + f.address() + " runs without the mpilens agent: showing what the MPI"
+                        + " binding's own objects hold, REDUCED INFORMATION");
+            } else {
+                failures.add(f);
+            }
+        }
+        if (agentless) withoutAgent.addAll(addresses);
+        AgentlessReads reads = AgentlessReads.live(withoutAgent, timeout);
+        failures.addAll(reads.failures());
+        job = new JobSnapshot(job.ranks(), failures);
+        output.print(job, reads.processes(), out, parent.env);
         return HandleOutput.reportFailures(job, err);
     }
 
