@@ -2,12 +2,14 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.hprof.HeapDumpJob;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -26,7 +28,8 @@ abstract class FaultCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    /** --job or --attach; absent when heap dumps are given instead ({@link #dumps()}). */
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     JobTarget.Choice target;
 
     @Option(names = "--json", description = "Print JSON (schema " + FaultJson.SCHEMA + ").")
@@ -48,6 +51,11 @@ abstract class FaultCommand implements Callable<Integer> {
         return o;
     }
 
+    /** Heap dumps to build the model from instead of a live job (commands that take them). */
+    List<Path> dumps() {
+        return List.of();
+    }
+
     abstract List<String> text(FaultBoxes boxes, JobModel m);
 
     abstract String json(JobModel m);
@@ -57,6 +65,18 @@ abstract class FaultCommand implements Callable<Integer> {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<Path> dumps = dumps() == null ? List.of() : dumps();
+        if ((target == null) == dumps.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), target == null
+                    ? "give --job ID or --attach HOST:PORT,…" + (spec.positionalParameters().isEmpty() ? "" : ", or heap dumps")
+                    : "give either a live job (--job, --attach) or heap dumps, not both");
+        }
+        if (!dumps.isEmpty()) {
+            HeapDumpJob.Reading r = HeapDumpJob.read(dumps, null);
+            for (String p : r.problems()) err.println("mpilens: " + p);
+            print(r.model(), out);
+            return r.problems().isEmpty() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+        }
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
@@ -68,9 +88,13 @@ abstract class FaultCommand implements Callable<Integer> {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
+        print(m, out);
+        return MpiLensCli.EXIT_OK;
+    }
+
+    private void print(JobModel m, PrintWriter out) {
         if (json) out.println(json(m));
         else for (String l : text(new FaultBoxes(HandleTable.colorWanted(noColor, parent.env)), m)) out.println(l);
         out.flush();
-        return MpiLensCli.EXIT_OK;
     }
 }
