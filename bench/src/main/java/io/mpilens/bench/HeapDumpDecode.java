@@ -44,6 +44,10 @@ public final class HeapDumpDecode {
         String found;
         switch (reader) {
             case "mpilens": found = mpilens(dump); break;
+            case "mpilens-mmap": // whole passes through mapped windows instead of reads (HeapDumpScan)
+                System.setProperty("mpilens.hprof.mmap", "true");
+                found = mpilens(dump);
+                break;
             case "shark": found = shark(dump.toFile()); break;
             case "gridkit": found = gridkit(dump.toFile()); break;
             default: throw new IllegalArgumentException("unknown reader " + reader + ": mpilens, shark or gridkit");

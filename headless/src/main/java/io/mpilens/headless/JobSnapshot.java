@@ -15,14 +15,8 @@ public record JobSnapshot(List<Rank> ranks, List<Failure> failures) {
     public record Rank(String address, ProcessSnapshot process) {
     }
 
-    /**
-     * An address that could not be read, with a message that names the cause and the next step.
-     * {@code noAgent}: it answered, but without an mpilens registry (agentless mode can read it).
-     */
-    public record Failure(String address, String message, boolean noAgent) {
-        public Failure(String address, String message) {
-            this(address, message, false);
-        }
+    /** An address that could not be read, with a message that names the cause and the next step. */
+    public record Failure(String address, String message) {
     }
 
     private static final Comparator<Rank> BY_RANK = Comparator

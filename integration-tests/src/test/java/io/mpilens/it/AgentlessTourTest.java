@@ -52,6 +52,39 @@ class AgentlessTourTest {
         tour(Binding.MPJ_MULTICORE, control, dumps);
     }
 
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void handlesFallsBackToTheBindingsObjectsOfALiveJobWithoutTheAgent(@TempDir Path control) throws Exception {
+        Files.createDirectories(control);
+        Binding b = Binding.MPJ_MULTICORE;
+        JobSpec spec = JobSpec.builder(b, 4, Tours.mainClass(b)).classPath(Tours.classPath(b)).jdwp(true)
+                .controlDir(control).env("MPILENS_JOBS", control.resolve("jobs").toString()).build();
+        try (Job job = Job.launch(spec)) {
+            String address = Tours.addresses(job, b).get(0).toString();
+            Tours.awaitPause(job, "created");
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            int exit = MpiLensCli.run(new String[] {"handles", "--attach", address}, new PrintStream(out, true, UTF_8),
+                    new PrintStream(err, true, UTF_8), Map.of());
+            String text = out.toString(UTF_8);
+            assertEquals(0, exit, err.toString(UTF_8));
+            assertEquals("mpilens: " + address + " runs without the mpilens agent: showing what the MPI binding's own"
+                    + " objects hold, REDUCED INFORMATION", err.toString(UTF_8).strip());
+            for (int rank = 0; rank < 4; rank++) {
+                assertTrue(text.contains("rank " + rank + "/4  mpj  INITIALIZED  NO AGENT  @" + address), text);
+            }
+            assertEquals(4, text.split("REDUCED INFORMATION: no mpilens agent", -1).length - 1, text);
+            assertTrue(text.contains("comm  Intracomm  MPI_COMM_WORLD   ctx 3/3/9          0/4   members 0,1,2,3"), text);
+            for (String line : text.split("\n")) assertTrue(line.length() <= 80, "longer than 80 columns: " + line);
+            for (String p : new String[] {"created", "orphans", "released"}) {
+                Tours.awaitPause(job, p);
+                job.release(p);
+            }
+            Tours.awaitPause(job, "finalized");
+            job.release("finalized");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+        }
+    }
+
     private static void tour(Binding b, Path control, Path dumps) throws Exception {
         Files.createDirectories(control);
         JobSpec spec = JobSpec.builder(b, 4, Tours.mainClass(b)).classPath(Tours.classPath(b)).jdwp(true)

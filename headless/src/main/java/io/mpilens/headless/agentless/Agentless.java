@@ -4,15 +4,12 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.hprof.HprofTargetReader;
-import io.mpilens.headless.jdi.JdiTargetReader;
-import io.mpilens.headless.jdi.JdwpAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
- * Entry points of agentless mode: a JVM or heap dump without the mpilens agent, read from the
- * MPI binding's own objects ({@link BindingObjects}).
+ * Agentless mode for heap dumps: a dump without the mpilens agent, read from the MPI binding's
+ * own objects ({@link BindingObjects}). Live JVMs: {@code JobSnapshotter.agentless}.
  */
 public final class Agentless {
     private Agentless() {
@@ -37,16 +34,6 @@ public final class Agentless {
                 }
             }
             return new DumpReading(List.of(), BindingObjects.read(reader, reader));
-        }
-    }
-
-    /**
-     * A live JVM over JDWP, suspended while its objects are listed and read (listing instances
-     * stops the JVM at a safepoint anyway; suspending keeps the objects from changing under the read).
-     */
-    public static List<AgentlessProcess> readLive(JdwpAddress address, Duration timeout) {
-        try (JdiTargetReader reader = JdiTargetReader.attach(address, timeout)) {
-            return reader.whileSuspended(() -> BindingObjects.read(reader, new JdiHeapInstances(reader)));
         }
     }
 }

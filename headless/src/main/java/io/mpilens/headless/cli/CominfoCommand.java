@@ -10,16 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cominfo", mixinStandardHelpOptions = true,
         description = {"Show the job's communicators: OK, DETECTED (a member failed), RECOVERED (a communicator",
             "derived from it excludes the failed members), FAILED; members marked x failed, ? unavailable."})
-final class CominfoCommand extends FaultCommand {
-    @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "DUMP", description = "Heap dumps of the job's"
-            + " rank JVMs (one each) instead of --job/--attach: the picture they recorded.")
-    List<java.nio.file.Path> dumps;
-
-    @Override
-    List<java.nio.file.Path> dumps() {
-        return dumps;
-    }
-
+final class CominfoCommand extends PostMortemFaultCommand {
     @Override
     List<String> text(FaultBoxes boxes, JobModel m) {
         return boxes.cominfo(m);

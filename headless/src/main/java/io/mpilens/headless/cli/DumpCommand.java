@@ -71,7 +71,7 @@ final class DumpCommand implements Callable<Integer> {
             } catch (RegistryNotFoundException e) {
                 failures.add(new JobSnapshot.Failure(address, address + " holds no mpilens registry: the dumped JVM"
                         + " ran without the mpilens agent (-javaagent:mpilens-agent.jar), so its MPI objects were"
-                        + " not recorded; 'mpilens dump' shows what the binding's own objects hold", true));
+                        + " not recorded; 'mpilens dump' shows what the binding's own objects hold"));
             } catch (TargetReadException | UnsupportedLayoutException e) {
                 failures.add(new JobSnapshot.Failure(address, e.getMessage()));
             } finally {
@@ -103,7 +103,7 @@ final class DumpCommand implements Callable<Integer> {
                 reduced.addAll(d.agentless());
             } catch (BindingNotFoundException e) {
                 failures.add(new JobSnapshot.Failure(address, address + " holds no mpilens registry (its JVM ran"
-                        + " without -javaagent:mpilens-agent.jar) and " + e.getMessage(), true));
+                        + " without -javaagent:mpilens-agent.jar) and " + e.getMessage()));
             } catch (TargetReadException | UnsupportedLayoutException e) {
                 failures.add(new JobSnapshot.Failure(address, e.getMessage()));
             } finally {

@@ -5,7 +5,6 @@ import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -63,24 +62,16 @@ final class HandlesCommand implements Callable<Integer> {
             return MpiLensCli.EXIT_USAGE;
         }
         for (String p : problems) err.println("mpilens: " + p);
-        JobSnapshot job = agentless ? new JobSnapshot(List.of(), List.of())
-                : new JobSnapshotter(timeout, suspend).snapshot(addresses);
-        List<JdwpAddress> withoutAgent = new ArrayList<>();
-        List<JobSnapshot.Failure> failures = new ArrayList<>();
-        for (JobSnapshot.Failure f : job.failures()) {
-            if (f.noAgent()) {
-                withoutAgent.add(JdwpAddress.parse(f.address()));
-                err.println("mpilens: " + f.address() + " runs without the mpilens agent: showing what the MPI"
-                        + " binding's own objects hold, REDUCED INFORMATION");
-            } else {
-                failures.add(f);
+        JobSnapshotter.WithAgentless read = new JobSnapshotter(timeout, suspend).agentless(agentless)
+                .snapshotWithAgentless(addresses);
+        if (!agentless) {
+            for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
+                err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"
+                        + " own objects hold, REDUCED INFORMATION");
             }
         }
-        if (agentless) withoutAgent.addAll(addresses);
-        AgentlessReads reads = AgentlessReads.live(withoutAgent, timeout);
-        failures.addAll(reads.failures());
-        job = new JobSnapshot(job.ranks(), failures);
-        output.print(job, reads.processes(), out, parent.env);
+        JobSnapshot job = read.job();
+        output.print(job, read.agentless(), out, parent.env);
         return HandleOutput.reportFailures(job, err);
     }
 

@@ -10,16 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hostinfo", mixinStandardHelpOptions = true,
         description = {"Show the job's hosts: launcher daemons (mpirun, orted, MPJ's daemon) and ranks with their",
             "state (OK, JOINING, UNAVAILABLE: no answer in time, FAILED: dead with evidence, FINALIZED)."})
-final class HostinfoCommand extends FaultCommand {
-    @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "DUMP", description = "Heap dumps of the job's"
-            + " rank JVMs (one each) instead of --job/--attach: the picture they recorded.")
-    List<java.nio.file.Path> dumps;
-
-    @Override
-    List<java.nio.file.Path> dumps() {
-        return dumps;
-    }
-
+final class HostinfoCommand extends PostMortemFaultCommand {
     @Override
     List<String> text(FaultBoxes boxes, JobModel m) {
         return boxes.hostinfo(m);

@@ -776,10 +776,17 @@ final class HeapDumpScan implements AutoCloseable {
         return new TargetReadException(name + " is damaged: " + why + " (offset " + in.position() + ")");
     }
 
-    /** Input for a whole pass: an uncompressed dump is read in large slices into native memory. */
+    /**
+     * Whole passes through mapped windows instead of reads into a buffer (see performance.md §4):
+     * {@code -Dmpilens.hprof.mmap=true}, off by default until measured better on a quiet machine.
+     */
+    private static final boolean MAPPED_PASSES = Boolean.getBoolean("mpilens.hprof.mmap");
+
+    /** Input for a whole pass: an uncompressed dump is read in large slices into native memory (or mapped). */
     private DumpInput passInput() {
         if (compressed) return input();
         try {
+            if (MAPPED_PASSES) return new DumpInput.OfMapped(channel, 0, name);
             return new DumpInput.OfChannel(channel, 0, name, ByteBuffer.allocateDirect(DumpInput.PASS_BUFFER));
         } catch (IOException e) {
             throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
