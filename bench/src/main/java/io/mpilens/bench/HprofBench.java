@@ -91,11 +91,13 @@ public final class HprofBench {
         Samples cat = new Samples();
         Map<String, Samples> time = new HashMap<>();
         Map<String, Samples> process = new HashMap<>();
+        Map<String, Samples> cpu = new HashMap<>();
         Map<String, Long> peakKiB = new HashMap<>();
         Map<String, String> found = new HashMap<>();
         for (String reader : READERS) {
             time.put(reader, new Samples());
             process.put(reader, new Samples());
+            cpu.put(reader, new Samples());
         }
         for (int i = 0; i < rounds; i++) {
             cat.add(cat(dump));
@@ -104,6 +106,7 @@ public final class HprofBench {
                 long t0 = System.nanoTime();
                 Map<String, String> r = decode(java, reader, dump);
                 process.get(reader).add((System.nanoTime() - t0) / 1e6);
+                cpu.get(reader).add(Long.parseLong(r.get("cpuNanos")) / 1e6);
                 time.get(reader).add(Long.parseLong(r.get("nanos")) / 1e6);
                 peakKiB.merge(reader, Long.parseLong(r.get("hwmKiB")), Math::max);
                 String what = reader.startsWith("mpilens") ? "root=" + r.get("root") + " handles=" + r.get("handles")
@@ -146,6 +149,8 @@ public final class HprofBench {
                     peakKiB.get(reader) / 1024);
             t.row("  whole JVM", ResultTable.ms(process.get(reader).min()),
                     ResultTable.ms(process.get(reader).median()), "", "");
+            t.row("  CPU of the JVM, all threads", ResultTable.ms(cpu.get(reader).min()),
+                    ResultTable.ms(cpu.get(reader).median()), "", "");
         }
         System.out.print(t.render());
         System.out.println();

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "handles", mixinStandardHelpOptions = true,
         description = {"Show the MPI handles of running ranks, orphans included.",
             "Each rank must run with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=HOST:PORT"
-                + " and the mpilens agent (-javaagent:mpilens-agent.jar)."},
+                + " and the mpilens agent (-javaagent:mpilens-agent.jar); a rank without the agent is read from"
+                + " its MPI binding's own objects instead, marked REDUCED INFORMATION."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank was read (ranks without the agent: from the binding's objects, marked"
                 + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
