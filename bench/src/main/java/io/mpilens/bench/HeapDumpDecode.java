@@ -44,8 +44,8 @@ public final class HeapDumpDecode {
         String found;
         switch (reader) {
             case "mpilens": found = mpilens(dump); break;
-            case "mpilens-mmap": // whole passes through mapped windows instead of reads (HeapDumpScan)
-                System.setProperty("mpilens.hprof.mmap", "true");
+            case "mpilens-read": // whole passes read into a buffer instead of mapped windows (HeapDumpScan)
+                System.setProperty("mpilens.hprof.mmap", "false");
                 found = mpilens(dump);
                 break;
             case "shark": found = shark(dump.toFile()); break;

@@ -81,7 +81,7 @@ public final class HprofBench {
     }
 
     /** The readers a run measures, in the order of a round; mpilens first. */
-    private static final String[] READERS = {"mpilens", "mpilens-mmap", "shark", "gridkit"};
+    private static final String[] READERS = {"mpilens", "mpilens-read", "shark", "gridkit"};
 
     private static void run(Path dump, String java, int rounds, int others, int expectedHandles, String loadBefore)
             throws Exception {
@@ -142,7 +142,7 @@ public final class HprofBench {
             Samples s = time.get(reader);
             if (s.count() == 0) continue;
             String name = reader.equals("mpilens") ? "mpilens: open to snapshot"
-                    : reader.equals("mpilens-mmap") ? "mpilens, mapped windows (-Dmpilens.hprof.mmap)"
+                    : reader.equals("mpilens-read") ? "mpilens, reads (-Dmpilens.hprof.mmap=false)"
                     : reader.equals("shark") ? "shark-graph 2.14: root and its references"
                     : "gridkit hprof-heap 0.16 fast: root and its references";
             t.row(name, ResultTable.ms(s.min()), ResultTable.ms(s.median()), ResultTable.ratio(s.min() / cat.min()),

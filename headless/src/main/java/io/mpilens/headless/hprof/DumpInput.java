@@ -174,7 +174,7 @@ abstract class DumpInput implements AutoCloseable {
     }
 
     /**
-     * A whole pass over an uncompressed dump through memory-mapped windows of {@value #WINDOW}
+     * A whole pass over an uncompressed dump (the default) through memory-mapped windows of {@value #WINDOW}
      * bytes: no copy into the process, the skim reads the page cache directly. Each window is
      * unmapped as soon as the pass moves past it, so the resident set holds one window of the
      * dump (JDK 17 has no public unmap: {@code sun.misc.Unsafe.invokeCleaner}, looked up

@@ -244,7 +244,12 @@ final class HeapDumpScan implements AutoCloseable {
         if (!index && !whole && !compressed && blocks.usable()) {
             lookup();
         } else {
-            wholePass(index);
+            try {
+                wholePass(index);
+            } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
+                throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                        + " truncated or rewritten? Read it again once it is complete", e);
+            }
         }
         for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
         deferred.clear();
@@ -778,9 +783,9 @@ final class HeapDumpScan implements AutoCloseable {
 
     /**
      * Whole passes through mapped windows instead of reads into a buffer (see performance.md §4):
-     * {@code -Dmpilens.hprof.mmap=true}, off by default until measured better on a quiet machine.
+     * on by default (less CPU, no copy); {@code -Dmpilens.hprof.mmap=false} reads into a buffer instead.
      */
-    private static final boolean MAPPED_PASSES = Boolean.getBoolean("mpilens.hprof.mmap");
+    private static final boolean MAPPED_PASSES = !"false".equals(System.getProperty("mpilens.hprof.mmap"));
 
     /** Input for a whole pass: an uncompressed dump is read in large slices into native memory (or mapped). */
     private DumpInput passInput() {
