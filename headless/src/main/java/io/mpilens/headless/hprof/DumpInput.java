@@ -83,12 +83,18 @@ abstract class DumpInput implements AutoCloseable {
         return idSize == 4 ? buffer.getInt() & 0xffffffffL : buffer.getLong();
     }
 
-    /** A skip of {@code n} bytes must stay inside a file of {@code size} bytes. */
-    final void checkSkip(long n, long size, String what) {
+    /**
+     * Checks that a skip of {@code n} bytes stays inside a file of {@code size} bytes and makes it
+     * if it stays inside the buffer; false when the caller must move past the buffer itself.
+     */
+    final boolean skipInBuffer(long n, long size, String what) {
         if (n < 0 || position() + n > size) {
             throw new TargetReadException(description + " is damaged or truncated: " + what + " at offset "
                     + position() + " claims " + n + " bytes, but the file ends at offset " + size);
         }
+        if (n > buffer.remaining()) return false;
+        buffer.position(buffer.position() + (int) n);
+        return true;
     }
 
     final void bytes(byte[] out, int off, int len, String what) {
@@ -153,10 +159,7 @@ abstract class DumpInput implements AutoCloseable {
 
         @Override
         void skip(long n, String what) {
-            checkSkip(n, size, what);
-            if (n <= buffer.remaining()) {
-                buffer.position(buffer.position() + (int) n);
-            } else {
+            if (!skipInBuffer(n, size, what)) {
                 bufferStart = position() + n;
                 buffer.limit(0);
             }
@@ -214,10 +217,7 @@ abstract class DumpInput implements AutoCloseable {
 
         @Override
         void skip(long n, String what) {
-            checkSkip(n, size, what);
-            if (n <= buffer.remaining()) {
-                buffer.position(buffer.position() + (int) n);
-            } else {
+            if (!skipInBuffer(n, size, what)) {
                 long to = position() + n;
                 release();
                 buffer = NONE;
