@@ -44,12 +44,20 @@ public final class HeapDumpDecode {
         String found;
         switch (reader) {
             case "mpilens": found = mpilens(dump); break;
+            case "mpilens-read": // whole passes read into a buffer instead of mapped windows (HeapDumpScan)
+                System.setProperty("mpilens.hprof.mmap", "false");
+                found = mpilens(dump);
+                break;
             case "shark": found = shark(dump.toFile()); break;
             case "gridkit": found = gridkit(dump.toFile()); break;
             default: throw new IllegalArgumentException("unknown reader " + reader + ": mpilens, shark or gridkit");
         }
         long nanos = System.nanoTime() - t0;
-        System.out.println(RESULT + " " + found + " nanos=" + nanos + " hwmKiB=" + peakResidentKiB());
+        // CPU of the whole process (all threads, JIT included): on a loaded machine steadier than wall time
+        long cpuNanos = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+        System.out.println(RESULT + " " + found + " nanos=" + nanos + " cpuNanos=" + cpuNanos + " hwmKiB="
+                + peakResidentKiB());
     }
 
     private static String mpilens(Path dump) {

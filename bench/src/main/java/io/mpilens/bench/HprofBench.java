@@ -81,7 +81,7 @@ public final class HprofBench {
     }
 
     /** The readers a run measures, in the order of a round; mpilens first. */
-    private static final String[] READERS = {"mpilens", "shark", "gridkit"};
+    private static final String[] READERS = {"mpilens", "mpilens-read", "shark", "gridkit"};
 
     private static void run(Path dump, String java, int rounds, int others, int expectedHandles, String loadBefore)
             throws Exception {
@@ -91,22 +91,25 @@ public final class HprofBench {
         Samples cat = new Samples();
         Map<String, Samples> time = new HashMap<>();
         Map<String, Samples> process = new HashMap<>();
+        Map<String, Samples> cpu = new HashMap<>();
         Map<String, Long> peakKiB = new HashMap<>();
         Map<String, String> found = new HashMap<>();
         for (String reader : READERS) {
             time.put(reader, new Samples());
             process.put(reader, new Samples());
+            cpu.put(reader, new Samples());
         }
         for (int i = 0; i < rounds; i++) {
             cat.add(cat(dump));
             for (String reader : READERS) {
-                if (!reader.equals("mpilens") && i >= others) continue;
+                if (!reader.startsWith("mpilens") && i >= others) continue;
                 long t0 = System.nanoTime();
                 Map<String, String> r = decode(java, reader, dump);
                 process.get(reader).add((System.nanoTime() - t0) / 1e6);
+                cpu.get(reader).add(Long.parseLong(r.get("cpuNanos")) / 1e6);
                 time.get(reader).add(Long.parseLong(r.get("nanos")) / 1e6);
                 peakKiB.merge(reader, Long.parseLong(r.get("hwmKiB")), Math::max);
-                String what = reader.equals("mpilens") ? "root=" + r.get("root") + " handles=" + r.get("handles")
+                String what = reader.startsWith("mpilens") ? "root=" + r.get("root") + " handles=" + r.get("handles")
                         + " passes=" + r.get("passes") : "root=" + r.get("root");
                 String before = found.putIfAbsent(reader, what);
                 if (before != null && !before.equals(what)) {
@@ -139,12 +142,15 @@ public final class HprofBench {
             Samples s = time.get(reader);
             if (s.count() == 0) continue;
             String name = reader.equals("mpilens") ? "mpilens: open to snapshot"
+                    : reader.equals("mpilens-read") ? "mpilens, reads (-Dmpilens.hprof.mmap=false)"
                     : reader.equals("shark") ? "shark-graph 2.14: root and its references"
                     : "gridkit hprof-heap 0.16 fast: root and its references";
             t.row(name, ResultTable.ms(s.min()), ResultTable.ms(s.median()), ResultTable.ratio(s.min() / cat.min()),
                     peakKiB.get(reader) / 1024);
             t.row("  whole JVM", ResultTable.ms(process.get(reader).min()),
                     ResultTable.ms(process.get(reader).median()), "", "");
+            t.row("  CPU of the JVM, all threads", ResultTable.ms(cpu.get(reader).min()),
+                    ResultTable.ms(cpu.get(reader).median()), "", "");
         }
         System.out.print(t.render());
         System.out.println();

@@ -5,6 +5,9 @@ import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
+import io.mpilens.headless.agentless.AgentlessProcess;
+import io.mpilens.headless.agentless.BindingObjects;
+import io.mpilens.headless.agentless.JdiHeapInstances;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
@@ -31,6 +34,8 @@ public final class JobSnapshotter {
 
     private final Duration timeout;
     private final boolean suspend;
+    private boolean agentless;
+    private boolean agentlessOnly;
 
     /**
      * @param suspend suspend each target VM while reading it (and resume it after); without it
@@ -42,20 +47,42 @@ public final class JobSnapshotter {
         this.suspend = suspend;
     }
 
+    /**
+     * Agentless mode: a JVM without an mpilens registry is read from its MPI binding's own objects,
+     * through the same connection (a JVM listening on port 0 moves to a new port once a debugger
+     * detaches, so a second attach would miss it); with {@code only}, every JVM is read so.
+     */
+    public JobSnapshotter agentless(boolean only) {
+        this.agentless = true;
+        this.agentlessOnly = only;
+        return this;
+    }
+
+    /** What {@link #snapshot} read, and the JVMs read in agentless mode. */
+    public record WithAgentless(JobSnapshot job, List<AgentlessProcess> agentless) {
+    }
+
     /** What one JVM held: its MPI processes and, when asked for, the MPI call each thread is inside. */
     public record Reading(List<ProcessSnapshot> processes, List<BindingFrame> frames) {
     }
 
     public JobSnapshot snapshot(List<JdwpAddress> addresses) {
+        return snapshotWithAgentless(addresses).job();
+    }
+
+    /** As {@link #snapshot}, plus what agentless mode (if turned on) read. */
+    public WithAgentless snapshotWithAgentless(List<JdwpAddress> addresses) {
         List<Task> tasks = new ArrayList<>();
         for (JdwpAddress a : addresses) tasks.add(new Task(a, false));
         tasks.forEach(Task::start);
         List<JobSnapshot.Rank> ranks = new ArrayList<>();
         List<JobSnapshot.Failure> failures = new ArrayList<>();
+        List<AgentlessProcess> reduced = new ArrayList<>();
         for (Task t : tasks) {
             String address = t.address.toString();
             try {
                 for (ProcessSnapshot p : t.await().processes()) ranks.add(new JobSnapshot.Rank(address, p));
+                reduced.addAll(t.agentlessRead);
             } catch (TargetReadException | RegistryNotFoundException | UnsupportedLayoutException e) {
                 failures.add(new JobSnapshot.Failure(address, e.getMessage()));
             } catch (RuntimeException e) { // a defect or damaged data: say so, without a stack trace
@@ -63,7 +90,7 @@ public final class JobSnapshotter {
                         + " (please report this to the mpilens developers)"));
             }
         }
-        return new JobSnapshot(ranks, failures);
+        return new WithAgentless(new JobSnapshot(ranks, failures), reduced);
     }
 
     /** Reads one address with the same deadlines; errors are thrown, not collected. */
@@ -94,6 +121,8 @@ public final class JobSnapshotter {
         final boolean frames;
         final CompletableFuture<Reading> result = new CompletableFuture<>();
         final AtomicReference<JdiTargetReader> reader = new AtomicReference<>();
+        /** What agentless mode read, when it did; set before the result completes. */
+        volatile List<AgentlessProcess> agentlessRead = List.of();
         /** Connect deadline (enforced by the attach itself, plus slack), then the read deadline. */
         volatile long deadlineNanos;
 
@@ -121,7 +150,17 @@ public final class JobSnapshotter {
         }
 
         private Reading reading(JdiTargetReader r, boolean vmSuspended) {
-            List<ProcessSnapshot> processes = decode(r);
+            List<ProcessSnapshot> processes;
+            try {
+                if (agentlessOnly) throw new RegistryNotFoundException("agentless mode asked for");
+                processes = decode(r);
+            } catch (RegistryNotFoundException e) {
+                if (!agentless) throw e;
+                // instances are listed and read with the VM suspended, so none goes away mid-read
+                java.util.function.Supplier<List<AgentlessProcess>> read = () -> BindingObjects.read(r, new JdiHeapInstances(r));
+                agentlessRead = vmSuspended ? read.get() : r.whileSuspended(read);
+                processes = List.of();
+            }
             return new Reading(processes, frames ? ThreadFrames.read(r.virtualMachine(), vmSuspended) : List.of());
         }
 

@@ -3,9 +3,14 @@ package io.mpilens.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.headless.agentless.Agentless;
+import io.mpilens.headless.agentless.AgentlessProcess;
+import io.mpilens.headless.agentless.BindingObject;
 import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.launch.Binding;
@@ -67,6 +72,7 @@ class HeapDumpTourTest {
                     }
                     List<ProcessSnapshot> fromDump = HeapDumps.read(dump);
                     assertSameSnapshots(live, fromDump);
+                    if (b == Binding.OPENMPI) agentlessShowsTheRegistrysCHandles(fromDump.get(0), dump);
                     for (ProcessSnapshot p : fromDump) {
                         orphans += (int) p.handles().stream().filter(h -> h.state() == Lifecycle.FREED).count();
                     }
@@ -82,6 +88,31 @@ class HeapDumpTourTest {
             job.release("finalized");
             assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
         }
+    }
+
+    /**
+     * Agentless mode on the same dump, forced although the registry is there: every C handle the
+     * agent recorded for a live wrapper is the {@code handle} field of a binding object of that kind.
+     */
+    private static void agentlessShowsTheRegistrysCHandles(ProcessSnapshot registry, Path dump) {
+        List<AgentlessProcess> reduced = Agentless.readDump(dump, true, null).agentless();
+        assertEquals(1, reduced.size(), "one Open MPI process");
+        Set<String> fields = new LinkedHashSet<>();
+        for (BindingObject o : reduced.get(0).objects()) {
+            // MPI_INFO_NULL is a live wrapper of the null handle: compare the field, whatever it holds
+            if (o.cHandle() != null) fields.add(o.kind() + " " + Long.toHexString(o.cHandle()));
+        }
+        int checked = 0;
+        for (HandleInfo h : registry.handles()) {
+            if (h.state() != Lifecycle.ACTIVE || h.leaked() || h.cHandle() == 0 || h.kind() == HandleKind.REQUEST
+                    || h.kind() == HandleKind.ERRHANDLER) {
+                continue; // requests change handles as they complete; errhandler wrappers are made per call
+            }
+            assertTrue(fields.contains(h.kind() + " " + Long.toHexString(h.cHandle())),
+                    "rank " + registry.rank() + ": " + h + " has no binding object with its C handle among " + fields);
+            checked++;
+        }
+        assertTrue(checked >= 8, "C handles checked: " + checked);
     }
 
     private static void assertSameSnapshots(List<ProcessSnapshot> live, List<ProcessSnapshot> dump) {
@@ -102,7 +133,7 @@ class HeapDumpTourTest {
         }
     }
 
-    private static Path jcmdHeapDump(long pid, Path file) throws IOException, InterruptedException {
+    static Path jcmdHeapDump(long pid, Path file) throws IOException, InterruptedException {
         String java = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElse(null);
         Path jcmd = java == null ? Path.of(System.getProperty("java.home"), "bin", "jcmd")
                 : Path.of(java).resolveSibling("jcmd");

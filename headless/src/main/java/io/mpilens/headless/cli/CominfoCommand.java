@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cominfo", mixinStandardHelpOptions = true,
         description = {"Show the job's communicators: OK, DETECTED (a member failed), RECOVERED (a communicator",
             "derived from it excludes the failed members), FAILED; members marked x failed, ? unavailable."})
-final class CominfoCommand extends FaultCommand {
+final class CominfoCommand extends PostMortemFaultCommand {
     @Override
     Function<JobModel, String> picture() {
         return FaultSvg::cominfo;

@@ -39,6 +39,7 @@ final class DumpProgress implements HprofTargetReader.Progress {
         if (!shown) return;
         err.print("\r" + " ".repeat(Math.min(79, 40 + file.length())) + "\r");
         err.flush();
+        shown = false;
     }
 
     /** Linux: fd 2 is a terminal device. Elsewhere no progress line, which is never wrong. */

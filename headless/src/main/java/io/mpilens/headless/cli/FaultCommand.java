@@ -2,6 +2,7 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.hprof.HeapDumpJob;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
@@ -29,7 +30,8 @@ abstract class FaultCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    /** --job or --attach; absent when heap dumps are given instead ({@link #dumps()}). */
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     JobTarget.Choice target;
 
     @Option(names = "--json", description = "Print JSON (schema " + FaultJson.SCHEMA + ").")
@@ -51,6 +53,11 @@ abstract class FaultCommand implements Callable<Integer> {
         return o;
     }
 
+    /** Heap dumps to build the model from instead of a live job (commands that take them). */
+    List<Path> dumps() {
+        return List.of();
+    }
+
     abstract List<String> text(FaultBoxes boxes, JobModel m);
 
     abstract String json(JobModel m);
@@ -67,13 +74,18 @@ abstract class FaultCommand implements Callable<Integer> {
     /** Checks the shared options and sets up {@link #observer} for the job or addresses given. */
     void openObserver() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
+        checkPicture();
+        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…");
+        observer = configure(target.job != null
+                ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
+                : JobObserver.forAddresses(target.addresses, timeout));
+    }
+
+    private void checkPicture() {
         if (svgFile != null && picture() == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " draws no picture: --svg is for"
                     + " cominfo and hostinfo");
         }
-        observer = configure(target.job != null
-                ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
-                : JobObserver.forAddresses(target.addresses, timeout));
     }
 
     boolean color() {
@@ -82,9 +94,27 @@ abstract class FaultCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        openObserver();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<Path> dumps = dumps() == null ? List.of() : dumps();
+        if (!dumps.isEmpty()) {
+            if (target != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "give either a live job (--job, --attach) or heap dumps, not both");
+            }
+            HandleOutput.timeout(timeoutSeconds, spec);
+            checkPicture();
+            HeapDumpJob.Reading r = HeapDumpJob.read(dumps, null);
+            for (String p : r.problems()) err.println("mpilens: " + p);
+            int printed = print(r.model(), out, err);
+            return printed != MpiLensCli.EXIT_OK ? printed
+                    : r.problems().isEmpty() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+        }
+        if (target == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…"
+                    + (spec.positionalParameters().isEmpty() ? "" : ", or heap dumps"));
+        }
+        openObserver();
         JobModel m;
         try {
             m = observer.observe();
@@ -93,6 +123,11 @@ abstract class FaultCommand implements Callable<Integer> {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
+        return print(m, out, err);
+    }
+
+    /** Draws the picture if asked, prints the model; the exit code. */
+    private int print(JobModel m, PrintWriter out, PrintWriter err) {
         if (svgFile != null) {
             try {
                 Files.writeString(svgFile, picture().apply(m), StandardCharsets.UTF_8);

@@ -1,10 +1,14 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.headless.text.AgentlessTable;
 import io.mpilens.headless.text.HandleTable;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,11 +30,20 @@ final class HandleOutput {
 
     /** The snapshot as JSON or as a table, on {@code out}. */
     void print(JobSnapshot job, PrintWriter out, Map<String, String> env) {
+        print(job, List.of(), out, env);
+    }
+
+    /** The snapshot, then what was read without the agent (agentless mode), clearly marked as reduced. */
+    void print(JobSnapshot job, List<AgentlessProcess> agentless, PrintWriter out, Map<String, String> env) {
         if (json) {
-            out.println(SnapshotJson.write(job));
+            out.println(SnapshotJson.write(job, agentless));
         } else {
-            HandleTable table = new HandleTable(HandleTable.colorWanted(noColor, env)).showPredefined(all);
-            for (String line : table.lines(job)) out.println(line);
+            boolean color = HandleTable.colorWanted(noColor, env);
+            List<String> lines = new ArrayList<>(new HandleTable(color).showPredefined(all).lines(job));
+            List<String> reduced = new AgentlessTable(color).lines(agentless);
+            if (!lines.isEmpty() && !reduced.isEmpty()) lines.add("");
+            lines.addAll(reduced);
+            for (String line : lines) out.println(line);
         }
         out.flush();
     }

@@ -18,9 +18,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "handles", mixinStandardHelpOptions = true,
         description = {"Show the MPI handles of running ranks, orphans included.",
             "Each rank must run with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=HOST:PORT"
-                + " and the mpilens agent (-javaagent:mpilens-agent.jar)."},
+                + " and the mpilens agent (-javaagent:mpilens-agent.jar); a rank without the agent is read from"
+                + " its MPI binding's own objects instead, marked REDUCED INFORMATION."},
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every rank was read", "1:internal failure", "2:usage error",
+        exitCodeList = {"0:every rank was read (ranks without the agent: from the binding's objects, marked"
+                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
             "3:some ranks could not be read (one line each on stderr)"},
         footer = {"", "With --job ID the addresses come from the records the ranks' agents wrote (see 'mpilens jobs')."})
 final class HandlesCommand implements Callable<Integer> {
@@ -43,6 +45,10 @@ final class HandlesCommand implements Callable<Integer> {
             + " Without it the ranks keep running and rows changed mid-read are skipped.")
     boolean suspend;
 
+    @Option(names = "--agentless", description = "Read the MPI binding's own objects, even where the agent runs"
+            + " (reduced information). Ranks without the agent are read so anyway, marked as such.")
+    boolean agentless;
+
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
@@ -57,9 +63,16 @@ final class HandlesCommand implements Callable<Integer> {
             return MpiLensCli.EXIT_USAGE;
         }
         for (String p : problems) err.println("mpilens: " + p);
-        JobSnapshot job = new JobSnapshotter(timeout, suspend).snapshot(addresses);
-
-        output.print(job, out, parent.env);
+        JobSnapshotter.WithAgentless read = new JobSnapshotter(timeout, suspend).agentless(agentless)
+                .snapshotWithAgentless(addresses);
+        if (!agentless) {
+            for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
+                err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"
+                        + " own objects hold, REDUCED INFORMATION");
+            }
+        }
+        JobSnapshot job = read.job();
+        output.print(job, read.agentless(), out, parent.env);
         return HandleOutput.reportFailures(job, err);
     }
 

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hostinfo", mixinStandardHelpOptions = true,
         description = {"Show the job's hosts: launcher daemons (mpirun, orted, MPJ's daemon) and ranks with their",
             "state (OK, JOINING, UNAVAILABLE: no answer in time, FAILED: dead with evidence, FINALIZED)."})
-final class HostinfoCommand extends FaultCommand {
+final class HostinfoCommand extends PostMortemFaultCommand {
     @Override
     Function<JobModel, String> picture() {
         return FaultSvg::hostinfo;

@@ -17,7 +17,8 @@ abstract class DumpInput implements AutoCloseable {
     static final int PASS_BUFFER = 8 << 20;
 
     final String description;
-    final ByteBuffer buffer;
+    /** The bytes at {@link #bufferStart}; replaced by a new window in {@link OfMapped}: re-read it after {@link #fill}. */
+    ByteBuffer buffer;
     /** Offset in the (decompressed) dump of {@code buffer}'s position 0. */
     long bufferStart;
     int idSize = 4;
@@ -82,6 +83,20 @@ abstract class DumpInput implements AutoCloseable {
         return idSize == 4 ? buffer.getInt() & 0xffffffffL : buffer.getLong();
     }
 
+    /**
+     * Checks that a skip of {@code n} bytes stays inside a file of {@code size} bytes and makes it
+     * if it stays inside the buffer; false when the caller must move past the buffer itself.
+     */
+    final boolean skipInBuffer(long n, long size, String what) {
+        if (n < 0 || position() + n > size) {
+            throw new TargetReadException(description + " is damaged or truncated: " + what + " at offset "
+                    + position() + " claims " + n + " bytes, but the file ends at offset " + size);
+        }
+        if (n > buffer.remaining()) return false;
+        buffer.position(buffer.position() + (int) n);
+        return true;
+    }
+
     final void bytes(byte[] out, int off, int len, String what) {
         while (len > 0) {
             need(1, what);
@@ -144,13 +159,7 @@ abstract class DumpInput implements AutoCloseable {
 
         @Override
         void skip(long n, String what) {
-            if (n < 0 || position() + n > size) {
-                throw new TargetReadException(description + " is damaged or truncated: " + what + " at offset "
-                        + position() + " claims " + n + " bytes, but the file ends at offset " + size);
-            }
-            if (n <= buffer.remaining()) {
-                buffer.position(buffer.position() + (int) n);
-            } else {
+            if (!skipInBuffer(n, size, what)) {
                 bufferStart = position() + n;
                 buffer.limit(0);
             }
@@ -164,6 +173,89 @@ abstract class DumpInput implements AutoCloseable {
         @Override
         public void close() {
             // the channel belongs to the reader
+        }
+    }
+
+    /**
+     * A whole pass over an uncompressed dump (the default) through memory-mapped windows of {@value #WINDOW}
+     * bytes: no copy into the process, the skim reads the page cache directly. Each window is
+     * unmapped as soon as the pass moves past it, so the resident set holds one window of the
+     * dump (JDK 17 has no public unmap: {@code sun.misc.Unsafe.invokeCleaner}, looked up
+     * reflectively; without it windows go when the garbage collector frees them). Nothing may
+     * keep a view of a window: reads copy out.
+     */
+    static final class OfMapped extends DumpInput {
+        static final long WINDOW = 32L << 20;
+        private static final ByteBuffer NONE = ByteBuffer.allocate(0);
+        private static final java.lang.invoke.MethodHandle UNMAP = unmapper();
+        private final FileChannel channel;
+        private final long size;
+
+        OfMapped(FileChannel channel, long start, String description) throws IOException {
+            super(description, NONE);
+            this.channel = channel;
+            this.size = channel.size();
+            this.bufferStart = start;
+        }
+
+        @Override
+        boolean fill(int n) {
+            if (buffer.remaining() >= n) return true;
+            long pos = position();
+            if (pos + n > size) return false;
+            ByteBuffer window;
+            try {
+                window = channel.map(FileChannel.MapMode.READ_ONLY, pos, Math.min(size - pos, Math.max(n, WINDOW)));
+            } catch (IOException e) {
+                throw new TargetReadException("cannot read " + description + " at offset " + pos + ": " + e.getMessage(), e);
+            }
+            release();
+            buffer = window;
+            bufferStart = pos;
+            return true;
+        }
+
+        @Override
+        void skip(long n, String what) {
+            if (!skipInBuffer(n, size, what)) {
+                long to = position() + n;
+                release();
+                buffer = NONE;
+                bufferStart = to;
+            }
+        }
+
+        @Override
+        long endForMessage() {
+            return size;
+        }
+
+        private void release() {
+            if (buffer == NONE || UNMAP == null) return;
+            try {
+                UNMAP.invoke(buffer);
+            } catch (Throwable ignored) {
+                // the garbage collector unmaps it later
+            }
+        }
+
+        @Override
+        public void close() {
+            release();
+            buffer = NONE;
+        }
+
+        private static java.lang.invoke.MethodHandle unmapper() {
+            try {
+                Class<?> unsafe = Class.forName("sun.misc.Unsafe");
+                java.lang.reflect.Field f = unsafe.getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                return java.lang.invoke.MethodHandles.lookup()
+                        .findVirtual(unsafe, "invokeCleaner", java.lang.invoke.MethodType.methodType(void.class, ByteBuffer.class))
+                        .bindTo(f.get(null));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
         }
     }
 

@@ -36,12 +36,21 @@ import java.util.zip.GZIPInputStream;
  * memory stays small however big the dump is, and nothing is written beside the dump.
  */
 final class HeapDumpScan implements AutoCloseable {
-    /** Reads nest root → array → string → characters; a dump needing more passes is damaged. */
+    /**
+     * Passes one lookup may take: reads nest root → array → string → characters (agentless reads
+     * up to {@link #COLLECT_DEPTH} deep); a dump needing more passes for one lookup is damaged.
+     */
     private static final int MAX_PASSES = 16;
     /** A compressed dump up to this size is decompressed into memory once instead of once per pass. */
     private static final long INFLATE_IN_MEMORY = 32L << 20;
     private static final int MAX_SYMBOL = 1 << 16;
+    /**
+     * How deep to prefetch what an object refers to: an instance's references at one less, an
+     * object array's elements at one less (strings' characters always). The registry root is 2.
+     */
     private static final int MODE_ROOT = 2, MODE_CHILD = 1, MODE_LEAF = 0;
+    /** Prefetch depth below collected instances: MPJ's comm → group → mpjdev group → ids[] → ProcessID → UUID. */
+    private static final int COLLECT_DEPTH = 6;
     private static final String SUB_RECORD = "a heap dump sub-record";
 
     /** Called now and then during a pass: bytes of the file done out of its size. */
@@ -94,7 +103,7 @@ final class HeapDumpScan implements AutoCloseable {
             HeapDumpScan scan = new HeapDumpScan(path, channel, progress);
             if (scan.compressed && scan.fileSize <= INFLATE_IN_MEMORY) scan.inflated = scan.inflate();
             scan.readHeader();
-            scan.pass(true);
+            scan.pass(true, true);
             scan.want(scan.rootId, MODE_ROOT);
             scan.settle();
             return scan;
@@ -151,6 +160,47 @@ final class HeapDumpScan implements AutoCloseable {
         return readAt(r.dataOffset() + from, n);
     }
 
+    // ---------------------------------------------------------------- instances of classes
+
+    /** Class ids (sorted) whose instances the current pass collects, or null in every other pass. */
+    private long[] collectClasses;
+    private List<Long> collected;
+    private int collectLimit;
+    private long collectedBeyondLimit;
+
+    /** Every instance of exactly these classes, in dump order, by one more pass; at most {@code limit} ids. */
+    Instances instancesOf(Set<Long> classIds, int limit) {
+        collectClasses = classIds.stream().mapToLong(Long::longValue).sorted().toArray();
+        collected = new ArrayList<>();
+        collectLimit = limit;
+        collectedBeyondLimit = 0;
+        Instances out;
+        try {
+            pass(false, true);
+            out = new Instances(List.copyOf(collected), collectedBeyondLimit);
+        } finally {
+            collectClasses = null;
+            collected = null;
+        }
+        settle(); // what the collected instances refer to, a few levels deep, in a few more passes
+        return out;
+    }
+
+    /** Ids of instances found, and how many more there were beyond the limit (not kept). */
+    record Instances(List<Long> ids, long beyond) {
+    }
+
+    /** True when this instance is to be collected (its bytes are then kept, so later field reads cost nothing). */
+    private boolean collecting(long id, long classId) {
+        if (collectClasses == null || java.util.Arrays.binarySearch(collectClasses, classId) < 0) return false;
+        if (collected.size() >= collectLimit) {
+            collectedBeyondLimit++;
+            return false;
+        }
+        collected.add(id);
+        return !records.containsKey(id);
+    }
+
     // ---------------------------------------------------------------- passes
 
     private void readHeader() {
@@ -180,21 +230,26 @@ final class HeapDumpScan implements AutoCloseable {
 
     /** Passes until every object asked for is located or known to be absent. */
     private void settle() {
-        while (!pending.isEmpty()) {
-            if (passes >= MAX_PASSES) {
+        for (int n = 0; !pending.isEmpty(); n++) {
+            if (n >= MAX_PASSES) {
                 throw new TargetReadException(name + " is damaged: its objects still refer to unseen objects after "
-                        + passes + " passes");
+                        + n + " passes");
             }
-            pass(false);
+            pass(false, false);
         }
     }
 
-    private void pass(boolean index) {
+    private void pass(boolean index, boolean whole) {
         passes++;
-        if (!index && !compressed && blocks.usable()) {
+        if (!index && !whole && !compressed && blocks.usable()) {
             lookup();
         } else {
-            wholePass(index);
+            try {
+                wholePass(index);
+            } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
+                throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                        + " truncated or rewritten? Read it again once it is complete", e);
+            }
         }
         for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
         deferred.clear();
@@ -355,11 +410,13 @@ final class HeapDumpScan implements AutoCloseable {
                     if (index) blocks.object(oid, at);
                     within(in, n, end, at);
                     int[] p = wanted(oid);
-                    if (p == null) {
+                    boolean collect = collecting(oid, classId);
+                    if (p == null && !collect) {
                         in.skip(n, SUB_RECORD);
                     } else {
                         byte[] data = capture(in, n, SUB_RECORD);
-                        found(new HeapRecord(oid, HeapRecord.Kind.INSTANCE, classId, 0, data.length, 0, data), p[0]);
+                        found(new HeapRecord(oid, HeapRecord.Kind.INSTANCE, classId, 0, data.length, 0, data),
+                                Math.max(p == null ? MODE_LEAF : p[0], collect ? COLLECT_DEPTH : MODE_LEAF));
                     }
                     break;
                 }
@@ -412,6 +469,7 @@ final class HeapDumpScan implements AutoCloseable {
         long base = in.bufferStart;
         int limit = (int) Math.min(b.limit(), end - base);
         final boolean wide = idSize == 8;
+        final long[] collect = collectClasses;
         int i = b.position();
         while (i + MAX_SUB_HEADER <= limit) {
             long length = skimLength(b, i);
@@ -420,6 +478,11 @@ final class HeapDumpScan implements AutoCloseable {
             if (tag >= INSTANCE_DUMP && tag <= PRIM_ARRAY_DUMP) {
                 long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
                 if (checkWanted && wanted(oid) != null) break;
+                // class id of an instance: after tag, object id and stack trace serial
+                if (collect != null && tag == INSTANCE_DUMP && java.util.Arrays.binarySearch(collect,
+                        wide ? b.getLong(i + 1 + 8 + 4) : b.getInt(i + 1 + 4 + 4) & 0xffffffffL) >= 0) {
+                    break;
+                }
                 if (into != null) into.object(oid, base + i);
             }
             i += (int) length;
@@ -500,7 +563,8 @@ final class HeapDumpScan implements AutoCloseable {
         long id = in.id(what);
         in.u4(what);
         long superId = in.id(what);
-        for (int i = 0; i < 5; i++) in.id(what); // loader, signers, protection domain, 2 reserved
+        long loaderId = in.id(what);
+        for (int i = 0; i < 4; i++) in.id(what); // signers, protection domain, 2 reserved
         in.u4(what); // instance size
         int constants = in.u2(what);
         for (int i = 0; i < constants; i++) {
@@ -524,7 +588,7 @@ final class HeapDumpScan implements AutoCloseable {
         }
         if (symbols == null) return;
         String className = loadedClassNames.getOrDefault(id, "class@0x" + Long.toHexString(id));
-        classes.put(id, new HprofClass(id, className, superId, List.copyOf(fields), statics));
+        classes.put(id, new HprofClass(id, className, superId, loaderId, List.copyOf(fields), statics));
         classIdsByName.computeIfAbsent(className, k -> new ArrayList<>()).add(id);
         if (className.equals(RegistryLayout.ROOT_CLASS) && statics.get(RegistryLayout.ROOT_FIELD) instanceof ObjectId) {
             long root = ((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id();
@@ -591,16 +655,16 @@ final class HeapDumpScan implements AutoCloseable {
                 HprofClass c = classes.get(r.classId());
                 if (c == null) return false;
                 boolean string = c.name().equals("java.lang.String");
-                if (!string && mode != MODE_ROOT) return true;
+                if (!string && mode < MODE_ROOT) return true;
                 List<Long> refs = new ArrayList<>();
                 if (!references(r, refs, string ? "value" : null)) return false;
-                for (long ref : refs) want(ref, mode == MODE_ROOT ? MODE_CHILD : MODE_LEAF);
+                for (long ref : refs) want(ref, Math.max(MODE_LEAF, mode - 1));
                 return true;
             }
             case OBJECT_ARRAY:
                 if (mode < MODE_CHILD) return true;
                 ByteBuffer b = ByteBuffer.wrap(elementBytes(r, 0, (long) r.length() * idSize));
-                for (int i = 0; i < r.length(); i++) want(idSize == 4 ? b.getInt() & 0xffffffffL : b.getLong(), MODE_LEAF);
+                for (int i = 0; i < r.length(); i++) want(idSize == 4 ? b.getInt() & 0xffffffffL : b.getLong(), mode - 1);
                 return true;
             default:
                 return true;
@@ -717,10 +781,17 @@ final class HeapDumpScan implements AutoCloseable {
         return new TargetReadException(name + " is damaged: " + why + " (offset " + in.position() + ")");
     }
 
-    /** Input for a whole pass: an uncompressed dump is read in large slices into native memory. */
+    /**
+     * Whole passes through mapped windows instead of reads into a buffer (see performance.md §4):
+     * on by default (less CPU, no copy); {@code -Dmpilens.hprof.mmap=false} reads into a buffer instead.
+     */
+    private static final boolean MAPPED_PASSES = !"false".equals(System.getProperty("mpilens.hprof.mmap"));
+
+    /** Input for a whole pass: an uncompressed dump is read in large slices into native memory (or mapped). */
     private DumpInput passInput() {
         if (compressed) return input();
         try {
+            if (MAPPED_PASSES) return new DumpInput.OfMapped(channel, 0, name);
             return new DumpInput.OfChannel(channel, 0, name, ByteBuffer.allocateDirect(DumpInput.PASS_BUFFER));
         } catch (IOException e) {
             throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);

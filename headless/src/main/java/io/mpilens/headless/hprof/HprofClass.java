@@ -7,7 +7,7 @@ import java.util.Map;
  * One CLASS_DUMP of a heap dump: its own instance fields in dump order (values of an instance
  * are laid out own class first, then each superclass) and its static field values.
  */
-record HprofClass(long id, String name, long superId, List<Field> fields, Map<String, Object> statics) {
+record HprofClass(long id, String name, long superId, long loaderId, List<Field> fields, Map<String, Object> statics) {
     /** An instance field: name and HPROF basic type. */
     record Field(String name, int type) {
     }

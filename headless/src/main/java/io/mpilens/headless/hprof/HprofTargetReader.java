@@ -2,6 +2,7 @@ package io.mpilens.headless.hprof;
 
 import static io.mpilens.headless.hprof.HprofFormat.*;
 
+import io.mpilens.api.target.HeapInstances;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
@@ -26,7 +27,7 @@ import java.util.Map;
  * truncated dump is a {@link TargetReadException} that names the offset and what was expected.
  * Not for concurrent use by several threads.
  */
-public final class HprofTargetReader implements TargetReader {
+public final class HprofTargetReader implements TargetReader, HeapInstances {
     private static final byte LATIN1 = 0;
 
     /** Told how far each pass over the dump is; for a progress indicator. */
@@ -78,10 +79,7 @@ public final class HprofTargetReader implements TargetReader {
     /** Static fields of the class itself, then of its superclasses, as JDI finds them. */
     @Override
     public Object staticField(TargetClass type, String field) {
-        if (!(type instanceof DumpClass) || ((DumpClass) type).owner() != this) {
-            throw new IllegalArgumentException("not a class of " + scan.name);
-        }
-        HprofClass c = ((DumpClass) type).c;
+        HprofClass c = dumpClass(type).c;
         for (int depth = 0; c != null && depth <= scan.classes.size(); depth++) {
             if (c.statics().containsKey(field)) return object(c.statics().get(field));
             c = scan.classes.get(c.superId());
@@ -122,7 +120,10 @@ public final class HprofTargetReader implements TargetReader {
 
     @Override
     public byte[] bytes(TargetObject array, int from, int count) {
-        return slice(array, BYTE, from, count).array();
+        // a boolean[] is one byte per element too, as JDI's byte reads of it give
+        HeapRecord r = record(array, "a byte array");
+        boolean bools = r.kind() == HeapRecord.Kind.PRIMITIVE_ARRAY && r.elementType() == BOOLEAN;
+        return slice(array, bools ? BOOLEAN : BYTE, from, count).array();
     }
 
     @Override
@@ -162,6 +163,49 @@ public final class HprofTargetReader implements TargetReader {
             return new String(b, StandardCharsets.ISO_8859_1);
         }
         return ByteBuffer.wrap(b, 0, b.length & ~1).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer().toString();
+    }
+
+    /** One more pass over the dump collects the instances of every class asked for and of its subclasses. */
+    @Override
+    public Found instancesOf(List<TargetClass> types, int limit) {
+        Map<Long, List<TargetClass>> askedFor = new HashMap<>(); // class id -> the asked types it extends
+        for (HprofClass c : scan.classes.values()) {
+            long id = c.id();
+            for (int depth = 0; id != 0 && depth <= scan.classes.size(); depth++) {
+                HprofClass k = scan.classes.get(id);
+                if (k == null) break;
+                for (TargetClass t : types) {
+                    if (dumpClass(t).c.id() == id) askedFor.computeIfAbsent(c.id(), x -> new ArrayList<>()).add(t);
+                }
+                id = k.superId();
+            }
+        }
+        Map<TargetClass, List<TargetObject>> out = new LinkedHashMap<>();
+        for (TargetClass t : types) out.put(t, new ArrayList<>());
+        if (askedFor.isEmpty()) return new Found(out, 0);
+        HeapDumpScan.Instances found = scan.instancesOf(askedFor.keySet(), limit);
+        for (long id : found.ids()) {
+            for (TargetClass t : askedFor.get(scan.record(id).classId())) out.get(t).add(new DumpObject(id));
+        }
+        return new Found(out, found.beyond());
+    }
+
+    /** The object id of the loader (0 for the boot loader). */
+    @Override
+    public Object definingLoader(TargetClass type) {
+        return dumpClass(type).c.loaderId();
+    }
+
+    @Override
+    public List<String> staticFieldNames(TargetClass type) {
+        return List.copyOf(dumpClass(type).c.statics().keySet());
+    }
+
+    private DumpClass dumpClass(TargetClass type) {
+        if (!(type instanceof DumpClass) || ((DumpClass) type).owner() != this) {
+            throw new IllegalArgumentException("not a class of " + scan.name);
+        }
+        return (DumpClass) type;
     }
 
     /** The file name of the dump. */
@@ -293,6 +337,16 @@ public final class HprofTargetReader implements TargetReader {
         @Override
         public String name() {
             return c.name();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DumpClass && ((DumpClass) o).c.id() == c.id() && ((DumpClass) o).owner() == owner();
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(c.id());
         }
     }
 

@@ -183,6 +183,17 @@ public final class JdiTargetReader implements TargetReader {
         }
     }
 
+    /** The JDI type of a class this reader returned: for readers that need more than reads (agentless mode). */
+    public ReferenceType referenceType(TargetClass type) {
+        if (!(type instanceof JdiClass)) throw new IllegalArgumentException("not a class of " + description);
+        return ((JdiClass) type).type;
+    }
+
+    /** A JDI object reference as an object of this reader. */
+    public TargetObject object(ObjectReference ref) {
+        return new JdiObject(ref);
+    }
+
     @Override
     public List<TargetClass> classesNamed(String name) {
         return read("class " + name, () -> {

@@ -22,6 +22,14 @@ public final class SnapshotJson {
 
     /** A job: its ranks (sorted by rank, with the address each was read from) and the failures. */
     public static String write(JobSnapshot job) {
+        return write(job, List.of());
+    }
+
+    /**
+     * A job plus the processes read without the agent (agentless mode), in a top-level
+     * {@code agentless} array that is written only when there are any.
+     */
+    public static String write(JobSnapshot job, List<io.mpilens.headless.agentless.AgentlessProcess> agentless) {
         JsonWriter w = new JsonWriter();
         w.beginObject().field("schema", SCHEMA);
         w.name("processes").beginArray();
@@ -32,6 +40,7 @@ public final class SnapshotJson {
             w.beginObject().field("address", f.address()).field("message", f.message()).endObject();
         }
         w.endArray();
+        if (!agentless.isEmpty()) AgentlessJson.write(w, agentless);
         return w.endObject().toString();
     }
 

@@ -62,12 +62,14 @@ class DumpCommandTest {
     }
 
     @Test
-    void aDumpWithoutTheAgentIsOneLineAndExitCode3WhileTheOthersArePrinted() {
+    void aDumpWithoutTheAgentNorAnMpiBindingIsOneLineAndExitCode3WhileTheOthersArePrinted() {
         Run r = run("dump", rank1.toString(), noAgent.toString());
         assertEquals(MpiLensCli.EXIT_UNREADABLE, r.exit());
         assertTrue(r.out().contains("split"), r.out());
-        assertEquals("mpilens: no-agent.hprof holds no mpilens registry: the dumped JVM ran without the mpilens agent"
-                + " (-javaagent:mpilens-agent.jar), so its MPI objects were not recorded", r.err().strip());
+        assertEquals("mpilens: no-agent.hprof holds no mpilens registry (its JVM ran without"
+                + " -javaagent:mpilens-agent.jar) and no MPI binding is loaded in no-agent.hprof (no class mpi.MPI):"
+                + " the JVM had not started MPI yet, or runs a binding mpilens does not know (it knows Open MPI's"
+                + " Java bindings and MPJ Express)", r.err().strip());
     }
 
     @Test

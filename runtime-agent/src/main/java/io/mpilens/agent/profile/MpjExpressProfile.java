@@ -1,6 +1,5 @@
 package io.mpilens.agent.profile;
 
-import io.mpilens.api.model.HandleKind;
 import java.util.Set;
 
 /**
@@ -23,15 +22,9 @@ final class MpjExpressProfile {
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "initThread");
         p.finalizeMethods = Set.of("Finalize");
-        p.handleClasses.put("mpi.Comm", HandleKind.COMMUNICATOR);
-        p.handleClasses.put("mpi.Request", HandleKind.REQUEST);
-        p.handleClasses.put("mpi.Datatype", HandleKind.DATATYPE);
-        p.handleClasses.put("mpi.Group", HandleKind.GROUP);
-        p.handleClasses.put("mpi.Errhandler", HandleKind.ERRHANDLER);
-        p.handleClasses.put("mpi.Op", HandleKind.OP);
+        p.handleClasses.putAll(io.mpilens.api.binding.BindingClasses.MPJ_EXPRESS.handleClasses());
         p.constructedClasses = Set.of("mpi.Op");
-        // mpi.Intracomm delegates to an IntracommImpl (PureIntracomm, NativeIntracomm)
-        p.internalClasses = Set.of("mpi.IntracommImpl");
+        p.internalClasses = io.mpilens.api.binding.BindingClasses.MPJ_EXPRESS.internalClasses();
         p.freeMethods = Set.of("Free", "free");
         p.commitMethod = "Commit";
         p.persistentRequestClass = "mpi.Prequest";

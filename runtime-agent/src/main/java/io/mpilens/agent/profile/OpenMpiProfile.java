@@ -1,6 +1,5 @@
 package io.mpilens.agent.profile;
 
-import io.mpilens.api.model.HandleKind;
 import java.util.Set;
 
 /** Open MPI's Java bindings (4.1; 5.0 has the same API). */
@@ -17,16 +16,7 @@ final class OpenMpiProfile {
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "InitThread");
         p.finalizeMethods = Set.of("Finalize");
-        p.handleClasses.put("mpi.Comm", HandleKind.COMMUNICATOR);
-        p.handleClasses.put("mpi.Request", HandleKind.REQUEST);
-        p.handleClasses.put("mpi.Datatype", HandleKind.DATATYPE);
-        p.handleClasses.put("mpi.Group", HandleKind.GROUP);
-        p.handleClasses.put("mpi.Win", HandleKind.WINDOW);
-        p.handleClasses.put("mpi.Errhandler", HandleKind.ERRHANDLER);
-        p.handleClasses.put("mpi.Op", HandleKind.OP);
-        p.handleClasses.put("mpi.Info", HandleKind.INFO);
-        p.handleClasses.put("mpi.File", HandleKind.FILE);
-        p.handleClasses.put("mpi.Message", HandleKind.MESSAGE);
+        p.handleClasses.putAll(io.mpilens.api.binding.BindingClasses.OPEN_MPI.handleClasses());
         p.constructedClasses = Set.of("mpi.Win", "mpi.File", "mpi.Info", "mpi.Op", "mpi.Message");
         p.freeMethods = Set.of("free", "close");
         p.setErrhandlerMethod = "setErrhandler";
