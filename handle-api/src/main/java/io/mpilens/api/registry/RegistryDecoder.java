@@ -24,18 +24,23 @@ import java.util.Map;
 /**
  * Turns the registry in a target's heap into {@link ProcessSnapshot}s, reading only fields and
  * arrays through a {@link TargetReader}. The same code runs live (JDI), post-mortem (heap dump)
- * and in tests. Cost: a fixed number of bulk reads (one per column) plus one read per row
- * with side data and one per string not seen before.
+ * and in tests. Cost: a fixed number of bulk reads (one per column, one or two per request
+ * table) plus one per string not seen before. A request table that did not change while it was
+ * read costs one read of its packed rows only; its row stamps are read (twice) only when it did.
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
-            REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_SIDE_AT, REQ_SIDE_LEN, HIST_COUNT, HIST_STAMP, HIST_ID,
+            REQ_TABLES, REQ_TABLE_COUNT, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
+    private static final List<String> TABLE_FIELDS = List.of(REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_WRITES,
+            REQ_SIDE_AT, REQ_SIDE_LEN, DONE_STAMP, DONE_COUNT);
     private static final int MAX_ATTEMPTS = 5;
+    /** Reads of a request table without its row stamps before falling back to per-row stamps. */
+    private static final int QUIET_ATTEMPTS = 2;
 
     private final TargetReader reader;
     /** Interned strings never change once published, so they are cached across snapshots. */
@@ -96,14 +101,30 @@ public final class RegistryDecoder {
     private static final class Columns {
         int rows;
         int[] stamp, flags, owner, refCount, i0, i1, i2, name, call, cls, sideAt, sideLen;
-        int[] reqSideAt, reqSideLen;
         long[] sidePool;
         long[] id, cHandle, l0, l1, l2, r0, r1, r2;
         byte[] kind, state;
         int[] stampAfter;
-        int reqRows;
-        int[] reqStamp, reqStampAfter;
-        long[] reqs;
+        final List<RequestRows> tables = new ArrayList<>();
+    }
+
+    /** One request table as read: which rows are consistent, and their packed fields. */
+    private static final class RequestRows {
+        int rows;
+        long[] reqs = new long[0];
+        /** Null: every row is consistent (the table did not change while it was read). */
+        boolean[] stable;
+        /** Null: no row was completed by another thread than the table's owner. */
+        boolean[] done;
+        int[] sideAt, sideLen;
+
+        boolean usable(int r) {
+            return (stable == null || stable[r]) && reqs[r * REQ_STRIDE + REQ_ID] != 0 && (done == null || !done[r]);
+        }
+
+        boolean torn(int r) {
+            return stable != null && !stable[r];
+        }
     }
 
     private Columns readColumns(Map<String, Object> f) {
@@ -135,19 +156,10 @@ public final class RegistryDecoder {
         c.cls = ints(f, CLASS, rows);
         c.sideAt = ints(f, SIDE_AT, rows);
         c.sideLen = ints(f, SIDE_LEN, rows);
-        TargetObject reqStamps = (TargetObject) f.get(REQ_STAMP);
-        TargetObject reqs = (TargetObject) f.get(REQS);
-        if (reqStamps != null && reqs != null) {
-            c.reqRows = Math.min(asInt(f.get(REQ_HIGH_WATER)),
-                    Math.min(reader.arrayLength(reqStamps), reader.arrayLength(reqs) / REQ_STRIDE));
-            c.reqStamp = reader.ints(reqStamps, 0, c.reqRows);
-            c.reqs = reader.longs(reqs, 0, c.reqRows * REQ_STRIDE);
-            c.reqSideAt = reader.ints((TargetObject) f.get(REQ_SIDE_AT), 0, c.reqRows);
-            c.reqSideLen = reader.ints((TargetObject) f.get(REQ_SIDE_LEN), 0, c.reqRows);
-            c.reqStampAfter = reader.ints(reqStamps, 0, c.reqRows);
-        } else {
-            c.reqStamp = c.reqStampAfter = c.reqSideAt = c.reqSideLen = new int[0];
-            c.reqs = new long[0];
+        TargetObject tables = (TargetObject) f.get(REQ_TABLES);
+        int tableCount = tables == null ? 0 : Math.min(asInt(f.get(REQ_TABLE_COUNT)), reader.arrayLength(tables));
+        for (TargetObject table : tableCount == 0 ? new TargetObject[0] : reader.objects(tables, 0, tableCount)) {
+            if (table != null) c.tables.add(readTable(table));
         }
         // every side record in one bulk read, after the rows that point into it
         TargetObject pool = (TargetObject) f.get(SIDE_POOL);
@@ -155,6 +167,45 @@ public final class RegistryDecoder {
         c.sidePool = poolUsed > 0 ? reader.longs(pool, 0, poolUsed) : new long[0];
         c.stampAfter = reader.ints(stampArray, 0, rows);
         return c;
+    }
+
+    private RequestRows readTable(TargetObject table) {
+        for (int attempt = 0; ; attempt++) {
+            Map<String, Object> t = reader.fields(table, TABLE_FIELDS);
+            RequestRows out = new RequestRows();
+            TargetObject reqs = (TargetObject) t.get(REQS);
+            TargetObject stamps = (TargetObject) t.get(REQ_STAMP);
+            if (reqs == null || stamps == null) return out;
+            int rows = Math.min(asInt(t.get(REQ_HIGH_WATER)),
+                    Math.min(reader.arrayLength(stamps), reader.arrayLength(reqs) / REQ_STRIDE));
+            int writes = asInt(t.get(REQ_WRITES));
+            TargetObject doneStamp = (TargetObject) t.get(DONE_STAMP);
+            boolean marks = asInt(t.get(DONE_COUNT)) != 0 && doneStamp != null;
+            boolean quiet = (writes & 1) == 0 && !marks && attempt < QUIET_ATTEMPTS;
+            int[] before = quiet ? null : reader.ints(stamps, 0, rows);
+            out.rows = rows;
+            out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
+            TargetObject sideAt = (TargetObject) t.get(REQ_SIDE_AT);
+            TargetObject sideLen = (TargetObject) t.get(REQ_SIDE_LEN);
+            if (sideAt != null && sideLen != null) {
+                out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
+                out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
+            }
+            if (quiet) {
+                // nothing was written while the rows were read: all of them are consistent
+                if (asInt(reader.fields(table, List.of(REQ_WRITES)).get(REQ_WRITES)) == writes) return out;
+                continue;
+            }
+            int[] done = marks ? reader.ints(doneStamp, 0, Math.min(rows, reader.arrayLength(doneStamp))) : null;
+            int[] after = reader.ints(stamps, 0, rows);
+            out.stable = new boolean[rows];
+            if (done != null) out.done = new boolean[rows];
+            for (int r = 0; r < rows; r++) {
+                out.stable[r] = (before[r] & 1) == 0 && before[r] == after[r];
+                if (done != null && r < done.length) out.done[r] = done[r] != 0 && done[r] == before[r];
+            }
+            return out;
+        }
     }
 
     private List<ProcessSnapshot> assemble(Map<String, Object> f, Columns c) {
@@ -180,20 +231,19 @@ public final class RegistryDecoder {
             if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
         }
         Map<Integer, long[]> side = sideRecords(c.sidePool, sideRows, c.sideAt, c.sideLen);
-        boolean[] usableRequest = new boolean[c.reqRows];
-        List<Integer> requestSideRows = new ArrayList<>();
-        for (int r = 0; r < c.reqRows; r++) {
-            long rid = c.reqs[r * REQ_STRIDE + REQ_ID];
-            boolean stable = (c.reqStamp[r] & 1) == 0 && c.reqStamp[r] == c.reqStampAfter[r];
-            if (!stable) {
-                torn++;
-                continue;
+        List<Map<Integer, long[]>> requestSide = new ArrayList<>();
+        for (RequestRows t : c.tables) {
+            List<Integer> withSide = new ArrayList<>();
+            for (int r = 0; r < t.rows; r++) {
+                if (t.torn(r)) {
+                    torn++;
+                } else if (t.usable(r) && (requestFlags(t.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0
+                        && t.sideAt != null) {
+                    withSide.add(r);
+                }
             }
-            if (rid == 0) continue;
-            usableRequest[r] = true;
-            if ((requestFlags(c.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0) requestSideRows.add(r);
+            requestSide.add(withSide.isEmpty() ? Map.of() : sideRecords(c.sidePool, withSide, t.sideAt, t.sideLen));
         }
-        Map<Integer, long[]> requestSide = sideRecords(c.sidePool, requestSideRows, c.reqSideAt, c.reqSideLen);
         StringTable table = new StringTable(strings, stringCount);
 
         // counted references, inverted: who holds whom
@@ -223,10 +273,17 @@ public final class RegistryDecoder {
             }
         }
 
-        for (int r = 0; r < c.reqRows; r++) {
-            if (!usableRequest[r]) continue;
-            int b = r * REQ_STRIDE;
-            if ((requestFlags(c.reqs[b + REQ_META]) & F_COMPLETE) == 0) hold(holders, c.reqs[b + REQ_COMM], c.reqs[b + REQ_ID]);
+        // pending requests hold their communicator (window, file) without a count in refCount
+        Map<Long, Integer> requestHolds = new HashMap<>();
+        for (RequestRows t : c.tables) {
+            for (int r = 0; r < t.rows; r++) {
+                int b = r * REQ_STRIDE;
+                if (!t.usable(r) || (requestFlags(t.reqs[b + REQ_META]) & F_COMPLETE) != 0) continue;
+                long comm = t.reqs[b + REQ_COMM];
+                if (comm == 0) continue;
+                hold(holders, comm, t.reqs[b + REQ_ID]);
+                requestHolds.merge(comm, 1, Integer::sum);
+            }
         }
 
         Map<Integer, List<HandleInfo>> byProc = new LinkedHashMap<>();
@@ -235,15 +292,19 @@ public final class RegistryDecoder {
             if (!usable[s]) continue;
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached);
+            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached,
+                    requestHolds.getOrDefault(c.id[s], 0));
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
-        for (int r = 0; r < c.reqRows; r++) {
-            if (!usableRequest[r]) continue;
-            int owner = requestOwner(c.reqs[r * REQ_STRIDE + REQ_META]);
-            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = requestRow(c, r, requestSide.get(r), table, procRank, p, holders);
-            byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+        for (int i = 0; i < c.tables.size(); i++) {
+            RequestRows t = c.tables.get(i);
+            for (int r = 0; r < t.rows; r++) {
+                if (!t.usable(r)) continue;
+                int owner = requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]);
+                int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+                HandleInfo h = requestRow(t.reqs, r, requestSide.get(i).get(r), table, procRank, p, holders);
+                byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+            }
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
@@ -265,7 +326,7 @@ public final class RegistryDecoder {
     }
 
     private HandleInfo row(Columns c, int s, long[] side, StringTable strings, int[] procRank, int proc,
-                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached) {
+                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached, int requestHolds) {
         HandleKind kind = HandleKind.ofCode(c.kind[s]);
         int flags = c.flags[s];
         long id = c.id[s];
@@ -276,7 +337,7 @@ public final class RegistryDecoder {
                 .creatingCall(strings.get(c.call[s]))
                 .predefined((flags & F_PREDEFINED) != 0)
                 .state(Lifecycle.ofCode(c.state[s]))
-                .refCount(c.refCount[s])
+                .refCount(c.refCount[s] + requestHolds)
                 .heldBy(toArray(holders.get(id)))
                 .leaked((flags & F_LEAKED) != 0);
         if ((flags & F_HAS_CHANDLE) != 0) b.cHandle(c.cHandle[s]);
@@ -328,13 +389,13 @@ public final class RegistryDecoder {
         return b.build();
     }
 
-    private HandleInfo requestRow(Columns c, int r, long[] side, StringTable strings, int[] procRank, int proc,
+    private HandleInfo requestRow(long[] reqs, int r, long[] side, StringTable strings, int[] procRank, int proc,
                                   Map<Long, List<Long>> holders) {
         int b = r * REQ_STRIDE;
-        long meta = c.reqs[b + REQ_META];
+        long meta = reqs[b + REQ_META];
         int flags = requestFlags(meta);
-        long id = c.reqs[b + REQ_ID];
-        long peerTag = c.reqs[b + REQ_PEER_TAG];
+        long id = reqs[b + REQ_ID];
+        long peerTag = reqs[b + REQ_PEER_TAG];
         HandleInfo.Builder h = HandleInfo.builder(id, HandleKind.REQUEST)
                 .ownerRank(proc >= 0 && proc < procRank.length ? procRank[proc] : HandleInfo.UNKNOWN)
                 .bindingClass(strings.get(requestClass(meta)))
@@ -344,10 +405,10 @@ public final class RegistryDecoder {
                 .leaked((flags & F_LEAKED) != 0)
                 .peer((int) (peerTag >> 32))
                 .tag((int) peerTag)
-                .communicator(c.reqs[b + REQ_COMM])
+                .communicator(reqs[b + REQ_COMM])
                 .persistent((flags & F_PERSISTENT) != 0)
                 .complete((flags & F_COMPLETE) != 0);
-        if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(c.reqs[b + REQ_KEY]);
+        if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(reqs[b + REQ_KEY]);
         List<String> stack = new ArrayList<>();
         for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
         h.creationStack(stack);

@@ -9,13 +9,19 @@ package io.mpilens.api.registry;
  * {@value #ROOT_CLASS}. Per-handle scalars are columns (primitive arrays indexed by slot);
  * variable-size data are records in one pool, {@link #SIDE_POOL}, read in one bulk read and
  * sliced for rows that have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
+ * Requests live in request tables ({@link #REQ_TABLES}): one shared, one per thread that creates
+ * requests, each written by one thread at a time.
+ *
+ * <p>Version 2 (version 1 had one request table in the root and counted pending requests in
+ * {@link #REF_COUNT}): request tables; a pending request's hold on its communicator is no longer
+ * in {@code refCount} but derived from the request rows.
  */
 public final class RegistryLayout {
     private RegistryLayout() {
     }
 
     public static final int MAGIC = 0x4D50494C; // "MPIL"
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final String ROOT_CLASS = "io.mpilens.agent.registry.HandleRegistry";
     public static final String ROOT_FIELD = "INSTANCE";
@@ -57,7 +63,10 @@ public final class RegistryLayout {
     public static final String FLAGS = "flags";
     /** int[]: index into the process table of the owning rank, -1 before MPI init. */
     public static final String OWNER = "owner";
-    /** int[]: number of live holders. */
+    /**
+     * int[]: number of live holders other than requests; each pending request (not
+     * {@link #F_COMPLETE}) in a request table adds one for the handle in its {@link #REQ_COMM}.
+     */
     public static final String REF_COUNT = "refCount";
     public static final String C_HANDLE = "cHandle";
     /** int[] x4: kind-specific integers, see I0..I3 meaning per kind below. */
@@ -89,16 +98,37 @@ public final class RegistryLayout {
     public static final String STRINGS = "strings";
     public static final String STRING_COUNT = "stringCount";
 
-    // ---- requests: a packed table, so the request hot path touches one or two cache lines
-    /** long[]: REQ_STRIDE longs per request slot, fields at the REQ_* offsets. */
+    // ---- requests: packed request tables, so the request hot path touches one or two cache lines
+    /**
+     * Object[] in the root: the request tables, [0, reqTableCount) valid. Table 0 is shared
+     * (written under the agent's lock); each further table belongs to one thread, which writes it
+     * without a lock. Growing this array bumps the generation.
+     */
+    public static final String REQ_TABLES = "reqTables";
+    public static final String REQ_TABLE_COUNT = "reqTableCount";
+    // fields of a request table:
+    /** long[]: REQ_STRIDE longs per request row, fields at the REQ_* offsets. */
     public static final String REQS = "reqs";
-    /** int[]: seqlock stamp per request slot. */
+    /** int[]: seqlock stamp per request row. */
     public static final String REQ_STAMP = "reqStamp";
-    /** Request slots [0, reqHighWater) have been used at least once. */
+    /** Rows [0, reqHighWater) have been used at least once. */
     public static final String REQ_HIGH_WATER = "reqHighWater";
-    /** int[] x2: side record (creation stack) of a request slot in {@link #SIDE_POOL}, -1 if none. */
+    /**
+     * int: seqlock of the whole table, odd while a row is written or the arrays are replaced. When
+     * it is even and unchanged across a read of {@link #REQS}, every row read is consistent and the
+     * row stamps need not be read.
+     */
+    public static final String REQ_WRITES = "reqWrites";
+    /** int[] x2 or null: side record (creation stack) of a row in {@link #SIDE_POOL}, -1 if none. */
     public static final String REQ_SIDE_AT = "reqSideAt";
     public static final String REQ_SIDE_LEN = "reqSideLen";
+    /**
+     * int[]: a row completed by another thread than the table's owner, not yet released by the
+     * owner, has {@code doneStamp[r] == reqStamp[r]}: it is complete (gone). Only meaningful while
+     * {@link #DONE_COUNT} is not 0.
+     */
+    public static final String DONE_STAMP = "doneStamp";
+    public static final String DONE_COUNT = "doneCount";
     public static final int REQ_STRIDE = 5;
     /** Handle id; 0 marks an empty slot. */
     public static final int REQ_ID = 0;

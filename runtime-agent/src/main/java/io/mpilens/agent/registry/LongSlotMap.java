@@ -4,13 +4,24 @@ package io.mpilens.agent.registry;
  * Open-addressing map from a request's native handle to its registry slot: the request hot
  * path needs no allocation and no reference to the application's object. Linear probing with
  * backward-shift deletion, so requests that come and go leave no tombstones behind.
- * Guarded by the registry.
+ * Written by one thread at a time (a table's owner, or the registry lock's holder); a reader
+ * on another thread may see it mid-change and must verify what it finds.
  */
 final class LongSlotMap {
     private static final long EMPTY = 0L;
-    private long[] keys = new long[1024];
-    private int[] slots = new int[1024];
+    private long[] keys;
+    private int[] slots;
     private int size;
+
+    LongSlotMap() {
+        this(1024);
+    }
+
+    /** {@code capacity}: a power of two. */
+    LongSlotMap(int capacity) {
+        keys = new long[capacity];
+        slots = new int[capacity];
+    }
 
     int get(long key) {
         if (key == EMPTY) return -1;
@@ -20,6 +31,22 @@ final class LongSlotMap {
             if (k == key) return slots[i];
             if (k == EMPTY) return -1;
         }
+    }
+
+    /** {@link #get} from a thread that does not write this map: a stale or missed answer is possible. */
+    int getRacy(long key) {
+        if (key == EMPTY) return -1;
+        long[] ks = keys;
+        int[] ss = slots;
+        if (ss.length != ks.length) return -1; // replaced mid-read
+        int mask = ks.length - 1;
+        int i = mix(key) & mask;
+        for (int n = 0; n < ks.length; n++, i = (i + 1) & mask) {
+            long k = ks[i];
+            if (k == key) return ss[i];
+            if (k == EMPTY) return -1;
+        }
+        return -1;
     }
 
     void put(long key, int slot) {

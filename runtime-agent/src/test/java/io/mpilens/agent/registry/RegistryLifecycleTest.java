@@ -254,9 +254,9 @@ class RegistryLifecycleTest {
     @Test
     void requestRowStoppedMidWriteIsTorn() throws Exception {
         registry.addRequest(new Object(), 0x10L, 0, "mpi.Request", "iSend", 1, 1, null, false);
-        Field f = HandleRegistry.class.getDeclaredField("reqStamp");
-        f.setAccessible(true);
-        ((int[]) f.get(registry))[0]++;
+        RequestTable own = RequestTablesTest.tables(registry)[1]; // [0] is the shared table
+        own.reqStamp[0]++; // as if the VM stopped between the two stamp writes
+        own.reqWrites++;
         ProcessSnapshot s = snapshot();
         assertEquals(1, s.tornRows());
         assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST));

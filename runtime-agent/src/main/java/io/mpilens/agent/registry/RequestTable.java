@@ -1,0 +1,255 @@
+package io.mpilens.agent.registry;
+
+import static io.mpilens.api.registry.RegistryLayout.*;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.Arrays;
+
+/**
+ * One request table of the registry (layout: {@code reqTables[]}). A thread's own table is written
+ * by that thread only, with plain stores bracketed by two seqlocks, a stamp per row and
+ * {@code reqWrites} for the whole table: no lock, no atomic instruction, no allocation. Table 0 is
+ * shared and written under the registry lock (requests tracked by wrapper, persistent requests,
+ * requests with creation stacks or history).
+ *
+ * <p>Another thread that completes a request of a live owner does not write the row: under the
+ * registry lock it sets {@code doneStamp[r]} to the row's stamp and queues the row; the decoder
+ * treats such a row as complete, and the owner releases it at its next request. A table whose
+ * owner died is written under the registry lock and is adopted by the next thread that needs one.
+ * Field names of the layout part are the contract; do not rename them.
+ */
+@SuppressWarnings("unused") // the layout fields are read by debuggers
+final class RequestTable {
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle WRITES;
+    /** Owner id of the shared table: no thread has it. */
+    static final long SHARED = -1;
+    /** Request ids are taken from the registry in blocks, so creating one needs no lock. */
+    static final int ID_BLOCK = 256;
+
+    static {
+        try {
+            WRITES = MethodHandles.lookup().findVarHandle(RequestTable.class, "reqWrites", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // ---- layout
+    long[] reqs;
+    int[] reqStamp;
+    int reqHighWater;
+    /** Table seqlock: odd while a row is written or the arrays are replaced. */
+    int reqWrites;
+    /** Side records (creation stacks) of rows; only the shared table has them, null until one is stored. */
+    int[] reqSideAt;
+    int[] reqSideLen;
+    /** Row r was completed by another thread when doneStamp[r] == reqStamp[r] (see class comment). */
+    int[] doneStamp;
+    /** Marks not yet taken in by the owner; volatile so the owner's hot path sees a new one. */
+    volatile int doneCount;
+
+    // ---- private to the writer
+    /** Thread id of the owner (ids are never reused), or SHARED. Written under the registry lock. */
+    long ownerId;
+    private WeakReference<Thread> owner;
+    final LongSlotMap keys;
+    /** Main-table slot of the communicator (window, file) of each row, -1 if none. */
+    int[] commSlot;
+    private int[] free;
+    private int freeCount;
+    /** Rows marked done by other threads (registry lock). */
+    int[] doneQueue = new int[8];
+    long nextId;
+    long idLimit;
+
+    // one-entry and small caches of the owner's hot path (message loops repeat the same calls)
+    WeakReference<Object> lastComm = new WeakReference<>(null);
+    int lastCommSlot = -1;
+    long lastCommId;
+    final String[] metaCall = new String[4];
+    final String[] metaClass = new String[4];
+    final int[] metaProc = new int[4];
+    final long[] metaValue = new long[4];
+    int nextMeta;
+
+    RequestTable(int capacity, long ownerId, Thread owner) {
+        reqs = new long[capacity * REQ_STRIDE];
+        reqStamp = new int[capacity];
+        commSlot = new int[capacity];
+        free = new int[capacity];
+        doneStamp = new int[capacity];
+        keys = new LongSlotMap(Math.max(16, Integer.highestOneBit(capacity) * 2));
+        this.ownerId = ownerId;
+        this.owner = owner == null ? null : new WeakReference<>(owner);
+    }
+
+    /** The owner thread ended (or was collected): its rows stay, written under the registry lock. */
+    boolean ownerDead() {
+        if (ownerId == SHARED) return false;
+        Thread t = owner == null ? null : owner.get();
+        return t == null || !t.isAlive();
+    }
+
+    void adopt(Thread t) {
+        ownerId = t.getId();
+        owner = new WeakReference<>(t);
+    }
+
+    /** A free row (grown when needed). */
+    int take() {
+        if (freeCount > 0) return free[--freeCount];
+        if (reqHighWater == reqStamp.length) grow();
+        return reqHighWater++;
+    }
+
+    private void grow() {
+        int cap = reqStamp.length * 2;
+        WRITES.setOpaque(this, reqWrites + 1);
+        VarHandle.storeStoreFence();
+        reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
+        reqStamp = Arrays.copyOf(reqStamp, cap);
+        doneStamp = Arrays.copyOf(doneStamp, cap);
+        if (reqSideAt != null) {
+            int old = reqSideAt.length;
+            reqSideAt = Arrays.copyOf(reqSideAt, cap);
+            Arrays.fill(reqSideAt, old, cap, -1);
+            reqSideLen = Arrays.copyOf(reqSideLen, cap);
+        }
+        WRITES.setRelease(this, reqWrites + 1);
+        commSlot = Arrays.copyOf(commSlot, cap);
+        free = Arrays.copyOf(free, cap);
+    }
+
+    void write(int r, long id, long key, long peerTag, long comm, long meta, int slotOfComm) {
+        int b = r * REQ_STRIDE;
+        begin(r);
+        reqs[b + REQ_ID] = id;
+        reqs[b + REQ_KEY] = key;
+        reqs[b + REQ_PEER_TAG] = peerTag;
+        reqs[b + REQ_COMM] = comm;
+        reqs[b + REQ_META] = meta;
+        end(r);
+        commSlot[r] = slotOfComm;
+    }
+
+    void setMeta(int r, long meta) {
+        begin(r);
+        reqs[r * REQ_STRIDE + REQ_META] = meta;
+        end(r);
+    }
+
+    /** Empties row r and puts it on the free list. */
+    void clear(int r) {
+        begin(r);
+        reqs[r * REQ_STRIDE + REQ_ID] = 0;
+        if (reqSideAt != null) {
+            reqSideAt[r] = -1;
+            reqSideLen[r] = 0;
+        }
+        end(r);
+        commSlot[r] = -1;
+        free[freeCount++] = r;
+    }
+
+    void setSide(int r, int at, int len) {
+        if (reqSideAt == null) {
+            int[] a = new int[reqStamp.length];
+            Arrays.fill(a, -1);
+            reqSideLen = new int[reqStamp.length];
+            reqSideAt = a;
+        }
+        begin(r);
+        reqSideAt[r] = at;
+        reqSideLen[r] = len;
+        end(r);
+    }
+
+    int sideAt(int r) {
+        return reqSideAt == null ? -1 : reqSideAt[r];
+    }
+
+    int sideLen(int r) {
+        return reqSideLen == null ? 0 : reqSideLen[r];
+    }
+
+    long id(int r) {
+        return reqs[r * REQ_STRIDE + REQ_ID];
+    }
+
+    long key(int r) {
+        return reqs[r * REQ_STRIDE + REQ_KEY];
+    }
+
+    long comm(int r) {
+        return reqs[r * REQ_STRIDE + REQ_COMM];
+    }
+
+    long meta(int r) {
+        return reqs[r * REQ_STRIDE + REQ_META];
+    }
+
+    private void begin(int r) {
+        WRITES.setOpaque(this, reqWrites + 1);
+        VarHandle.storeStoreFence();
+        INTS.setOpaque(reqStamp, r, reqStamp[r] + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    private void end(int r) {
+        INTS.setRelease(reqStamp, r, reqStamp[r] + 1);
+        WRITES.setRelease(this, reqWrites + 1);
+    }
+
+    /**
+     * Row of a native handle as seen from another thread, which may be writing this table right
+     * now: the owner's key map is probed (a miss is possible while it shifts entries, so the rows
+     * are scanned after a miss) and the row is accepted only when a seqlock read shows it live
+     * with that key. Returns the row and its stamp packed as {@code stamp << 32 | row}, or -1.
+     */
+    long findForeign(long key) {
+        int r = keys.getRacy(key);
+        long hit = r >= 0 ? verify(r, key) : -1;
+        if (hit >= 0) return hit;
+        long[] rows = reqs;
+        int n = Math.min(reqHighWater, rows.length / REQ_STRIDE);
+        for (int i = 0; i < n; i++) {
+            if (rows[i * REQ_STRIDE + REQ_KEY] == key) {
+                hit = verify(i, key);
+                if (hit >= 0) return hit;
+            }
+        }
+        return -1;
+    }
+
+    private long verify(int r, long key) {
+        int[] stamps = reqStamp;
+        long[] rows = reqs;
+        if (r >= stamps.length || (r + 1) * REQ_STRIDE > rows.length) return -1;
+        int before = (int) INTS.getAcquire(stamps, r);
+        if ((before & 1) != 0) return -1;
+        long id = rows[r * REQ_STRIDE + REQ_ID];
+        long k = rows[r * REQ_STRIDE + REQ_KEY];
+        VarHandle.loadLoadFence();
+        int after = (int) INTS.getVolatile(stamps, r);
+        if (before != after || id == 0 || k != key) return -1;
+        if (doneStamp[r] == before) return -1; // already completed by another thread
+        return ((long) before << 32) | r;
+    }
+
+    /** Another thread completed row r (registry lock held, owner alive). */
+    void mark(int r, int stamp) {
+        doneStamp[r] = stamp;
+        int n = doneCount;
+        if (n == doneQueue.length) doneQueue = Arrays.copyOf(doneQueue, n * 2);
+        doneQueue[n] = r;
+        doneCount = n + 1;
+    }
+
+    /** Whether row r (live) was completed by another thread and not yet taken in. */
+    boolean marked(int r) {
+        return doneCount != 0 && doneStamp[r] == reqStamp[r];
+    }
+}
