@@ -36,10 +36,10 @@ public final class RegistryDecoder {
             REQ_TABLES, REQ_TABLE_COUNT, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
-    private static final List<String> TABLE_FIELDS = List.of(REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_WRITES,
-            REQ_SIDE_AT, REQ_SIDE_LEN, DONE_STAMP, DONE_COUNT);
+    private static final List<String> TABLE_FIELDS = List.of(REQ_IDS, REQS, REQ_HIGH_WATER, REQ_WRITES,
+            REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, DONE_COUNT);
     private static final int MAX_ATTEMPTS = 5;
-    /** Reads of a request table without its row stamps before falling back to per-row stamps. */
+    /** Reads of a request table with its ids read once, before reading them before and after the rows. */
     private static final int QUIET_ATTEMPTS = 2;
 
     private final TargetReader reader;
@@ -111,6 +111,7 @@ public final class RegistryDecoder {
     /** One request table as read: which rows are consistent, and their packed fields. */
     private static final class RequestRows {
         int rows;
+        long[] ids = new long[0];
         long[] reqs = new long[0];
         /** Null: every row is consistent (the table did not change while it was read). */
         boolean[] stable;
@@ -119,7 +120,7 @@ public final class RegistryDecoder {
         int[] sideAt, sideLen;
 
         boolean usable(int r) {
-            return (stable == null || stable[r]) && reqs[r * REQ_STRIDE + REQ_ID] != 0 && (done == null || !done[r]);
+            return (stable == null || stable[r]) && ids[r] != 0 && (done == null || !done[r]);
         }
 
         boolean torn(int r) {
@@ -169,21 +170,26 @@ public final class RegistryDecoder {
         return c;
     }
 
+    /**
+     * A row is filled while its id is 0 and appears when the id is stored, last; ids are never
+     * reused. So a table whose write counter did not move during the read is consistent as read,
+     * and otherwise a row is consistent when its id is the same before and after its fields.
+     */
     private RequestRows readTable(TargetObject table) {
         for (int attempt = 0; ; attempt++) {
             Map<String, Object> t = reader.fields(table, TABLE_FIELDS);
             RequestRows out = new RequestRows();
+            TargetObject ids = (TargetObject) t.get(REQ_IDS);
             TargetObject reqs = (TargetObject) t.get(REQS);
-            TargetObject stamps = (TargetObject) t.get(REQ_STAMP);
-            if (reqs == null || stamps == null) return out;
+            if (reqs == null || ids == null) return out;
             int rows = Math.min(asInt(t.get(REQ_HIGH_WATER)),
-                    Math.min(reader.arrayLength(stamps), reader.arrayLength(reqs) / REQ_STRIDE));
+                    Math.min(reader.arrayLength(ids), reader.arrayLength(reqs) / REQ_STRIDE));
             int writes = asInt(t.get(REQ_WRITES));
-            TargetObject doneStamp = (TargetObject) t.get(DONE_STAMP);
-            boolean marks = asInt(t.get(DONE_COUNT)) != 0 && doneStamp != null;
-            boolean quiet = (writes & 1) == 0 && !marks && attempt < QUIET_ATTEMPTS;
-            int[] before = quiet ? null : reader.ints(stamps, 0, rows);
+            TargetObject doneIds = (TargetObject) t.get(DONE_IDS);
+            boolean marks = asInt(t.get(DONE_COUNT)) != 0 && doneIds != null;
+            boolean quiet = (writes & 1) == 0 && attempt < QUIET_ATTEMPTS;
             out.rows = rows;
+            out.ids = reader.longs(ids, 0, rows);
             out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
             TargetObject sideAt = (TargetObject) t.get(REQ_SIDE_AT);
             TargetObject sideLen = (TargetObject) t.get(REQ_SIDE_LEN);
@@ -191,18 +197,18 @@ public final class RegistryDecoder {
                 out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
                 out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
             }
-            if (quiet) {
-                // nothing was written while the rows were read: all of them are consistent
-                if (asInt(reader.fields(table, List.of(REQ_WRITES)).get(REQ_WRITES)) == writes) return out;
-                continue;
+            long[] done = marks ? reader.longs(doneIds, 0, Math.min(rows, reader.arrayLength(doneIds))) : null;
+            if (quiet && asInt(reader.fields(table, List.of(REQ_WRITES)).get(REQ_WRITES)) != writes) continue;
+            long[] after = quiet ? out.ids : reader.longs(ids, 0, rows);
+            if (!quiet) {
+                out.stable = new boolean[rows];
+                // a request there before but gone or replaced after is not shown, and counted torn;
+                // one that appeared meanwhile (id 0 before) is simply not shown
+                for (int r = 0; r < rows; r++) out.stable[r] = out.ids[r] == after[r] || out.ids[r] == 0;
             }
-            int[] done = marks ? reader.ints(doneStamp, 0, Math.min(rows, reader.arrayLength(doneStamp))) : null;
-            int[] after = reader.ints(stamps, 0, rows);
-            out.stable = new boolean[rows];
-            if (done != null) out.done = new boolean[rows];
-            for (int r = 0; r < rows; r++) {
-                out.stable[r] = (before[r] & 1) == 0 && before[r] == after[r];
-                if (done != null && r < done.length) out.done[r] = done[r] != 0 && done[r] == before[r];
+            if (done != null) {
+                out.done = new boolean[rows];
+                for (int r = 0; r < rows && r < done.length; r++) out.done[r] = done[r] != 0 && done[r] == out.ids[r];
             }
             return out;
         }
@@ -281,7 +287,7 @@ public final class RegistryDecoder {
                 if (!t.usable(r) || (requestFlags(t.reqs[b + REQ_META]) & F_COMPLETE) != 0) continue;
                 long comm = t.reqs[b + REQ_COMM];
                 if (comm == 0) continue;
-                hold(holders, comm, t.reqs[b + REQ_ID]);
+                hold(holders, comm, t.ids[r]);
                 requestHolds.merge(comm, 1, Integer::sum);
             }
         }
@@ -302,7 +308,7 @@ public final class RegistryDecoder {
                 if (!t.usable(r)) continue;
                 int owner = requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]);
                 int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-                HandleInfo h = requestRow(t.reqs, r, requestSide.get(i).get(r), table, procRank, p, holders);
+                HandleInfo h = requestRow(t.ids[r], t.reqs, r, requestSide.get(i).get(r), table, procRank, p, holders);
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
         }
@@ -389,12 +395,11 @@ public final class RegistryDecoder {
         return b.build();
     }
 
-    private HandleInfo requestRow(long[] reqs, int r, long[] side, StringTable strings, int[] procRank, int proc,
-                                  Map<Long, List<Long>> holders) {
+    private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
+                                  int proc, Map<Long, List<Long>> holders) {
         int b = r * REQ_STRIDE;
         long meta = reqs[b + REQ_META];
         int flags = requestFlags(meta);
-        long id = reqs[b + REQ_ID];
         long peerTag = reqs[b + REQ_PEER_TAG];
         HandleInfo.Builder h = HandleInfo.builder(id, HandleKind.REQUEST)
                 .ownerRank(proc >= 0 && proc < procRank.length ? procRank[proc] : HandleInfo.UNKNOWN)

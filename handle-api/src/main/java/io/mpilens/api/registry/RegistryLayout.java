@@ -107,39 +107,41 @@ public final class RegistryLayout {
     public static final String REQ_TABLES = "reqTables";
     public static final String REQ_TABLE_COUNT = "reqTableCount";
     // fields of a request table:
+    /**
+     * long[]: request id per row, 0 when the row is empty. A row is filled while its id is 0 and
+     * published by storing the id last; ids are never reused, so an id unchanged across a read of
+     * the row's fields proves them consistent (the ids are the rows' seqlock stamps).
+     */
+    public static final String REQ_IDS = "reqId";
     /** long[]: REQ_STRIDE longs per request row, fields at the REQ_* offsets. */
     public static final String REQS = "reqs";
-    /** int[]: seqlock stamp per request row. */
-    public static final String REQ_STAMP = "reqStamp";
     /** Rows [0, reqHighWater) have been used at least once. */
     public static final String REQ_HIGH_WATER = "reqHighWater";
     /**
-     * int: seqlock of the whole table, odd while a row is written or the arrays are replaced. When
-     * it is even and unchanged across a read of {@link #REQS}, every row read is consistent and the
-     * row stamps need not be read.
+     * int: seqlock of the whole table, odd while a row is filled or the arrays are replaced. When
+     * it is even and unchanged across a read of {@link #REQ_IDS} and {@link #REQS}, every row read
+     * is consistent and the ids need not be read a second time.
      */
     public static final String REQ_WRITES = "reqWrites";
     /** int[] x2 or null: side record (creation stack) of a row in {@link #SIDE_POOL}, -1 if none. */
     public static final String REQ_SIDE_AT = "reqSideAt";
     public static final String REQ_SIDE_LEN = "reqSideLen";
     /**
-     * int[]: a row completed by another thread than the table's owner, not yet released by the
-     * owner, has {@code doneStamp[r] == reqStamp[r]}: it is complete (gone). Only meaningful while
+     * long[]: a row completed by another thread than the table's owner, not yet released by the
+     * owner, has {@code doneId[r] == reqId[r]}: it is complete (gone). Only meaningful while
      * {@link #DONE_COUNT} is not 0.
      */
-    public static final String DONE_STAMP = "doneStamp";
+    public static final String DONE_IDS = "doneId";
     public static final String DONE_COUNT = "doneCount";
-    public static final int REQ_STRIDE = 5;
-    /** Handle id; 0 marks an empty slot. */
-    public static final int REQ_ID = 0;
+    public static final int REQ_STRIDE = 4;
     /** Native handle (the binding's request pointer), 0 if none. */
-    public static final int REQ_KEY = 1;
+    public static final int REQ_KEY = 0;
     /** peer in the high 32 bits, tag in the low 32 bits (Integer.MIN_VALUE: not known). */
-    public static final int REQ_PEER_TAG = 2;
+    public static final int REQ_PEER_TAG = 1;
     /** Id of the communicator (window, file) it was created on, 0 if none. */
-    public static final int REQ_COMM = 3;
+    public static final int REQ_COMM = 2;
     /** flags (bits 0-15), creating call (16-31), class name (32-47) string indexes, owner process (48-63). */
-    public static final int REQ_META = 4;
+    public static final int REQ_META = 3;
     private static final int NONE16 = 0xFFFF;
 
     public static long requestMeta(int flags, int callIndex, int classIndex, int owner) {

@@ -337,8 +337,13 @@ public final class HandleRegistry {
                                         int peer, int tag, Object communicator, boolean persistent) {
         if (key != 0 && !persistent && fastRequests) {
             addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
-            return;
+        } else {
+            addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
         }
+    }
+
+    private void addShared(Object request, long key, int proc, String bindingClass, String callName,
+                           int peer, int tag, Object communicator, boolean persistent) {
         lock();
         try {
             if (key == 0) {
@@ -367,13 +372,13 @@ public final class HandleRegistry {
         return ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
     }
 
-    /** Owner only. Everything the loop repeats is cached in the table; a miss takes the lock once. */
+    /**
+     * Owner only. Everything the loop repeats is cached in the table; a miss takes the lock once.
+     * Kept small, with the rare cases in methods of their own, so the JIT inlines it into the advice.
+     */
     private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
                         Object communicator) {
         if (t.doneCount != 0) takeInMarks(t);
-        int stale = t.keys.get(key);
-        // MPI hands out a request's handle again only after the old one finished
-        if (stale >= 0) completeOwn(t, stale, key);
         long meta = ownMeta(t, callName, bindingClass, proc);
         int c = -1;
         long commId = 0;
@@ -388,10 +393,26 @@ public final class HandleRegistry {
         if (t.nextId == t.idLimit) takeIds(t);
         int r = t.take();
         t.write(r, t.nextId++, key, peerTag(peer, tag), commId, meta, c);
-        t.keys.put(key, r);
+        int stale = t.keys.put(key, r);
+        // MPI hands out a request's handle again only after the old one finished
+        if (stale >= 0) completeStale(t, stale);
+    }
+
+    /** The row of a handle MPI gave out again (its key now maps to the new row). */
+    private void completeStale(RequestTable t, int r) {
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0) checkOrphan(c, commId);
     }
 
     private long ownMeta(RequestTable t, String callName, String bindingClass, int proc) {
+        if (t.metaCall[0] == callName && t.metaClass[0] == bindingClass && t.metaProc[0] == proc) return t.metaValue[0];
+        if (t.metaCall[1] == callName && t.metaClass[1] == bindingClass && t.metaProc[1] == proc) return t.metaValue[1];
+        return ownMetaMiss(t, callName, bindingClass, proc);
+    }
+
+    private long ownMetaMiss(RequestTable t, String callName, String bindingClass, int proc) {
         for (int i = 0; i < t.metaCall.length; i++) {
             if (t.metaCall[i] == callName && t.metaClass[i] == bindingClass && t.metaProc[i] == proc) return t.metaValue[i];
         }
@@ -442,17 +463,24 @@ public final class HandleRegistry {
         int c = t.commSlot[r];
         long commId = t.comm(r);
         t.clear(r);
-        if (c >= 0) {
-            byte[] st = state;
-            long[] ids = id;
-            if (c < st.length && c < ids.length && st[c] == Lifecycle.FREED.code() && ids[c] == commId) {
-                lock();
-                try {
-                    releaseIfUnheld(c);
-                } finally {
-                    unlock();
-                }
-            }
+        if (c >= 0) checkOrphan(c, commId);
+    }
+
+    /** A request on the handle in slot c finished: if that handle is an orphan, it may go now. */
+    private void checkOrphan(int c, long commId) {
+        byte[] st = state;
+        long[] ids = id;
+        if (c < st.length && c < ids.length && st[c] == FREED && ids[c] == commId) releaseOrphan(c);
+    }
+
+    private static final byte FREED = Lifecycle.FREED.code();
+
+    private void releaseOrphan(int c) {
+        lock();
+        try {
+            releaseIfUnheld(c);
+        } finally {
+            unlock();
         }
     }
 
@@ -470,8 +498,8 @@ public final class HandleRegistry {
         int n = t.doneCount;
         for (int i = 0; i < n; i++) {
             int r = t.doneQueue[i];
-            boolean live = t.doneStamp[r] == t.reqStamp[r] && t.id(r) != 0;
-            t.doneStamp[r] = 0;
+            boolean live = t.doneId[r] == t.reqId[r] && t.id(r) != 0;
+            t.doneId[r] = 0;
             if (live) completeOwn(t, r, t.key(r));
         }
         t.doneCount = 0;
@@ -568,7 +596,7 @@ public final class HandleRegistry {
 
     /** Registry lock held: result of {@link #findKeyed}. */
     private int foundRow;
-    private int foundStamp;
+    private long foundId;
 
     /**
      * The thread table holding a request with this native handle (registry lock held), its row
@@ -580,17 +608,17 @@ public final class HandleRegistry {
             int r = mine.keys.get(key);
             if (r >= 0) {
                 foundRow = r;
-                foundStamp = mine.reqStamp[r];
+                foundId = mine.id(r);
                 return mine;
             }
         }
         for (int i = 1; i < reqTableCount; i++) {
             RequestTable t = reqTables[i];
             if (t == mine) continue;
-            long hit = t.findForeign(key);
-            if (hit >= 0) {
-                foundRow = (int) hit;
-                foundStamp = (int) (hit >>> 32);
+            int r = t.findForeign(key);
+            if (r >= 0) {
+                foundRow = r;
+                foundId = t.foundId;
                 return t;
             }
         }
@@ -602,12 +630,12 @@ public final class HandleRegistry {
      * lock: its owner, or anyone when the owner ended, releases the row; otherwise it is marked
      * done for the owner to release.
      */
-    private void completeKeyed(RequestTable t, int r, int stamp) {
+    private void completeKeyed(RequestTable t, int r, long rowId) {
         if (t.ownerId == Thread.currentThread().getId() || t.ownerDead()) {
             completeOwn(t, r, t.key(r));
             return;
         }
-        t.mark(r, stamp);
+        t.mark(r, rowId);
         int c = t.commSlot[r];
         if (c >= 0 && c < highWater && id[c] == t.comm(r)) releaseIfUnheld(c);
     }
@@ -632,7 +660,7 @@ public final class HandleRegistry {
             if (key != 0 && fastRequests) {
                 RequestTable t = findKeyed(key);
                 if (t != null) {
-                    completeKeyed(t, foundRow, foundStamp);
+                    completeKeyed(t, foundRow, foundId);
                     return;
                 }
             }
@@ -661,19 +689,31 @@ public final class HandleRegistry {
         if (key != 0 && fastRequests) {
             RequestTable t = ownTableIfAny();
             if (t != null) {
-                int r = t.keys.get(key);
+                int r = t.keys.remove(key);
                 if (r >= 0) {
-                    completeOwn(t, r, key);
+                    completeRow(t, r);
                     return;
                 }
             }
         }
+        completeLocked(request, key);
+    }
+
+    /** Owner only: row r (already out of the key map) finished. */
+    private void completeRow(RequestTable t, int r) {
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0) checkOrphan(c, commId);
+    }
+
+    private void completeLocked(Object request, long key) {
         lock();
         try {
             int r = sharedRow(request, key);
             if (r < 0) {
                 RequestTable t = key != 0 && fastRequests ? findKeyed(key) : null;
-                if (t != null) completeKeyed(t, foundRow, foundStamp);
+                if (t != null) completeKeyed(t, foundRow, foundId);
                 return;
             }
             int f = RegistryLayout.requestFlags(shared.meta(r));
@@ -756,7 +796,7 @@ public final class HandleRegistry {
             int count = Math.min(t.reqHighWater, rows.length / REQ_STRIDE);
             for (int r = 0; r < count; r++) {
                 int b = r * REQ_STRIDE;
-                if (rows[b + REQ_COMM] != holderId || rows[b + REQ_ID] == 0) continue;
+                if (rows[b + REQ_COMM] != holderId || t.reqId[r] == 0) continue;
                 if ((RegistryLayout.requestFlags(rows[b + REQ_META]) & F_COMPLETE) != 0 || t.marked(r)) continue;
                 n++;
             }

@@ -49,21 +49,24 @@ final class LongSlotMap {
         return -1;
     }
 
-    void put(long key, int slot) {
-        if (key == EMPTY) return;
+    /** Maps key to slot; returns the slot it mapped to before, or -1. */
+    int put(long key, int slot) {
+        if (key == EMPTY) return -1;
         if ((size + 1) * 2 > keys.length) resize(keys.length * 2);
-        int mask = keys.length - 1;
+        long[] ks = keys;
+        int mask = ks.length - 1;
         for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
-            long k = keys[i];
+            long k = ks[i];
             if (k == key) {
+                int old = slots[i];
                 slots[i] = slot;
-                return;
+                return old;
             }
             if (k == EMPTY) {
-                keys[i] = key;
+                ks[i] = key;
                 slots[i] = slot;
                 size++;
-                return;
+                return -1;
             }
         }
     }
@@ -80,7 +83,16 @@ final class LongSlotMap {
         }
         int removed = slots[i];
         size--;
-        // shift back the entries of the probe run that follows, so no tombstone is needed
+        if (keys[(i + 1) & mask] == EMPTY) { // the common case: nothing to shift back
+            keys[i] = EMPTY;
+            return removed;
+        }
+        shiftBack(i, mask);
+        return removed;
+    }
+
+    /** Shifts back the entries of the probe run after the hole, so no tombstone is needed. */
+    private void shiftBack(int i, int mask) {
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
             int home = mix(keys[j]) & mask;
@@ -92,7 +104,6 @@ final class LongSlotMap {
             }
         }
         keys[hole] = EMPTY;
-        return removed;
     }
 
     int size() {

@@ -9,20 +9,22 @@ import java.util.Arrays;
 
 /**
  * One request table of the registry (layout: {@code reqTables[]}). A thread's own table is written
- * by that thread only, with plain stores bracketed by two seqlocks, a stamp per row and
- * {@code reqWrites} for the whole table: no lock, no atomic instruction, no allocation. Table 0 is
+ * by that thread only, with plain stores: no lock, no atomic instruction, no allocation. A row is
+ * published by storing its id last (release), and emptied by storing 0 there; the ids are unique,
+ * so they double as the rows' seqlock stamps, and {@code reqWrites} (odd while a row is filled)
+ * tells a reader whether anything changed while it read the table. Table 0 is
  * shared and written under the registry lock (requests tracked by wrapper, persistent requests,
  * requests with creation stacks or history).
  *
  * <p>Another thread that completes a request of a live owner does not write the row: under the
- * registry lock it sets {@code doneStamp[r]} to the row's stamp and queues the row; the decoder
+ * registry lock it sets {@code doneId[r]} to the row's id and queues the row; the decoder
  * treats such a row as complete, and the owner releases it at its next request. A table whose
  * owner died is written under the registry lock and is adopted by the next thread that needs one.
  * Field names of the layout part are the contract; do not rename them.
  */
 @SuppressWarnings("unused") // the layout fields are read by debuggers
 final class RequestTable {
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle WRITES;
     /** Owner id of the shared table: no thread has it. */
     static final long SHARED = -1;
@@ -38,16 +40,17 @@ final class RequestTable {
     }
 
     // ---- layout
+    /** Id of the request in each row, 0 when the row is empty; stored last when a row is filled. */
+    long[] reqId;
     long[] reqs;
-    int[] reqStamp;
     int reqHighWater;
-    /** Table seqlock: odd while a row is written or the arrays are replaced. */
+    /** Table seqlock: odd while a row is filled or the arrays are replaced. */
     int reqWrites;
     /** Side records (creation stacks) of rows; only the shared table has them, null until one is stored. */
     int[] reqSideAt;
     int[] reqSideLen;
-    /** Row r was completed by another thread when doneStamp[r] == reqStamp[r] (see class comment). */
-    int[] doneStamp;
+    /** Row r was completed by another thread when doneId[r] == reqId[r] (see class comment). */
+    long[] doneId;
     /** Marks not yet taken in by the owner; volatile so the owner's hot path sees a new one. */
     volatile int doneCount;
 
@@ -76,11 +79,11 @@ final class RequestTable {
     int nextMeta;
 
     RequestTable(int capacity, long ownerId, Thread owner) {
+        reqId = new long[capacity];
         reqs = new long[capacity * REQ_STRIDE];
-        reqStamp = new int[capacity];
         commSlot = new int[capacity];
         free = new int[capacity];
-        doneStamp = new int[capacity];
+        doneId = new long[capacity];
         keys = new LongSlotMap(Math.max(16, Integer.highestOneBit(capacity) * 2));
         this.ownerId = ownerId;
         this.owner = owner == null ? null : new WeakReference<>(owner);
@@ -101,17 +104,17 @@ final class RequestTable {
     /** A free row (grown when needed). */
     int take() {
         if (freeCount > 0) return free[--freeCount];
-        if (reqHighWater == reqStamp.length) grow();
+        if (reqHighWater == reqId.length) grow();
         return reqHighWater++;
     }
 
     private void grow() {
-        int cap = reqStamp.length * 2;
+        int cap = reqId.length * 2;
         WRITES.setOpaque(this, reqWrites + 1);
         VarHandle.storeStoreFence();
         reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
-        reqStamp = Arrays.copyOf(reqStamp, cap);
-        doneStamp = Arrays.copyOf(doneStamp, cap);
+        reqId = Arrays.copyOf(reqId, cap);
+        doneId = Arrays.copyOf(doneId, cap);
         if (reqSideAt != null) {
             int old = reqSideAt.length;
             reqSideAt = Arrays.copyOf(reqSideAt, cap);
@@ -123,48 +126,47 @@ final class RequestTable {
         free = Arrays.copyOf(free, cap);
     }
 
+    /** Fills the empty row r; the row appears to readers when its id is stored, last. */
     void write(int r, long id, long key, long peerTag, long comm, long meta, int slotOfComm) {
         int b = r * REQ_STRIDE;
-        begin(r);
-        reqs[b + REQ_ID] = id;
+        WRITES.setOpaque(this, reqWrites + 1);
+        VarHandle.storeStoreFence();
         reqs[b + REQ_KEY] = key;
         reqs[b + REQ_PEER_TAG] = peerTag;
         reqs[b + REQ_COMM] = comm;
         reqs[b + REQ_META] = meta;
-        end(r);
+        LONGS.setRelease(reqId, r, id);
+        WRITES.setRelease(this, reqWrites + 1);
         commSlot[r] = slotOfComm;
     }
 
+    /** One 64-bit store: a reader sees the old or the new value, never a mix. */
     void setMeta(int r, long meta) {
-        begin(r);
-        reqs[r * REQ_STRIDE + REQ_META] = meta;
-        end(r);
+        LONGS.setOpaque(reqs, r * REQ_STRIDE + REQ_META, meta);
     }
 
-    /** Empties row r and puts it on the free list. */
+    /** Empties row r (one store: the row is there or gone) and puts it on the free list. */
     void clear(int r) {
-        begin(r);
-        reqs[r * REQ_STRIDE + REQ_ID] = 0;
+        LONGS.setRelease(reqId, r, 0L);
         if (reqSideAt != null) {
             reqSideAt[r] = -1;
             reqSideLen[r] = 0;
         }
-        end(r);
         commSlot[r] = -1;
         free[freeCount++] = r;
     }
 
+    /** Side record of row r, set before the row's F_HAS_SIDE flag says it is there. */
     void setSide(int r, int at, int len) {
         if (reqSideAt == null) {
-            int[] a = new int[reqStamp.length];
+            int[] a = new int[reqId.length];
             Arrays.fill(a, -1);
-            reqSideLen = new int[reqStamp.length];
+            reqSideLen = new int[reqId.length];
             reqSideAt = a;
         }
-        begin(r);
         reqSideAt[r] = at;
         reqSideLen[r] = len;
-        end(r);
+        VarHandle.storeStoreFence();
     }
 
     int sideAt(int r) {
@@ -176,7 +178,7 @@ final class RequestTable {
     }
 
     long id(int r) {
-        return reqs[r * REQ_STRIDE + REQ_ID];
+        return reqId[r];
     }
 
     long key(int r) {
@@ -191,57 +193,43 @@ final class RequestTable {
         return reqs[r * REQ_STRIDE + REQ_META];
     }
 
-    private void begin(int r) {
-        WRITES.setOpaque(this, reqWrites + 1);
-        VarHandle.storeStoreFence();
-        INTS.setOpaque(reqStamp, r, reqStamp[r] + 1);
-        VarHandle.storeStoreFence();
-    }
-
-    private void end(int r) {
-        INTS.setRelease(reqStamp, r, reqStamp[r] + 1);
-        WRITES.setRelease(this, reqWrites + 1);
-    }
-
     /**
      * Row of a native handle as seen from another thread, which may be writing this table right
      * now: the owner's key map is probed (a miss is possible while it shifts entries, so the rows
      * are scanned after a miss) and the row is accepted only when a seqlock read shows it live
-     * with that key. Returns the row and its stamp packed as {@code stamp << 32 | row}, or -1.
+     * with that key. Returns the row (its id in {@link #foundId}), or -1.
      */
-    long findForeign(long key) {
+    int findForeign(long key) {
         int r = keys.getRacy(key);
-        long hit = r >= 0 ? verify(r, key) : -1;
-        if (hit >= 0) return hit;
+        if (r >= 0 && verify(r, key)) return r;
         long[] rows = reqs;
         int n = Math.min(reqHighWater, rows.length / REQ_STRIDE);
         for (int i = 0; i < n; i++) {
-            if (rows[i * REQ_STRIDE + REQ_KEY] == key) {
-                hit = verify(i, key);
-                if (hit >= 0) return hit;
-            }
+            if (rows[i * REQ_STRIDE + REQ_KEY] == key && verify(i, key)) return i;
         }
         return -1;
     }
 
-    private long verify(int r, long key) {
-        int[] stamps = reqStamp;
+    /** Id of the row {@link #findForeign} found (registry lock held). */
+    long foundId;
+
+    private boolean verify(int r, long key) {
+        long[] ids = reqId;
         long[] rows = reqs;
-        if (r >= stamps.length || (r + 1) * REQ_STRIDE > rows.length) return -1;
-        int before = (int) INTS.getAcquire(stamps, r);
-        if ((before & 1) != 0) return -1;
-        long id = rows[r * REQ_STRIDE + REQ_ID];
+        if (r >= ids.length || (r + 1) * REQ_STRIDE > rows.length) return false;
+        long before = (long) LONGS.getAcquire(ids, r);
         long k = rows[r * REQ_STRIDE + REQ_KEY];
         VarHandle.loadLoadFence();
-        int after = (int) INTS.getVolatile(stamps, r);
-        if (before != after || id == 0 || k != key) return -1;
-        if (doneStamp[r] == before) return -1; // already completed by another thread
-        return ((long) before << 32) | r;
+        long after = (long) LONGS.getVolatile(ids, r);
+        if (before != after || before == 0 || k != key) return false;
+        if (doneId[r] == before) return false; // already completed by another thread
+        foundId = before;
+        return true;
     }
 
-    /** Another thread completed row r (registry lock held, owner alive). */
-    void mark(int r, int stamp) {
-        doneStamp[r] = stamp;
+    /** Another thread completed row r, whose id is {@code id} (registry lock held, owner alive). */
+    void mark(int r, long id) {
+        doneId[r] = id;
         int n = doneCount;
         if (n == doneQueue.length) doneQueue = Arrays.copyOf(doneQueue, n * 2);
         doneQueue[n] = r;
@@ -250,6 +238,6 @@ final class RequestTable {
 
     /** Whether row r (live) was completed by another thread and not yet taken in. */
     boolean marked(int r) {
-        return doneCount != 0 && doneStamp[r] == reqStamp[r];
+        return doneCount != 0 && doneId[r] == reqId[r];
     }
 }
