@@ -33,11 +33,9 @@ public final class RegistryDecoder {
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
-            REQ_TABLES, REQ_TABLE_COUNT, HIST_COUNT, HIST_STAMP, HIST_ID,
+            REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
-    private static final List<String> TABLE_FIELDS = List.of(REQ_IDS, REQS, REQ_HIGH_WATER, REQ_WRITES,
-            REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, DONE_COUNT);
     private static final int MAX_ATTEMPTS = 5;
     /** Reads of a request table with its ids read once, before reading them before and after the rows. */
     private static final int QUIET_ATTEMPTS = 2;
@@ -157,10 +155,17 @@ public final class RegistryDecoder {
         c.cls = ints(f, CLASS, rows);
         c.sideAt = ints(f, SIDE_AT, rows);
         c.sideLen = ints(f, SIDE_LEN, rows);
-        TargetObject tables = (TargetObject) f.get(REQ_TABLES);
-        int tableCount = tables == null ? 0 : Math.min(asInt(f.get(REQ_TABLE_COUNT)), reader.arrayLength(tables));
-        for (TargetObject table : tableCount == 0 ? new TargetObject[0] : reader.objects(tables, 0, tableCount)) {
-            if (table != null) c.tables.add(readTable(table));
+        int tableCount = asInt(f.get(REQ_TABLE_COUNT));
+        if (tableCount > 0 && f.get(REQ_COUNTERS) != null) {
+            TargetObject[] counters = tableArrays(f, REQ_COUNTERS, tableCount);
+            TargetObject[] ids = tableArrays(f, REQ_IDS, tableCount);
+            TargetObject[] packed = tableArrays(f, REQS, tableCount);
+            TargetObject[] sideAt = tableArrays(f, REQ_SIDE_AT, tableCount);
+            TargetObject[] sideLen = tableArrays(f, REQ_SIDE_LEN, tableCount);
+            TargetObject[] done = tableArrays(f, DONE_IDS, tableCount);
+            for (int i = 0; i < tableCount; i++) {
+                c.tables.add(readTable(counters[i], ids[i], packed[i], sideAt[i], sideLen[i], done[i]));
+            }
         }
         // every side record in one bulk read, after the rows that point into it
         TargetObject pool = (TargetObject) f.get(SIDE_POOL);
@@ -170,35 +175,39 @@ public final class RegistryDecoder {
         return c;
     }
 
+    /** Element i of the root's per-table array {@code name}, for the first {@code count} tables (nulls if absent). */
+    private TargetObject[] tableArrays(Map<String, Object> f, String name, int count) {
+        TargetObject outer = (TargetObject) f.get(name);
+        if (outer == null) return new TargetObject[count];
+        TargetObject[] got = reader.objects(outer, 0, Math.min(count, reader.arrayLength(outer)));
+        return got.length == count ? got : Arrays.copyOf(got, count);
+    }
+
     /**
      * A row is filled while its id is 0 and appears when the id is stored, last; ids are never
      * reused. So a table whose write counter did not move during the read is consistent as read,
      * and otherwise a row is consistent when its id is the same before and after its fields.
      */
-    private RequestRows readTable(TargetObject table) {
+    private RequestRows readTable(TargetObject counters, TargetObject ids, TargetObject reqs, TargetObject sideAt,
+                                  TargetObject sideLen, TargetObject doneIds) {
+        RequestRows out = new RequestRows();
+        if (counters == null || ids == null || reqs == null) return out;
         for (int attempt = 0; ; attempt++) {
-            Map<String, Object> t = reader.fields(table, TABLE_FIELDS);
-            RequestRows out = new RequestRows();
-            TargetObject ids = (TargetObject) t.get(REQ_IDS);
-            TargetObject reqs = (TargetObject) t.get(REQS);
-            if (reqs == null || ids == null) return out;
-            int rows = Math.min(asInt(t.get(REQ_HIGH_WATER)),
+            long[] before = reader.longs(counters, 0, REQ_COUNTERS_LENGTH);
+            int rows = (int) Math.min(before[REQ_COUNT_HIGH_WATER],
                     Math.min(reader.arrayLength(ids), reader.arrayLength(reqs) / REQ_STRIDE));
-            int writes = asInt(t.get(REQ_WRITES));
-            TargetObject doneIds = (TargetObject) t.get(DONE_IDS);
-            boolean marks = asInt(t.get(DONE_COUNT)) != 0 && doneIds != null;
+            long writes = before[REQ_COUNT_WRITES];
+            boolean marks = before[REQ_COUNT_DONE] != 0 && doneIds != null;
             boolean quiet = (writes & 1) == 0 && attempt < QUIET_ATTEMPTS;
             out.rows = rows;
             out.ids = reader.longs(ids, 0, rows);
             out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
-            TargetObject sideAt = (TargetObject) t.get(REQ_SIDE_AT);
-            TargetObject sideLen = (TargetObject) t.get(REQ_SIDE_LEN);
             if (sideAt != null && sideLen != null) {
                 out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
                 out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
             }
             long[] done = marks ? reader.longs(doneIds, 0, Math.min(rows, reader.arrayLength(doneIds))) : null;
-            if (quiet && asInt(reader.fields(table, List.of(REQ_WRITES)).get(REQ_WRITES)) != writes) continue;
+            if (quiet && reader.longs(counters, 0, REQ_COUNTERS_LENGTH)[REQ_COUNT_WRITES] != writes) continue;
             long[] after = quiet ? out.ids : reader.longs(ids, 0, rows);
             if (!quiet) {
                 out.stable = new boolean[rows];

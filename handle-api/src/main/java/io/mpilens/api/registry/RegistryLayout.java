@@ -9,8 +9,8 @@ package io.mpilens.api.registry;
  * {@value #ROOT_CLASS}. Per-handle scalars are columns (primitive arrays indexed by slot);
  * variable-size data are records in one pool, {@link #SIDE_POOL}, read in one bulk read and
  * sliced for rows that have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
- * Requests live in request tables ({@link #REQ_TABLES}): one shared, one per thread that creates
- * requests, each written by one thread at a time.
+ * Requests live in request tables ({@link #REQ_TABLE_COUNT}): one shared, one per thread that
+ * creates requests, each written by one thread at a time.
  *
  * <p>Version 2 (version 1 had one request table in the root and counted pending requests in
  * {@link #REF_COUNT}): request tables; a pending request's hold on its communicator is no longer
@@ -99,40 +99,47 @@ public final class RegistryLayout {
     public static final String STRING_COUNT = "stringCount";
 
     // ---- requests: packed request tables, so the request hot path touches one or two cache lines
-    /**
-     * Object[] in the root: the request tables, [0, reqTableCount) valid. Table 0 is shared
-     * (written under the agent's lock); each further table belongs to one thread, which writes it
-     * without a lock. Growing this array bumps the generation.
+    /*
+     * Table 0 is shared (written under the agent's lock); each further table belongs to one
+     * thread, which writes it without a lock. A table's arrays hang from the root in arrays of
+     * arrays indexed by table, [0, reqTableCount) valid, so a reader (or a heap-dump prefetch)
+     * reaches them two steps from the root. Growing these outer arrays bumps the generation.
      */
-    public static final String REQ_TABLES = "reqTables";
     public static final String REQ_TABLE_COUNT = "reqTableCount";
-    // fields of a request table:
     /**
-     * long[]: request id per row, 0 when the row is empty. A row is filled while its id is 0 and
-     * published by storing the id last; ids are never reused, so an id unchanged across a read of
-     * the row's fields proves them consistent (the ids are the rows' seqlock stamps).
+     * long[][]: per table, {@link #REQ_COUNTERS_LENGTH} scalars at the REQ_COUNT_* indexes. Never
+     * replaced, so the write counter can be read before and after the table's arrays.
      */
-    public static final String REQ_IDS = "reqId";
-    /** long[]: REQ_STRIDE longs per request row, fields at the REQ_* offsets. */
-    public static final String REQS = "reqs";
-    /** Rows [0, reqHighWater) have been used at least once. */
-    public static final String REQ_HIGH_WATER = "reqHighWater";
+    public static final String REQ_COUNTERS = "reqCounters";
+    /** Rows [0, high water) have been used at least once. */
+    public static final int REQ_COUNT_HIGH_WATER = 0;
     /**
-     * int: seqlock of the whole table, odd while a row is filled or the arrays are replaced. When
-     * it is even and unchanged across a read of {@link #REQ_IDS} and {@link #REQS}, every row read
-     * is consistent and the ids need not be read a second time.
+     * The table's seqlock, odd while a row is filled or its arrays are replaced. When it is even
+     * and unchanged across a read of the table's ids and rows, every row read is consistent and
+     * the ids need not be read a second time.
      */
-    public static final String REQ_WRITES = "reqWrites";
-    /** int[] x2 or null: side record (creation stack) of a row in {@link #SIDE_POOL}, -1 if none. */
-    public static final String REQ_SIDE_AT = "reqSideAt";
-    public static final String REQ_SIDE_LEN = "reqSideLen";
+    public static final int REQ_COUNT_WRITES = 1;
+    /** Rows completed by another thread than the owner and not yet released by it (see {@link #DONE_IDS}). */
+    public static final int REQ_COUNT_DONE = 2;
+    public static final int REQ_COUNTERS_LENGTH = 3;
     /**
-     * long[]: a row completed by another thread than the table's owner, not yet released by the
-     * owner, has {@code doneId[r] == reqId[r]}: it is complete (gone). Only meaningful while
-     * {@link #DONE_COUNT} is not 0.
+     * long[][]: per table, the request id of each row, 0 when the row is empty. A row is filled
+     * while its id is 0 and published by storing the id last; ids are never reused, so an id
+     * unchanged across a read of the row's fields proves them consistent (the ids are the rows'
+     * seqlock stamps).
      */
-    public static final String DONE_IDS = "doneId";
-    public static final String DONE_COUNT = "doneCount";
+    public static final String REQ_IDS = "reqIds";
+    /** long[][]: per table, REQ_STRIDE longs per row, fields at the REQ_* offsets. */
+    public static final String REQS = "reqRows";
+    /** int[][] x2, elements null when unused: side record (creation stack) of a row in {@link #SIDE_POOL}, -1 if none. */
+    public static final String REQ_SIDE_AT = "reqSideAts";
+    public static final String REQ_SIDE_LEN = "reqSideLens";
+    /**
+     * long[][]: per table, a row completed by another thread than the table's owner, not yet
+     * released by the owner, has {@code doneIds[t][r] == reqIds[t][r]}: it is complete (gone).
+     * Only meaningful while the table's {@link #REQ_COUNT_DONE} is not 0.
+     */
+    public static final String DONE_IDS = "doneIds";
     public static final int REQ_STRIDE = 4;
     /** Native handle (the binding's request pointer), 0 if none. */
     public static final int REQ_KEY = 0;

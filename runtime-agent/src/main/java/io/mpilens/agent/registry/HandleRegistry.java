@@ -68,8 +68,13 @@ public final class HandleRegistry {
     private int stringCount;
 
     // ---- request tables (layout): [0] shared, under the lock; then one per thread (RequestTable)
-    private RequestTable[] reqTables = new RequestTable[4];
     private int reqTableCount;
+    private long[][] reqCounters = new long[4][];
+    private long[][] reqIds = new long[4][];
+    private long[][] reqRows = new long[4][];
+    private int[][] reqSideAts = new int[4][];
+    private int[][] reqSideLens = new int[4][];
+    private long[][] doneIds = new long[4][];
 
     // ---- side records (layout): one pool, so a snapshot reads all of them in one bulk read
     private long[] sidePool = new long[4096];
@@ -101,6 +106,7 @@ public final class HandleRegistry {
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
     private final RequestTable shared;
+    private RequestTable[] tables = new RequestTable[4];
     private final ThreadLocal<RequestTable> ownTables = new ThreadLocal<>();
     /** The table the hot path used last; its owner id says whether it is the caller's. */
     private RequestTable lastTable;
@@ -136,9 +142,8 @@ public final class HandleRegistry {
         hSite = new int[historyCapacity];
         hFlags = new int[historyCapacity];
         freeSlots = new int[capacity];
-        shared = new RequestTable(capacity, RequestTable.SHARED, null);
-        reqTables[0] = shared;
-        reqTableCount = 1;
+        shared = new RequestTable(this, 0, capacity, RequestTable.SHARED, null);
+        register(shared);
         lastTable = shared;
         tableCapacity = Math.min(capacity, 256);
     }
@@ -378,7 +383,7 @@ public final class HandleRegistry {
      */
     private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
                         Object communicator) {
-        if (t.doneCount != 0) takeInMarks(t);
+        if (t.doneCount() != 0) takeInMarks(t);
         long meta = ownMeta(t, callName, bindingClass, proc);
         int c = -1;
         long commId = 0;
@@ -495,14 +500,14 @@ public final class HandleRegistry {
     }
 
     private void takeInMarksLocked(RequestTable t) {
-        int n = t.doneCount;
+        int n = t.doneCount();
         for (int i = 0; i < n; i++) {
             int r = t.doneQueue[i];
             boolean live = t.doneId[r] == t.reqId[r] && t.id(r) != 0;
             t.doneId[r] = 0;
             if (live) completeOwn(t, r, t.key(r));
         }
-        t.doneCount = 0;
+        t.setDoneCount(0);
     }
 
     /** This thread's own request table, created (or adopted from a thread that ended) on first use. */
@@ -530,7 +535,7 @@ public final class HandleRegistry {
         try {
             // a table whose thread ended is taken over, pending rows and all: tables do not pile up
             for (int i = 1; i < reqTableCount; i++) {
-                RequestTable old = reqTables[i];
+                RequestTable old = tables[i];
                 if (old.ownerDead()) {
                     takeInMarksLocked(old);
                     old.adopt(me);
@@ -538,20 +543,64 @@ public final class HandleRegistry {
                     return old;
                 }
             }
-            RequestTable t = new RequestTable(tableCapacity, me.getId(), me);
-            if (reqTableCount == reqTables.length) {
-                generation++; // odd: readers retry
-                reqTables = Arrays.copyOf(reqTables, reqTableCount * 2);
-                generation++;
-            }
-            reqTables[reqTableCount] = t;
-            VarHandle.storeStoreFence();
-            reqTableCount++;
+            RequestTable t = new RequestTable(this, reqTableCount, tableCapacity, me.getId(), me);
+            register(t);
             ownTables.set(t);
             return t;
         } finally {
             unlock();
         }
+    }
+
+    /** Registry lock held: the table's arrays become visible in the root, then the count. */
+    private void register(RequestTable t) {
+        if (t.index == tables.length) {
+            int cap = tables.length * 2;
+            generation++; // odd: readers retry
+            tables = Arrays.copyOf(tables, cap);
+            reqCounters = Arrays.copyOf(reqCounters, cap);
+            reqIds = Arrays.copyOf(reqIds, cap);
+            reqRows = Arrays.copyOf(reqRows, cap);
+            reqSideAts = Arrays.copyOf(reqSideAts, cap);
+            reqSideLens = Arrays.copyOf(reqSideLens, cap);
+            doneIds = Arrays.copyOf(doneIds, cap);
+            generation++;
+        }
+        tables[t.index] = t;
+        reqCounters[t.index] = t.counters;
+        publish(t);
+        VarHandle.storeStoreFence();
+        reqTableCount = t.index + 1;
+    }
+
+    private void publish(RequestTable t) {
+        int i = t.index;
+        reqIds[i] = t.reqId;
+        reqRows[i] = t.reqs;
+        doneIds[i] = t.doneId;
+        reqSideAts[i] = t.reqSideAt;
+        reqSideLens[i] = t.reqSideLen;
+    }
+
+    /** A table is full: larger arrays, published under the lock while its write counter is odd. */
+    void grow(RequestTable t) {
+        lock();
+        try {
+            t.beginWrites();
+            t.grow();
+            publish(t);
+            t.endWrites();
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Registry lock held: the first creation stack of a table's request. */
+    void addSideColumns(RequestTable t) {
+        t.beginWrites();
+        t.allocateSideColumns();
+        publish(t);
+        t.endWrites();
     }
 
     /**
@@ -613,7 +662,7 @@ public final class HandleRegistry {
             }
         }
         for (int i = 1; i < reqTableCount; i++) {
-            RequestTable t = reqTables[i];
+            RequestTable t = tables[i];
             if (t == mine) continue;
             int r = t.findForeign(key);
             if (r >= 0) {
@@ -791,7 +840,7 @@ public final class HandleRegistry {
     private int pendingRequestsOn(long holderId) {
         int n = 0;
         for (int i = 0; i < reqTableCount; i++) {
-            RequestTable t = reqTables[i];
+            RequestTable t = tables[i];
             long[] rows = t.reqs;
             int count = Math.min(t.reqHighWater, rows.length / REQ_STRIDE);
             for (int r = 0; r < count; r++) {

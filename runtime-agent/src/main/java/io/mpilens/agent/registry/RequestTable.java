@@ -8,10 +8,12 @@ import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
- * One request table of the registry (layout: {@code reqTables[]}). A thread's own table is written
+ * One request table of the registry. Its arrays are published in the registry root's
+ * {@code reqIds[t]}, {@code reqRows[t]}, ... (layout: request tables), so a reader reaches them in
+ * two steps from the root; its scalars are in {@code reqCounters[t]}. A thread's own table is written
  * by that thread only, with plain stores: no lock, no atomic instruction, no allocation. A row is
  * published by storing its id last (release), and emptied by storing 0 there; the ids are unique,
- * so they double as the rows' seqlock stamps, and {@code reqWrites} (odd while a row is filled)
+ * so they double as the rows' seqlock stamps, and the write counter (odd while a row is filled)
  * tells a reader whether anything changed while it read the table. Table 0 is
  * shared and written under the registry lock (requests tracked by wrapper, persistent requests,
  * requests with creation stacks or history).
@@ -20,41 +22,32 @@ import java.util.Arrays;
  * registry lock it sets {@code doneId[r]} to the row's id and queues the row; the decoder
  * treats such a row as complete, and the owner releases it at its next request. A table whose
  * owner died is written under the registry lock and is adopted by the next thread that needs one.
- * Field names of the layout part are the contract; do not rename them.
+ * Replacing an array (growth) happens under the registry lock, which publishes the new one.
  */
-@SuppressWarnings("unused") // the layout fields are read by debuggers
 final class RequestTable {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle WRITES;
     /** Owner id of the shared table: no thread has it. */
     static final long SHARED = -1;
     /** Request ids are taken from the registry in blocks, so creating one needs no lock. */
     static final int ID_BLOCK = 256;
 
-    static {
-        try {
-            WRITES = MethodHandles.lookup().findVarHandle(RequestTable.class, "reqWrites", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    // ---- layout
+    // ---- published in the registry root (layout), replaced only under the registry lock
     /** Id of the request in each row, 0 when the row is empty; stored last when a row is filled. */
     long[] reqId;
     long[] reqs;
+    /** The table's scalars, {@code REQ_COUNT_*}: high water, write counter, marks. Never replaced. */
+    final long[] counters = new long[REQ_COUNTERS_LENGTH];
     int reqHighWater;
-    /** Table seqlock: odd while a row is filled or the arrays are replaced. */
-    int reqWrites;
     /** Side records (creation stacks) of rows; only the shared table has them, null until one is stored. */
     int[] reqSideAt;
     int[] reqSideLen;
     /** Row r was completed by another thread when doneId[r] == reqId[r] (see class comment). */
     long[] doneId;
-    /** Marks not yet taken in by the owner; volatile so the owner's hot path sees a new one. */
-    volatile int doneCount;
 
     // ---- private to the writer
+    /** Index of this table in the registry's table arrays. */
+    final int index;
+    private final HandleRegistry registry;
     /** Thread id of the owner (ids are never reused), or SHARED. Written under the registry lock. */
     long ownerId;
     private WeakReference<Thread> owner;
@@ -78,7 +71,9 @@ final class RequestTable {
     final long[] metaValue = new long[4];
     int nextMeta;
 
-    RequestTable(int capacity, long ownerId, Thread owner) {
+    RequestTable(HandleRegistry registry, int index, int capacity, long ownerId, Thread owner) {
+        this.registry = registry;
+        this.index = index;
         reqId = new long[capacity];
         reqs = new long[capacity * REQ_STRIDE];
         commSlot = new int[capacity];
@@ -101,17 +96,27 @@ final class RequestTable {
         owner = new WeakReference<>(t);
     }
 
+    /** Marks not yet taken in by the owner (a volatile read: the owner's hot path must see a new one). */
+    int doneCount() {
+        return (int) (long) LONGS.getVolatile(counters, REQ_COUNT_DONE);
+    }
+
+    void setDoneCount(int n) {
+        LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
+    }
+
     /** A free row (grown when needed). */
     int take() {
         if (freeCount > 0) return free[--freeCount];
-        if (reqHighWater == reqId.length) grow();
-        return reqHighWater++;
+        if (reqHighWater == reqId.length) registry.grow(this);
+        int r = reqHighWater++;
+        LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+        return r;
     }
 
-    private void grow() {
+    /** Registry lock held: larger arrays, published by the caller while the write counter is odd. */
+    void grow() {
         int cap = reqId.length * 2;
-        WRITES.setOpaque(this, reqWrites + 1);
-        VarHandle.storeStoreFence();
         reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
         reqId = Arrays.copyOf(reqId, cap);
         doneId = Arrays.copyOf(doneId, cap);
@@ -121,7 +126,6 @@ final class RequestTable {
             Arrays.fill(reqSideAt, old, cap, -1);
             reqSideLen = Arrays.copyOf(reqSideLen, cap);
         }
-        WRITES.setRelease(this, reqWrites + 1);
         commSlot = Arrays.copyOf(commSlot, cap);
         free = Arrays.copyOf(free, cap);
     }
@@ -129,15 +133,23 @@ final class RequestTable {
     /** Fills the empty row r; the row appears to readers when its id is stored, last. */
     void write(int r, long id, long key, long peerTag, long comm, long meta, int slotOfComm) {
         int b = r * REQ_STRIDE;
-        WRITES.setOpaque(this, reqWrites + 1);
-        VarHandle.storeStoreFence();
+        beginWrites();
         reqs[b + REQ_KEY] = key;
         reqs[b + REQ_PEER_TAG] = peerTag;
         reqs[b + REQ_COMM] = comm;
         reqs[b + REQ_META] = meta;
         LONGS.setRelease(reqId, r, id);
-        WRITES.setRelease(this, reqWrites + 1);
+        endWrites();
         commSlot[r] = slotOfComm;
+    }
+
+    void beginWrites() {
+        LONGS.setOpaque(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    void endWrites() {
+        LONGS.setRelease(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
     }
 
     /** One 64-bit store: a reader sees the old or the new value, never a mix. */
@@ -158,12 +170,7 @@ final class RequestTable {
 
     /** Side record of row r, set before the row's F_HAS_SIDE flag says it is there. */
     void setSide(int r, int at, int len) {
-        if (reqSideAt == null) {
-            int[] a = new int[reqId.length];
-            Arrays.fill(a, -1);
-            reqSideLen = new int[reqId.length];
-            reqSideAt = a;
-        }
+        if (reqSideAt == null) registry.addSideColumns(this);
         reqSideAt[r] = at;
         reqSideLen[r] = len;
         VarHandle.storeStoreFence();
@@ -230,14 +237,22 @@ final class RequestTable {
     /** Another thread completed row r, whose id is {@code id} (registry lock held, owner alive). */
     void mark(int r, long id) {
         doneId[r] = id;
-        int n = doneCount;
+        int n = doneCount();
         if (n == doneQueue.length) doneQueue = Arrays.copyOf(doneQueue, n * 2);
         doneQueue[n] = r;
-        doneCount = n + 1;
+        setDoneCount(n + 1);
     }
 
     /** Whether row r (live) was completed by another thread and not yet taken in. */
     boolean marked(int r) {
-        return doneCount != 0 && doneId[r] == reqId[r];
+        return doneCount() != 0 && doneId[r] == reqId[r];
+    }
+
+    /** Registry lock held: side columns for creation stacks (shared table). */
+    void allocateSideColumns() {
+        int[] a = new int[reqId.length];
+        Arrays.fill(a, -1);
+        reqSideLen = new int[reqId.length];
+        reqSideAt = a;
     }
 }

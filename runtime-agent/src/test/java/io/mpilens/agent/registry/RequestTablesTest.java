@@ -45,7 +45,7 @@ class RequestTablesTest {
     }
 
     static RequestTable[] tables(HandleRegistry registry) throws ReflectiveOperationException {
-        Field f = HandleRegistry.class.getDeclaredField("reqTables");
+        Field f = HandleRegistry.class.getDeclaredField("tables");
         f.setAccessible(true);
         Field n = HandleRegistry.class.getDeclaredField("reqTableCount");
         n.setAccessible(true);
@@ -120,7 +120,7 @@ class RequestTablesTest {
         registry.requestCompleted(null, 0xA0); // this thread is not the owner: the row is marked
         completed.countDown();
         RequestTable table = tables(registry)[1];
-        assertEquals(1, table.doneCount);
+        assertEquals(1, table.doneCount());
         ProcessSnapshot s = snapshot();
         assertEquals(List.of(0xB0L), requests(s).stream().map(HandleInfo::cHandle).collect(Collectors.toList()));
         assertEquals(1, communicator(s).refCount());
@@ -128,7 +128,7 @@ class RequestTablesTest {
 
         checked.countDown();
         owner.join();
-        assertEquals(0, table.doneCount);
+        assertEquals(0, table.doneCount());
         assertEquals(2, table.reqHighWater, "the marked row was reused by the owner");
         assertEquals(Set.of(0xB0L, 0xC0L), requests(snapshot()).stream().map(HandleInfo::cHandle).collect(Collectors.toSet()));
 
@@ -153,7 +153,7 @@ class RequestTablesTest {
 
         registry.requestCompleted(null, 1 << 8); // owner dead: released by this thread directly
         RequestTable dead = tables(registry)[1];
-        assertEquals(0, dead.doneCount);
+        assertEquals(0, dead.doneCount());
         assertEquals(2, requests(snapshot()).size());
 
         onOtherThread(() -> registry.addRequest(new Object(), 0xF00, 0, "mpi.Request", "iRecv", 0, 0, null, false));
@@ -196,7 +196,7 @@ class RequestTablesTest {
     static void stopMidWrite(HandleRegistry registry, long key) throws ReflectiveOperationException {
         RequestTable own = tables(registry)[1];
         int r = own.take();
-        own.reqWrites++; // odd
+        own.counters[RegistryLayout.REQ_COUNT_WRITES]++; // odd
         own.reqs[r * RegistryLayout.REQ_STRIDE + RegistryLayout.REQ_KEY] = key;
         own.reqs[r * RegistryLayout.REQ_STRIDE + RegistryLayout.REQ_PEER_TAG] = 0x0000_0003_0000_0004L;
     }
@@ -251,7 +251,7 @@ class RequestTablesTest {
         send(0x10);
         onOtherThread(() -> registry.requestCompleted(null, 0x999));
         assertEquals(1, requests(snapshot()).size());
-        assertEquals(0, tables(registry)[1].doneCount);
+        assertEquals(0, tables(registry)[1].doneCount());
     }
 
     @Test
