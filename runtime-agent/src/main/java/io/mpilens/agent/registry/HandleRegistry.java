@@ -113,6 +113,8 @@ public final class HandleRegistry {
     private final int tableCapacity;
     /** Requests with a native handle go into thread tables (off while stacks or history are recorded). */
     private boolean fastRequests = true;
+    /** Handles in state FREED (orphans): while there are none, completing a request checks nothing. */
+    private int freedCount;
     /** Some freed communicator waits for requests of thread tables: the reaper re-checks it. */
     private boolean orphanWatch;
     private WeakReference<Object> lastComm = new WeakReference<>(null);
@@ -145,7 +147,7 @@ public final class HandleRegistry {
         shared = new RequestTable(this, 0, capacity, RequestTable.SHARED, null);
         register(shared);
         lastTable = shared;
-        tableCapacity = Math.min(capacity, 256);
+        tableCapacity = Math.min(capacity, 32); // a message loop needs a few rows; tables grow by doubling
     }
 
     public void configure(String agentVersion, String binding, boolean historyOfRequests) {
@@ -471,8 +473,12 @@ public final class HandleRegistry {
         if (c >= 0) checkOrphan(c, commId);
     }
 
-    /** A request on the handle in slot c finished: if that handle is an orphan, it may go now. */
+    /**
+     * A request on the handle in slot c finished: if that handle is an orphan, it may go now. The
+     * count read without the lock may be stale; the reaper catches that race (watchOrphans).
+     */
     private void checkOrphan(int c, long commId) {
+        if (freedCount == 0) return;
         byte[] st = state;
         long[] ids = id;
         if (c < st.length && c < ids.length && st[c] == FREED && ids[c] == commId) releaseOrphan(c);
@@ -723,6 +729,7 @@ public final class HandleRegistry {
             beginWrite(s);
             state[s] = Lifecycle.FREED.code();
             endWrite(s);
+            freedCount++;
             if (!releaseIfUnheld(s) && refCount[s] == 0) watchOrphans();
         } finally {
             unlock();
@@ -1157,6 +1164,7 @@ public final class HandleRegistry {
         ref0Slot[s] = -1;
         ref1Slot[s] = -1;
         parentSlots[s] = null;
+        if (state[s] == FREED) freedCount--;
         beginWrite(s);
         id[s] = 0;
         state[s] = Lifecycle.RELEASED.code();
