@@ -593,9 +593,12 @@ public final class HandleRegistry {
         lock();
         try {
             t.beginWrites();
-            t.grow();
-            publish(t);
-            t.endWrites();
+            try {
+                t.grow();
+                publish(t);
+            } finally {
+                t.endWrites(); // even if out of memory: the counter must not stay odd
+            }
         } finally {
             unlock();
         }

@@ -247,6 +247,23 @@ class RequestTablesTest {
     }
 
     @Test
+    void orphanWhoseLastRequestEndedUnnoticedIsReleasedByTheReapersSweep() throws Exception {
+        send(0x10);
+        registry.freed(comm);
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+        // the owner's completion raced with the free and did not see the orphan
+        RequestTable own = tables(registry)[1];
+        own.keys.remove(0x10);
+        own.clear(0);
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state(), "nothing released it yet");
+        java.lang.reflect.Method sweep = HandleRegistry.class.getDeclaredMethod("sweepOrphans");
+        sweep.setAccessible(true);
+        sweep.invoke(registry); // what the reaper thread runs every 100 ms while orphans wait
+        assertTrue(snapshot().handle(commId).isEmpty());
+        assertTrue(snapshot().released().stream().anyMatch(h -> h.id() == commId));
+    }
+
+    @Test
     void completionByAnotherThreadOfAnUnknownHandleChangesNothing() throws Exception {
         send(0x10);
         onOtherThread(() -> registry.requestCompleted(null, 0x999));
