@@ -37,6 +37,7 @@ public final class RegistryDecoder {
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
+    private static final long[] NO_IDS = new long[0];
     /** Reads of a request table with its ids read once, before reading them before and after the rows. */
     private static final int QUIET_ATTEMPTS = 2;
 
@@ -317,7 +318,7 @@ public final class RegistryDecoder {
                 if (!t.usable(r)) continue;
                 int owner = requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]);
                 int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-                HandleInfo h = requestRow(t.ids[r], t.reqs, r, requestSide.get(i).get(r), table, procRank, p, holders);
+                HandleInfo h = requestRow(t.ids[r], t.reqs, r, requestSide.get(i).get(r), table, procRank, p);
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
         }
@@ -405,7 +406,7 @@ public final class RegistryDecoder {
     }
 
     private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
-                                  int proc, Map<Long, List<Long>> holders) {
+                                  int proc) {
         int b = r * REQ_STRIDE;
         long meta = reqs[b + REQ_META];
         int flags = requestFlags(meta);
@@ -415,7 +416,7 @@ public final class RegistryDecoder {
                 .bindingClass(strings.get(requestClass(meta)))
                 .creatingCall(strings.get(requestCall(meta)))
                 .state(Lifecycle.ACTIVE)
-                .heldBy(toArray(holders.get(id)))
+                .heldBy(NO_IDS) // no counted reference points at a request
                 .leaked((flags & F_LEAKED) != 0)
                 .peer((int) (peerTag >> 32))
                 .tag((int) peerTag)
@@ -423,9 +424,13 @@ public final class RegistryDecoder {
                 .persistent((flags & F_PERSISTENT) != 0)
                 .complete((flags & F_COMPLETE) != 0);
         if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(reqs[b + REQ_KEY]);
-        List<String> stack = new ArrayList<>();
-        for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
-        h.creationStack(stack);
+        if (side != null) {
+            List<String> stack = new ArrayList<>();
+            for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+            h.creationStack(stack);
+        } else {
+            h.creationStack(List.of());
+        }
         return h.build();
     }
 
