@@ -414,15 +414,13 @@ public final class HandleRegistry {
     }
 
     private long ownMeta(RequestTable t, String callName, String bindingClass, int proc) {
-        if (t.metaCall[0] == callName && t.metaClass[0] == bindingClass && t.metaProc[0] == proc) return t.metaValue[0];
-        if (t.metaCall[1] == callName && t.metaClass[1] == bindingClass && t.metaProc[1] == proc) return t.metaValue[1];
+        if (t.metaCall0 == callName && t.metaClass0 == bindingClass && t.metaProc0 == proc) return t.metaValue0;
+        if (t.metaCall1 == callName && t.metaClass1 == bindingClass && t.metaProc1 == proc) return t.metaValue1;
         return ownMetaMiss(t, callName, bindingClass, proc);
     }
 
+    /** Creating call, class and owner of a request not in the table's two-entry cache (iRecv, iSend). */
     private long ownMetaMiss(RequestTable t, String callName, String bindingClass, int proc) {
-        for (int i = 0; i < t.metaCall.length; i++) {
-            if (t.metaCall[i] == callName && t.metaClass[i] == bindingClass && t.metaProc[i] == proc) return t.metaValue[i];
-        }
         long meta;
         lock();
         try {
@@ -430,11 +428,17 @@ public final class HandleRegistry {
         } finally {
             unlock();
         }
-        int at = t.nextMeta++ & (t.metaCall.length - 1);
-        t.metaCall[at] = callName;
-        t.metaClass[at] = bindingClass;
-        t.metaProc[at] = proc;
-        t.metaValue[at] = meta;
+        if ((t.nextMeta++ & 1) == 0) {
+            t.metaCall0 = callName;
+            t.metaClass0 = bindingClass;
+            t.metaProc0 = proc;
+            t.metaValue0 = meta;
+        } else {
+            t.metaCall1 = callName;
+            t.metaClass1 = bindingClass;
+            t.metaProc1 = proc;
+            t.metaValue1 = meta;
+        }
         return meta;
     }
 

@@ -65,10 +65,11 @@ final class RequestTable {
     WeakReference<Object> lastComm = new WeakReference<>(null);
     int lastCommSlot = -1;
     long lastCommId;
-    final String[] metaCall = new String[4];
-    final String[] metaClass = new String[4];
-    final int[] metaProc = new int[4];
-    final long[] metaValue = new long[4];
+    // two entries in fields, not arrays: MPI's own work between two requests evicts cache lines,
+    // and each array would be one more line to fetch again
+    String metaCall0, metaClass0, metaCall1, metaClass1;
+    int metaProc0, metaProc1;
+    long metaValue0, metaValue1;
     int nextMeta;
 
     RequestTable(HandleRegistry registry, int index, int capacity, long ownerId, Thread owner) {
