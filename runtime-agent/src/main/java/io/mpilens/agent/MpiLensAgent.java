@@ -65,7 +65,7 @@ public final class MpiLensAgent {
                         + " the agent stays inactive");
                 return;
             }
-            HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests);
+            HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests, options.requestStacks);
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             transformer(profiles, options, late).installOn(inst);

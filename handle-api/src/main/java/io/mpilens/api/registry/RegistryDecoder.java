@@ -24,18 +24,22 @@ import java.util.Map;
 /**
  * Turns the registry in a target's heap into {@link ProcessSnapshot}s, reading only fields and
  * arrays through a {@link TargetReader}. The same code runs live (JDI), post-mortem (heap dump)
- * and in tests. Cost: a fixed number of bulk reads (one per column) plus one read per row
- * with side data and one per string not seen before.
+ * and in tests. Cost: a fixed number of bulk reads (one per column, one or two per request
+ * table) plus one per string not seen before. A request table that did not change while it was
+ * read costs one read of its packed rows only; its row stamps are read (twice) only when it did.
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
-            REQS, REQ_STAMP, REQ_HIGH_WATER, REQ_SIDE_AT, REQ_SIDE_LEN, HIST_COUNT, HIST_STAMP, HIST_ID,
+            REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
+    private static final long[] NO_IDS = new long[0];
+    /** Reads of a request table with its ids read once, before reading them before and after the rows. */
+    private static final int QUIET_ATTEMPTS = 2;
 
     private final TargetReader reader;
     /** Interned strings never change once published, so they are cached across snapshots. */
@@ -96,14 +100,31 @@ public final class RegistryDecoder {
     private static final class Columns {
         int rows;
         int[] stamp, flags, owner, refCount, i0, i1, i2, name, call, cls, sideAt, sideLen;
-        int[] reqSideAt, reqSideLen;
         long[] sidePool;
         long[] id, cHandle, l0, l1, l2, r0, r1, r2;
         byte[] kind, state;
         int[] stampAfter;
-        int reqRows;
-        int[] reqStamp, reqStampAfter;
-        long[] reqs;
+        final List<RequestRows> tables = new ArrayList<>();
+    }
+
+    /** One request table as read: which rows are consistent, and their packed fields. */
+    private static final class RequestRows {
+        int rows;
+        long[] ids = new long[0];
+        long[] reqs = new long[0];
+        /** Null: every row is consistent (the table did not change while it was read). */
+        boolean[] stable;
+        /** Null: no row was completed by another thread than the table's owner. */
+        boolean[] done;
+        int[] sideAt, sideLen;
+
+        boolean usable(int r) {
+            return (stable == null || stable[r]) && ids[r] != 0 && (done == null || !done[r]);
+        }
+
+        boolean torn(int r) {
+            return stable != null && !stable[r];
+        }
     }
 
     private Columns readColumns(Map<String, Object> f) {
@@ -135,19 +156,17 @@ public final class RegistryDecoder {
         c.cls = ints(f, CLASS, rows);
         c.sideAt = ints(f, SIDE_AT, rows);
         c.sideLen = ints(f, SIDE_LEN, rows);
-        TargetObject reqStamps = (TargetObject) f.get(REQ_STAMP);
-        TargetObject reqs = (TargetObject) f.get(REQS);
-        if (reqStamps != null && reqs != null) {
-            c.reqRows = Math.min(asInt(f.get(REQ_HIGH_WATER)),
-                    Math.min(reader.arrayLength(reqStamps), reader.arrayLength(reqs) / REQ_STRIDE));
-            c.reqStamp = reader.ints(reqStamps, 0, c.reqRows);
-            c.reqs = reader.longs(reqs, 0, c.reqRows * REQ_STRIDE);
-            c.reqSideAt = reader.ints((TargetObject) f.get(REQ_SIDE_AT), 0, c.reqRows);
-            c.reqSideLen = reader.ints((TargetObject) f.get(REQ_SIDE_LEN), 0, c.reqRows);
-            c.reqStampAfter = reader.ints(reqStamps, 0, c.reqRows);
-        } else {
-            c.reqStamp = c.reqStampAfter = c.reqSideAt = c.reqSideLen = new int[0];
-            c.reqs = new long[0];
+        int tableCount = asInt(f.get(REQ_TABLE_COUNT));
+        if (tableCount > 0 && f.get(REQ_COUNTERS) != null) {
+            TargetObject[] counters = tableArrays(f, REQ_COUNTERS, tableCount);
+            TargetObject[] ids = tableArrays(f, REQ_IDS, tableCount);
+            TargetObject[] packed = tableArrays(f, REQS, tableCount);
+            TargetObject[] sideAt = tableArrays(f, REQ_SIDE_AT, tableCount);
+            TargetObject[] sideLen = tableArrays(f, REQ_SIDE_LEN, tableCount);
+            TargetObject[] done = tableArrays(f, DONE_IDS, tableCount);
+            for (int i = 0; i < tableCount; i++) {
+                c.tables.add(readTable(counters[i], ids[i], packed[i], sideAt[i], sideLen[i], done[i]));
+            }
         }
         // every side record in one bulk read, after the rows that point into it
         TargetObject pool = (TargetObject) f.get(SIDE_POOL);
@@ -155,6 +174,54 @@ public final class RegistryDecoder {
         c.sidePool = poolUsed > 0 ? reader.longs(pool, 0, poolUsed) : new long[0];
         c.stampAfter = reader.ints(stampArray, 0, rows);
         return c;
+    }
+
+    /** Element i of the root's per-table array {@code name}, for the first {@code count} tables (nulls if absent). */
+    private TargetObject[] tableArrays(Map<String, Object> f, String name, int count) {
+        TargetObject outer = (TargetObject) f.get(name);
+        if (outer == null) return new TargetObject[count];
+        TargetObject[] got = reader.objects(outer, 0, Math.min(count, reader.arrayLength(outer)));
+        return got.length == count ? got : Arrays.copyOf(got, count);
+    }
+
+    /**
+     * A row is filled while its id is 0 and appears when the id is stored, last; ids are never
+     * reused. So a table whose write counter did not move during the read is consistent as read,
+     * and otherwise a row is consistent when its id is the same before and after its fields.
+     */
+    private RequestRows readTable(TargetObject counters, TargetObject ids, TargetObject reqs, TargetObject sideAt,
+                                  TargetObject sideLen, TargetObject doneIds) {
+        RequestRows out = new RequestRows();
+        if (counters == null || ids == null || reqs == null) return out;
+        for (int attempt = 0; ; attempt++) {
+            long[] before = reader.longs(counters, 0, REQ_COUNTERS_LENGTH);
+            int rows = (int) Math.min(before[REQ_COUNT_HIGH_WATER],
+                    Math.min(reader.arrayLength(ids), reader.arrayLength(reqs) / REQ_STRIDE));
+            long writes = before[REQ_COUNT_WRITES];
+            boolean marks = before[REQ_COUNT_DONE] != 0 && doneIds != null;
+            boolean quiet = (writes & 1) == 0 && attempt < QUIET_ATTEMPTS;
+            out.rows = rows;
+            out.ids = reader.longs(ids, 0, rows);
+            out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
+            if (sideAt != null && sideLen != null) {
+                out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
+                out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
+            }
+            long[] done = marks ? reader.longs(doneIds, 0, Math.min(rows, reader.arrayLength(doneIds))) : null;
+            if (quiet && reader.longs(counters, 0, REQ_COUNTERS_LENGTH)[REQ_COUNT_WRITES] != writes) continue;
+            long[] after = quiet ? out.ids : reader.longs(ids, 0, rows);
+            if (!quiet) {
+                out.stable = new boolean[rows];
+                // a request there before but gone or replaced after is not shown, and counted torn;
+                // one that appeared meanwhile (id 0 before) is simply not shown
+                for (int r = 0; r < rows; r++) out.stable[r] = out.ids[r] == after[r] || out.ids[r] == 0;
+            }
+            if (done != null) {
+                out.done = new boolean[rows];
+                for (int r = 0; r < rows && r < done.length; r++) out.done[r] = done[r] != 0 && done[r] == out.ids[r];
+            }
+            return out;
+        }
     }
 
     private List<ProcessSnapshot> assemble(Map<String, Object> f, Columns c) {
@@ -180,20 +247,19 @@ public final class RegistryDecoder {
             if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
         }
         Map<Integer, long[]> side = sideRecords(c.sidePool, sideRows, c.sideAt, c.sideLen);
-        boolean[] usableRequest = new boolean[c.reqRows];
-        List<Integer> requestSideRows = new ArrayList<>();
-        for (int r = 0; r < c.reqRows; r++) {
-            long rid = c.reqs[r * REQ_STRIDE + REQ_ID];
-            boolean stable = (c.reqStamp[r] & 1) == 0 && c.reqStamp[r] == c.reqStampAfter[r];
-            if (!stable) {
-                torn++;
-                continue;
+        List<Map<Integer, long[]>> requestSide = new ArrayList<>();
+        for (RequestRows t : c.tables) {
+            List<Integer> withSide = new ArrayList<>();
+            for (int r = 0; r < t.rows; r++) {
+                if (t.torn(r)) {
+                    torn++;
+                } else if (t.usable(r) && (requestFlags(t.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0
+                        && t.sideAt != null) {
+                    withSide.add(r);
+                }
             }
-            if (rid == 0) continue;
-            usableRequest[r] = true;
-            if ((requestFlags(c.reqs[r * REQ_STRIDE + REQ_META]) & F_HAS_SIDE) != 0) requestSideRows.add(r);
+            requestSide.add(withSide.isEmpty() ? Map.of() : sideRecords(c.sidePool, withSide, t.sideAt, t.sideLen));
         }
-        Map<Integer, long[]> requestSide = sideRecords(c.sidePool, requestSideRows, c.reqSideAt, c.reqSideLen);
         StringTable table = new StringTable(strings, stringCount);
 
         // counted references, inverted: who holds whom
@@ -223,10 +289,17 @@ public final class RegistryDecoder {
             }
         }
 
-        for (int r = 0; r < c.reqRows; r++) {
-            if (!usableRequest[r]) continue;
-            int b = r * REQ_STRIDE;
-            if ((requestFlags(c.reqs[b + REQ_META]) & F_COMPLETE) == 0) hold(holders, c.reqs[b + REQ_COMM], c.reqs[b + REQ_ID]);
+        // pending requests hold their communicator (window, file) without a count in refCount
+        Map<Long, Integer> requestHolds = new HashMap<>();
+        for (RequestRows t : c.tables) {
+            for (int r = 0; r < t.rows; r++) {
+                int b = r * REQ_STRIDE;
+                if (!t.usable(r) || (requestFlags(t.reqs[b + REQ_META]) & F_COMPLETE) != 0) continue;
+                long comm = t.reqs[b + REQ_COMM];
+                if (comm == 0) continue;
+                hold(holders, comm, t.ids[r]);
+                requestHolds.merge(comm, 1, Integer::sum);
+            }
         }
 
         Map<Integer, List<HandleInfo>> byProc = new LinkedHashMap<>();
@@ -235,15 +308,19 @@ public final class RegistryDecoder {
             if (!usable[s]) continue;
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached);
+            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached,
+                    requestHolds.getOrDefault(c.id[s], 0));
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
-        for (int r = 0; r < c.reqRows; r++) {
-            if (!usableRequest[r]) continue;
-            int owner = requestOwner(c.reqs[r * REQ_STRIDE + REQ_META]);
-            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = requestRow(c, r, requestSide.get(r), table, procRank, p, holders);
-            byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+        for (int i = 0; i < c.tables.size(); i++) {
+            RequestRows t = c.tables.get(i);
+            for (int r = 0; r < t.rows; r++) {
+                if (!t.usable(r)) continue;
+                int owner = requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]);
+                int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+                HandleInfo h = requestRow(t.ids[r], t.reqs, r, requestSide.get(i).get(r), table, procRank, p);
+                byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
+            }
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
@@ -265,7 +342,7 @@ public final class RegistryDecoder {
     }
 
     private HandleInfo row(Columns c, int s, long[] side, StringTable strings, int[] procRank, int proc,
-                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached) {
+                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached, int requestHolds) {
         HandleKind kind = HandleKind.ofCode(c.kind[s]);
         int flags = c.flags[s];
         long id = c.id[s];
@@ -276,7 +353,7 @@ public final class RegistryDecoder {
                 .creatingCall(strings.get(c.call[s]))
                 .predefined((flags & F_PREDEFINED) != 0)
                 .state(Lifecycle.ofCode(c.state[s]))
-                .refCount(c.refCount[s])
+                .refCount(c.refCount[s] + requestHolds)
                 .heldBy(toArray(holders.get(id)))
                 .leaked((flags & F_LEAKED) != 0);
         if ((flags & F_HAS_CHANDLE) != 0) b.cHandle(c.cHandle[s]);
@@ -328,29 +405,32 @@ public final class RegistryDecoder {
         return b.build();
     }
 
-    private HandleInfo requestRow(Columns c, int r, long[] side, StringTable strings, int[] procRank, int proc,
-                                  Map<Long, List<Long>> holders) {
+    private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
+                                  int proc) {
         int b = r * REQ_STRIDE;
-        long meta = c.reqs[b + REQ_META];
+        long meta = reqs[b + REQ_META];
         int flags = requestFlags(meta);
-        long id = c.reqs[b + REQ_ID];
-        long peerTag = c.reqs[b + REQ_PEER_TAG];
+        long peerTag = reqs[b + REQ_PEER_TAG];
         HandleInfo.Builder h = HandleInfo.builder(id, HandleKind.REQUEST)
                 .ownerRank(proc >= 0 && proc < procRank.length ? procRank[proc] : HandleInfo.UNKNOWN)
                 .bindingClass(strings.get(requestClass(meta)))
                 .creatingCall(strings.get(requestCall(meta)))
                 .state(Lifecycle.ACTIVE)
-                .heldBy(toArray(holders.get(id)))
+                .heldBy(NO_IDS) // no counted reference points at a request
                 .leaked((flags & F_LEAKED) != 0)
                 .peer((int) (peerTag >> 32))
                 .tag((int) peerTag)
-                .communicator(c.reqs[b + REQ_COMM])
+                .communicator(reqs[b + REQ_COMM])
                 .persistent((flags & F_PERSISTENT) != 0)
                 .complete((flags & F_COMPLETE) != 0);
-        if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(c.reqs[b + REQ_KEY]);
-        List<String> stack = new ArrayList<>();
-        for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
-        h.creationStack(stack);
+        if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(reqs[b + REQ_KEY]);
+        if (side != null) {
+            List<String> stack = new ArrayList<>();
+            for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+            h.creationStack(stack);
+        } else {
+            h.creationStack(List.of());
+        }
         return h.build();
     }
 

@@ -9,13 +9,19 @@ package io.mpilens.api.registry;
  * {@value #ROOT_CLASS}. Per-handle scalars are columns (primitive arrays indexed by slot);
  * variable-size data are records in one pool, {@link #SIDE_POOL}, read in one bulk read and
  * sliced for rows that have {@link #F_HAS_SIDE}. Strings are interned in {@link #STRINGS} and referenced by index.
+ * Requests live in request tables ({@link #REQ_TABLE_COUNT}): one shared, one per thread that
+ * creates requests, each written by one thread at a time.
+ *
+ * <p>Version 2 (version 1 had one request table in the root and counted pending requests in
+ * {@link #REF_COUNT}): request tables; a pending request's hold on its communicator is no longer
+ * in {@code refCount} but derived from the request rows.
  */
 public final class RegistryLayout {
     private RegistryLayout() {
     }
 
     public static final int MAGIC = 0x4D50494C; // "MPIL"
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final String ROOT_CLASS = "io.mpilens.agent.registry.HandleRegistry";
     public static final String ROOT_FIELD = "INSTANCE";
@@ -57,7 +63,10 @@ public final class RegistryLayout {
     public static final String FLAGS = "flags";
     /** int[]: index into the process table of the owning rank, -1 before MPI init. */
     public static final String OWNER = "owner";
-    /** int[]: number of live holders. */
+    /**
+     * int[]: number of live holders other than requests; each pending request (not
+     * {@link #F_COMPLETE}) in a request table adds one for the handle in its {@link #REQ_COMM}.
+     */
     public static final String REF_COUNT = "refCount";
     public static final String C_HANDLE = "cHandle";
     /** int[] x4: kind-specific integers, see I0..I3 meaning per kind below. */
@@ -89,27 +98,57 @@ public final class RegistryLayout {
     public static final String STRINGS = "strings";
     public static final String STRING_COUNT = "stringCount";
 
-    // ---- requests: a packed table, so the request hot path touches one or two cache lines
-    /** long[]: REQ_STRIDE longs per request slot, fields at the REQ_* offsets. */
-    public static final String REQS = "reqs";
-    /** int[]: seqlock stamp per request slot. */
-    public static final String REQ_STAMP = "reqStamp";
-    /** Request slots [0, reqHighWater) have been used at least once. */
-    public static final String REQ_HIGH_WATER = "reqHighWater";
-    /** int[] x2: side record (creation stack) of a request slot in {@link #SIDE_POOL}, -1 if none. */
-    public static final String REQ_SIDE_AT = "reqSideAt";
-    public static final String REQ_SIDE_LEN = "reqSideLen";
-    public static final int REQ_STRIDE = 5;
-    /** Handle id; 0 marks an empty slot. */
-    public static final int REQ_ID = 0;
+    // ---- requests: packed request tables, so the request hot path touches one or two cache lines
+    /*
+     * Table 0 is shared (written under the agent's lock); each further table belongs to one
+     * thread, which writes it without a lock. A table's arrays hang from the root in arrays of
+     * arrays indexed by table, [0, reqTableCount) valid, so a reader (or a heap-dump prefetch)
+     * reaches them two steps from the root. Growing these outer arrays bumps the generation.
+     */
+    public static final String REQ_TABLE_COUNT = "reqTableCount";
+    /**
+     * long[][]: per table, {@link #REQ_COUNTERS_LENGTH} scalars at the REQ_COUNT_* indexes. Never
+     * replaced, so the write counter can be read before and after the table's arrays.
+     */
+    public static final String REQ_COUNTERS = "reqCounters";
+    /** Rows [0, high water) have been used at least once. */
+    public static final int REQ_COUNT_HIGH_WATER = 0;
+    /**
+     * The table's seqlock, odd while a row is filled or its arrays are replaced. When it is even
+     * and unchanged across a read of the table's ids and rows, every row read is consistent and
+     * the ids need not be read a second time.
+     */
+    public static final int REQ_COUNT_WRITES = 1;
+    /** Rows completed by another thread than the owner and not yet released by it (see {@link #DONE_IDS}). */
+    public static final int REQ_COUNT_DONE = 2;
+    public static final int REQ_COUNTERS_LENGTH = 3;
+    /**
+     * long[][]: per table, the request id of each row, 0 when the row is empty. A row is filled
+     * while its id is 0 and published by storing the id last; ids are never reused, so an id
+     * unchanged across a read of the row's fields proves them consistent (the ids are the rows'
+     * seqlock stamps).
+     */
+    public static final String REQ_IDS = "reqIds";
+    /** long[][]: per table, REQ_STRIDE longs per row, fields at the REQ_* offsets. */
+    public static final String REQS = "reqRows";
+    /** int[][] x2, elements null when unused: side record (creation stack) of a row in {@link #SIDE_POOL}, -1 if none. */
+    public static final String REQ_SIDE_AT = "reqSideAts";
+    public static final String REQ_SIDE_LEN = "reqSideLens";
+    /**
+     * long[][]: per table, a row completed by another thread than the table's owner, not yet
+     * released by the owner, has {@code doneIds[t][r] == reqIds[t][r]}: it is complete (gone).
+     * Only meaningful while the table's {@link #REQ_COUNT_DONE} is not 0.
+     */
+    public static final String DONE_IDS = "doneIds";
+    public static final int REQ_STRIDE = 4;
     /** Native handle (the binding's request pointer), 0 if none. */
-    public static final int REQ_KEY = 1;
+    public static final int REQ_KEY = 0;
     /** peer in the high 32 bits, tag in the low 32 bits (Integer.MIN_VALUE: not known). */
-    public static final int REQ_PEER_TAG = 2;
+    public static final int REQ_PEER_TAG = 1;
     /** Id of the communicator (window, file) it was created on, 0 if none. */
-    public static final int REQ_COMM = 3;
+    public static final int REQ_COMM = 2;
     /** flags (bits 0-15), creating call (16-31), class name (32-47) string indexes, owner process (48-63). */
-    public static final int REQ_META = 4;
+    public static final int REQ_META = 3;
     private static final int NONE16 = 0xFFFF;
 
     public static long requestMeta(int flags, int callIndex, int classIndex, int owner) {

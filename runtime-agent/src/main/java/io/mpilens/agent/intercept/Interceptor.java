@@ -287,19 +287,47 @@ public final class Interceptor {
         }
     }
 
+    /** What a static completion call is, looked up once per call site (class and method name). */
+    private static final class ArrayCall {
+        final Class<?> origin;
+        final String call;
+        final BindingProfile profile;
+        final boolean waitAll;
+        final boolean testAll;
+        /**
+         * Non-persistent requests of a binding with a write-back method were handled there; what
+         * is left (persistent requests, bindings tracked by reference) is done here.
+         */
+        final boolean onlyPersistent;
+
+        ArrayCall(Class<?> origin, String call, BindingProfile p) {
+            this.origin = origin;
+            this.call = call;
+            this.profile = p;
+            this.waitAll = p != null && p.waitAllMethods.contains(call);
+            this.testAll = p != null && p.testAllMethods.contains(call);
+            this.onlyPersistent = p != null && p.handleWritebackMethod != null;
+        }
+    }
+
+    /** Message loops call one completion method: its answer is kept (immutable, so a racy read is consistent). */
+    private static ArrayCall lastArrayCall = new ArrayCall(Void.class, "", null);
+
     /** Static completion calls over a request array. */
     public static void completedArray(Class<?> origin, String call, Object array, Object result) {
         if (!(array instanceof Object[])) return;
         try {
-            BindingProfile p = PROFILE_OF.get(origin);
+            ArrayCall site = lastArrayCall;
+            if (site.origin != origin || site.call != call) {
+                site = new ArrayCall(origin, call, PROFILE_OF.get(origin));
+                lastArrayCall = site;
+            }
+            BindingProfile p = site.profile;
             if (p == null) return;
             Object[] requests = (Object[]) array;
-            boolean all = p.waitAllMethods.contains(call)
-                    || (p.testAllMethods.contains(call) && (Boolean.TRUE.equals(result)
+            boolean all = site.waitAll || (site.testAll && (Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean))));
-            // non-persistent requests of a binding with a write-back method were handled there;
-            // what is left (persistent requests, bindings tracked by reference) is done here
-            boolean onlyPersistent = p.handleWritebackMethod != null;
+            boolean onlyPersistent = site.onlyPersistent;
             if (all) {
                 for (Object r : requests) {
                     if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {

@@ -67,12 +67,14 @@ public final class HandleRegistry {
     private String[] strings = new String[256];
     private int stringCount;
 
-    // ---- requests (layout): packed rows of REQ_STRIDE longs, see RegistryLayout.REQS
-    private long[] reqs = new long[REQ_STRIDE * 1024];
-    private int[] reqStamp = new int[1024];
-    private int reqHighWater;
-    private int[] reqSideAt = filled(1024);
-    private int[] reqSideLen = new int[1024];
+    // ---- request tables (layout): [0] shared, under the lock; then one per thread (RequestTable)
+    private int reqTableCount;
+    private long[][] reqCounters = new long[4][];
+    private long[][] reqIds = new long[4][];
+    private long[][] reqRows = new long[4][];
+    private int[][] reqSideAts = new int[4][];
+    private int[][] reqSideLens = new int[4][];
+    private long[][] doneIds = new long[4][];
 
     // ---- side records (layout): one pool, so a snapshot reads all of them in one bulk read
     private long[] sidePool = new long[4096];
@@ -103,8 +105,18 @@ public final class HandleRegistry {
     // ---- private bookkeeping (not part of the layout)
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
-    /** Requests of bindings with native handles are found by handle value: no weak reference. */
-    private final LongSlotMap requestKeys = new LongSlotMap();
+    private final RequestTable shared;
+    private RequestTable[] tables = new RequestTable[4];
+    private final ThreadLocal<RequestTable> ownTables = new ThreadLocal<>();
+    /** The table the hot path used last; its owner id says whether it is the caller's. */
+    private RequestTable lastTable;
+    private final int tableCapacity;
+    /** Requests with a native handle go into thread tables (off while stacks or history are recorded). */
+    private boolean fastRequests = true;
+    /** Handles in state FREED (orphans): while there are none, completing a request checks nothing. */
+    private int freedCount;
+    /** Some freed communicator waits for requests of thread tables: the reaper re-checks it. */
+    private boolean orphanWatch;
     private WeakReference<Object> lastComm = new WeakReference<>(null);
     private int lastCommSlot = -1;
     private long lastCommId;
@@ -118,9 +130,6 @@ public final class HandleRegistry {
     private int freeCount;
     /** Wrapper-index values with this bit set are request-table slots. */
     private static final int REQUEST_SLOT = 1 << 30;
-    private int[] reqCommSlot = new int[1024];
-    private int[] reqFree = new int[1024];
-    private int reqFreeCount;
     private long nextId = 1;
     private boolean historyOfRequests;
 
@@ -135,14 +144,24 @@ public final class HandleRegistry {
         hSite = new int[historyCapacity];
         hFlags = new int[historyCapacity];
         freeSlots = new int[capacity];
+        shared = new RequestTable(this, 0, capacity, RequestTable.SHARED, null);
+        register(shared);
+        lastTable = shared;
+        tableCapacity = Math.min(capacity, 32); // a message loop needs a few rows; tables grow by doubling
     }
 
     public void configure(String agentVersion, String binding, boolean historyOfRequests) {
+        configure(agentVersion, binding, historyOfRequests, false);
+    }
+
+    /** {@code requestStacks}: creation stacks of requests will be recorded ({@link #setStack}). */
+    public void configure(String agentVersion, String binding, boolean historyOfRequests, boolean requestStacks) {
         lock();
         try {
             this.agentVersion = agentVersion;
             this.binding = binding;
             this.historyOfRequests = historyOfRequests;
+            this.fastRequests = !historyOfRequests && !requestStacks;
         } finally {
             unlock();
         }
@@ -301,61 +320,300 @@ public final class HandleRegistry {
     public void setStack(Object wrapper, long key, String[] frames) {
         lock();
         try {
-            int r = requestSlot(wrapper, key);
-            if (r < 0) return;
+            int r = sharedRow(wrapper, key);
+            if (r < 0) return; // a thread's own table has no side data (requestStacks puts requests in the shared one)
             RowSpec spec = new RowSpec(HandleKind.REQUEST);
             spec.stack = frames;
             long[] record = SideRecord.encode(spec, null, this);
             if (record == null) return;
             int at = storeSide(record);
-            beginRequestWrite(r);
-            reqSideAt[r] = at;
-            reqSideLen[r] = record.length;
-            endRequestWrite(r);
-            setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_HAS_SIDE);
+            shared.setSide(r, at, record.length);
+            setRequestFlags(shared, r, RegistryLayout.requestFlags(shared.meta(r)) | F_HAS_SIDE);
         } finally {
             unlock();
         }
     }
 
     /**
-     * The request hot path: one packed row (REQ_STRIDE longs, one or two cache lines) under an
-     * uncontended lock, no stack, no side record. {@code key} is the native handle when the
-     * binding has one (then the wrapper is not tracked at all), 0 otherwise.
+     * The request hot path. A request with a native handle ({@code key}) goes into the calling
+     * thread's own table: plain stores, no lock, no atomic, no allocation (see {@link RequestTable}).
+     * Requests tracked by wrapper ({@code key} 0), persistent ones, and all requests while creation
+     * stacks or request history are recorded go into the shared table, under the registry lock.
      */
     public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
+        if (key != 0 && !persistent && fastRequests) {
+            addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
+        } else {
+            addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
+        }
+    }
+
+    private void addShared(Object request, long key, int proc, String bindingClass, String callName,
+                           int peer, int tag, Object communicator, boolean persistent) {
         lock();
         try {
             if (key == 0) {
                 drainCollected();
                 if (wrappers.slotOf(request) >= 0) return;
             } else {
-                int stale = requestKeys.get(key);
+                int stale = shared.keys.get(key);
                 if (stale >= 0) {
                     // MPI hands out a request's handle again only after the old one finished
-                    requestKeys.remove(key);
-                    releaseRequest(stale);
+                    releaseShared(null, stale);
                 }
             }
-            int r = takeRequestSlot();
+            RequestTable t = shared;
+            int r = t.take();
             int c = communicatorSlot(communicator);
-            int b = r * REQ_STRIDE;
             int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
-            beginRequestWrite(r);
-            reqs[b + REQ_ID] = nextId++;
-            reqs[b + REQ_KEY] = key;
-            reqs[b + REQ_PEER_TAG] = ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
-            reqs[b + REQ_COMM] = c >= 0 ? id[c] : 0;
-            reqs[b + REQ_META] = RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc);
-            endRequestWrite(r);
-            reqCommSlot[r] = c;
-            // an inactive persistent request holds nothing; a pending one holds its communicator
-            if (!persistent && c >= 0) refCount[c]++;
-            if (key != 0) requestKeys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
+            t.write(r, nextId++, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
+                    RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc), c);
+            if (key != 0) t.keys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
         } finally {
             unlock();
         }
+    }
+
+    private static long peerTag(int peer, int tag) {
+        return ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * Owner only. Everything the loop repeats is cached in the table; a miss takes the lock once.
+     * Kept small, with the rare cases in methods of their own, so the JIT inlines it into the advice.
+     */
+    private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
+                        Object communicator) {
+        if (t.doneCount() != 0) takeInMarks(t);
+        long meta = ownMeta(t, callName, bindingClass, proc);
+        int c = -1;
+        long commId = 0;
+        if (communicator != null) {
+            c = t.lastCommSlot;
+            long[] ids = id;
+            if (c < 0 || t.lastComm.get() != communicator || c >= ids.length || ids[c] != t.lastCommId) {
+                c = ownCommunicatorSlot(t, communicator);
+            }
+            commId = c >= 0 ? t.lastCommId : 0;
+        }
+        if (t.nextId == t.idLimit) takeIds(t);
+        int r = t.take();
+        t.write(r, t.nextId++, key, peerTag(peer, tag), commId, meta, c);
+        int stale = t.keys.put(key, r);
+        // MPI hands out a request's handle again only after the old one finished
+        if (stale >= 0) completeStale(t, stale);
+    }
+
+    /** The row of a handle MPI gave out again (its key now maps to the new row). */
+    private void completeStale(RequestTable t, int r) {
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0) checkOrphan(c, commId);
+    }
+
+    private long ownMeta(RequestTable t, String callName, String bindingClass, int proc) {
+        if (t.metaCall0 == callName && t.metaClass0 == bindingClass && t.metaProc0 == proc) return t.metaValue0;
+        if (t.metaCall1 == callName && t.metaClass1 == bindingClass && t.metaProc1 == proc) return t.metaValue1;
+        return ownMetaMiss(t, callName, bindingClass, proc);
+    }
+
+    /** Creating call, class and owner of a request not in the table's two-entry cache (iRecv, iSend). */
+    private long ownMetaMiss(RequestTable t, String callName, String bindingClass, int proc) {
+        long meta;
+        lock();
+        try {
+            meta = RegistryLayout.requestMeta(F_HAS_CHANDLE, intern(callName), intern(bindingClass), proc);
+        } finally {
+            unlock();
+        }
+        if ((t.nextMeta++ & 1) == 0) {
+            t.metaCall0 = callName;
+            t.metaClass0 = bindingClass;
+            t.metaProc0 = proc;
+            t.metaValue0 = meta;
+        } else {
+            t.metaCall1 = callName;
+            t.metaClass1 = bindingClass;
+            t.metaProc1 = proc;
+            t.metaValue1 = meta;
+        }
+        return meta;
+    }
+
+    private int ownCommunicatorSlot(RequestTable t, Object communicator) {
+        lock();
+        try {
+            int c = mainSlot(communicator);
+            if (c >= 0) {
+                t.lastComm = new WeakReference<>(communicator);
+                t.lastCommSlot = c;
+                t.lastCommId = id[c];
+            }
+            return c;
+        } finally {
+            unlock();
+        }
+    }
+
+    private void takeIds(RequestTable t) {
+        lock();
+        try {
+            t.nextId = nextId;
+            nextId += RequestTable.ID_BLOCK;
+            t.idLimit = nextId;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Owner only: the request of row r finished; its communicator may be an orphan waiting for it. */
+    private void completeOwn(RequestTable t, int r, long key) {
+        t.keys.remove(key);
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0) checkOrphan(c, commId);
+    }
+
+    /**
+     * A request on the handle in slot c finished: if that handle is an orphan, it may go now. The
+     * count read without the lock may be stale; the reaper catches that race (watchOrphans).
+     */
+    private void checkOrphan(int c, long commId) {
+        if (freedCount == 0) return;
+        byte[] st = state;
+        long[] ids = id;
+        if (c < st.length && c < ids.length && st[c] == FREED && ids[c] == commId) releaseOrphan(c);
+    }
+
+    private static final byte FREED = Lifecycle.FREED.code();
+
+    private void releaseOrphan(int c) {
+        lock();
+        try {
+            releaseIfUnheld(c);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Owner: rows other threads completed are released now (registry lock, as they are read under it). */
+    private void takeInMarks(RequestTable t) {
+        lock();
+        try {
+            takeInMarksLocked(t);
+        } finally {
+            unlock();
+        }
+    }
+
+    private void takeInMarksLocked(RequestTable t) {
+        int n = t.doneCount();
+        for (int i = 0; i < n; i++) {
+            int r = t.doneQueue[i];
+            boolean live = t.doneId[r] == t.reqId[r] && t.id(r) != 0;
+            t.doneId[r] = 0;
+            if (live) completeOwn(t, r, t.key(r));
+        }
+        t.setDoneCount(0);
+    }
+
+    /** This thread's own request table, created (or adopted from a thread that ended) on first use. */
+    private RequestTable ownTable() {
+        Thread me = Thread.currentThread();
+        long tid = me.getId();
+        RequestTable t = lastTable;
+        if (t.ownerId == tid) return t;
+        t = ownTables.get();
+        if (t == null) t = newOwnTable(me);
+        lastTable = t;
+        return t;
+    }
+
+    private RequestTable ownTableIfAny() {
+        RequestTable t = lastTable;
+        if (t.ownerId == Thread.currentThread().getId()) return t;
+        t = ownTables.get();
+        if (t != null) lastTable = t;
+        return t;
+    }
+
+    private RequestTable newOwnTable(Thread me) {
+        lock();
+        try {
+            // a table whose thread ended is taken over, pending rows and all: tables do not pile up
+            for (int i = 1; i < reqTableCount; i++) {
+                RequestTable old = tables[i];
+                if (old.ownerDead()) {
+                    takeInMarksLocked(old);
+                    old.adopt(me);
+                    ownTables.set(old);
+                    return old;
+                }
+            }
+            RequestTable t = new RequestTable(this, reqTableCount, tableCapacity, me.getId(), me);
+            register(t);
+            ownTables.set(t);
+            return t;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Registry lock held: the table's arrays become visible in the root, then the count. */
+    private void register(RequestTable t) {
+        if (t.index == tables.length) {
+            int cap = tables.length * 2;
+            generation++; // odd: readers retry
+            tables = Arrays.copyOf(tables, cap);
+            reqCounters = Arrays.copyOf(reqCounters, cap);
+            reqIds = Arrays.copyOf(reqIds, cap);
+            reqRows = Arrays.copyOf(reqRows, cap);
+            reqSideAts = Arrays.copyOf(reqSideAts, cap);
+            reqSideLens = Arrays.copyOf(reqSideLens, cap);
+            doneIds = Arrays.copyOf(doneIds, cap);
+            generation++;
+        }
+        tables[t.index] = t;
+        reqCounters[t.index] = t.counters;
+        publish(t);
+        VarHandle.storeStoreFence();
+        reqTableCount = t.index + 1;
+    }
+
+    private void publish(RequestTable t) {
+        int i = t.index;
+        reqIds[i] = t.reqId;
+        reqRows[i] = t.reqs;
+        doneIds[i] = t.doneId;
+        reqSideAts[i] = t.reqSideAt;
+        reqSideLens[i] = t.reqSideLen;
+    }
+
+    /** A table is full: larger arrays, published under the lock while its write counter is odd. */
+    void grow(RequestTable t) {
+        lock();
+        try {
+            t.beginWrites();
+            try {
+                t.grow();
+                publish(t);
+            } finally {
+                t.endWrites(); // even if out of memory: the counter must not stay odd
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Registry lock held: the first creation stack of a table's request. */
+    void addSideColumns(RequestTable t) {
+        t.beginWrites();
+        t.allocateSideColumns();
+        publish(t);
+        t.endWrites();
     }
 
     /**
@@ -382,9 +640,9 @@ public final class HandleRegistry {
         return s >= 0 && (s & REQUEST_SLOT) == 0 ? s : -1;
     }
 
-    /** Request-table slot of a request: by native handle when it has one, else by wrapper. */
-    private int requestSlot(Object request, long key) {
-        if (key != 0) return requestKeys.get(key);
+    /** Row of a request in the shared table: by native handle when it has one, else by wrapper. */
+    private int sharedRow(Object request, long key) {
+        if (key != 0) return shared.keys.get(key);
         int s = request == null ? -1 : wrappers.slotOf(request);
         return s >= 0 && (s & REQUEST_SLOT) != 0 ? s & ~REQUEST_SLOT : -1;
     }
@@ -392,10 +650,56 @@ public final class HandleRegistry {
     public boolean isTrackedRequest(Object request, long key) {
         lock();
         try {
-            return requestSlot(request, key) >= 0;
+            return sharedRow(request, key) >= 0 || (key != 0 && findKeyed(key) != null);
         } finally {
             unlock();
         }
+    }
+
+    /** Registry lock held: result of {@link #findKeyed}. */
+    private int foundRow;
+    private long foundId;
+
+    /**
+     * The thread table holding a request with this native handle (registry lock held), its row
+     * in {@link #foundRow}; null when none. Other threads' tables are read as a debugger reads them.
+     */
+    private RequestTable findKeyed(long key) {
+        RequestTable mine = ownTableIfAny();
+        if (mine != null) {
+            int r = mine.keys.get(key);
+            if (r >= 0) {
+                foundRow = r;
+                foundId = mine.id(r);
+                return mine;
+            }
+        }
+        for (int i = 1; i < reqTableCount; i++) {
+            RequestTable t = tables[i];
+            if (t == mine) continue;
+            int r = t.findForeign(key);
+            if (r >= 0) {
+                foundRow = r;
+                foundId = t.foundId;
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A request of a thread table finished or was freed, seen by a thread that holds the registry
+     * lock: its owner, or anyone when the owner ended, releases the row; otherwise it is marked
+     * done for the owner to release.
+     */
+    private void completeKeyed(RequestTable t, int r, long rowId) {
+        if (t.ownerId == Thread.currentThread().getId() || t.ownerDead()) {
+            completeOwn(t, r, t.key(r));
+            return;
+        }
+        t.mark(r, rowId);
+        int c = t.commSlot[r];
+        if (c >= 0 && c < highWater && id[c] == t.comm(r)) releaseIfUnheld(c);
     }
 
     /** The application freed the handle: release it now or keep it as an orphan. */
@@ -408,13 +712,19 @@ public final class HandleRegistry {
         lock();
         try {
             drainCollected();
-            int r = requestSlot(wrapper, key);
+            // MPI_Request_free: the operation may still run, but the application can no longer
+            // observe it; the request leaves the registry
+            int r = sharedRow(wrapper, key);
             if (r >= 0) {
-                // MPI_Request_free: the operation may still run, but the application can no
-                // longer observe it; the request leaves the registry
-                forgetRequest(wrapper, r);
-                releaseRequest(r);
+                releaseShared(wrapper, r);
                 return;
+            }
+            if (key != 0 && fastRequests) {
+                RequestTable t = findKeyed(key);
+                if (t != null) {
+                    completeKeyed(t, foundRow, foundId);
+                    return;
+                }
             }
             int s = wrappers.slotOf(wrapper);
             if (s < 0 || (s & REQUEST_SLOT) != 0) {
@@ -423,13 +733,11 @@ public final class HandleRegistry {
             }
             wrappers.remove(wrapper);
             if (state[s] != Lifecycle.ACTIVE.code()) return;
-            if (refCount[s] == 0) {
-                release(s);
-            } else {
-                beginWrite(s);
-                state[s] = Lifecycle.FREED.code();
-                endWrite(s);
-            }
+            beginWrite(s);
+            state[s] = Lifecycle.FREED.code();
+            endWrite(s);
+            freedCount++;
+            if (!releaseIfUnheld(s) && refCount[s] == 0) watchOrphans();
         } finally {
             unlock();
         }
@@ -441,21 +749,45 @@ public final class HandleRegistry {
     }
 
     public void requestCompleted(Object request, long key) {
+        if (key != 0 && fastRequests) {
+            RequestTable t = ownTableIfAny();
+            if (t != null) {
+                int r = t.keys.remove(key);
+                if (r >= 0) {
+                    completeRow(t, r);
+                    return;
+                }
+            }
+        }
+        completeLocked(request, key);
+    }
+
+    /** Owner only: row r (already out of the key map) finished. */
+    private void completeRow(RequestTable t, int r) {
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0) checkOrphan(c, commId);
+    }
+
+    private void completeLocked(Object request, long key) {
         lock();
         try {
-            int r = requestSlot(request, key);
-            if (r < 0) return;
-            int b = r * REQ_STRIDE;
-            long meta = reqs[b + REQ_META];
-            int f = RegistryLayout.requestFlags(meta);
-            if ((f & F_PERSISTENT) != 0) {
-                if ((f & F_COMPLETE) != 0) return;
-                setRequestFlags(r, f | F_COMPLETE);
-                unholdCommunicator(r);
+            int r = sharedRow(request, key);
+            if (r < 0) {
+                RequestTable t = key != 0 && fastRequests ? findKeyed(key) : null;
+                if (t != null) completeKeyed(t, foundRow, foundId);
                 return;
             }
-            forgetRequest(request, r);
-            releaseRequest(r);
+            int f = RegistryLayout.requestFlags(shared.meta(r));
+            if ((f & F_PERSISTENT) != 0) {
+                if ((f & F_COMPLETE) != 0) return;
+                setRequestFlags(shared, r, f | F_COMPLETE);
+                int c = shared.commSlot[r];
+                if (c >= 0 && id[c] == shared.comm(r)) releaseIfUnheld(c);
+                return;
+            }
+            releaseShared(request, r);
         } finally {
             unlock();
         }
@@ -469,64 +801,89 @@ public final class HandleRegistry {
     public void requestStarted(Object request, long key) {
         lock();
         try {
-            int r = requestSlot(request, key);
+            int r = sharedRow(request, key);
             if (r < 0) return;
-            int b = r * REQ_STRIDE;
-            int f = RegistryLayout.requestFlags(reqs[b + REQ_META]);
+            int f = RegistryLayout.requestFlags(shared.meta(r));
             if ((f & F_COMPLETE) == 0) return;
-            setRequestFlags(r, f & ~F_COMPLETE);
-            int c = reqCommSlot[r];
+            setRequestFlags(shared, r, f & ~F_COMPLETE);
+            int c = shared.commSlot[r];
             // the communicator may have been released (and its slot reused) while the request was inactive
-            if (c >= 0 && id[c] == reqs[b + REQ_COMM] && id[c] != 0) refCount[c]++;
-            else reqCommSlot[r] = -1;
+            if (c >= 0 && (id[c] != shared.comm(r) || id[c] == 0)) shared.commSlot[r] = -1;
         } finally {
             unlock();
         }
     }
 
-    private void setRequestFlags(int r, int f) {
-        int b = r * REQ_STRIDE;
-        long meta = reqs[b + REQ_META];
-        beginRequestWrite(r);
-        reqs[b + REQ_META] = RegistryLayout.requestMeta(f, RegistryLayout.requestCall(meta),
-                RegistryLayout.requestClass(meta), RegistryLayout.requestOwner(meta));
-        endRequestWrite(r);
+    private static void setRequestFlags(RequestTable t, int r, int f) {
+        long meta = t.meta(r);
+        t.setMeta(r, RegistryLayout.requestMeta(f, RegistryLayout.requestCall(meta),
+                RegistryLayout.requestClass(meta), RegistryLayout.requestOwner(meta)));
     }
 
-    /** A pending request stops holding its communicator, which may be an orphan waiting for it. */
-    private void unholdCommunicator(int r) {
-        int c = reqCommSlot[r];
-        int f = RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]);
-        if (c >= 0 && id[c] == reqs[r * REQ_STRIDE + REQ_COMM] && id[c] != 0) unref(c);
-        if ((f & F_PERSISTENT) == 0) reqCommSlot[r] = -1;
-    }
-
-    private void forgetRequest(Object wrapper, int r) {
-        long key = reqs[r * REQ_STRIDE + REQ_KEY];
-        if (key != 0) requestKeys.remove(key);
-        else if (wrapper != null) wrappers.remove(wrapper);
-    }
-
-    private void releaseRequest(int r) {
-        int b = r * REQ_STRIDE;
-        long meta = reqs[b + REQ_META];
+    /** Releases row r of the shared table; its communicator may be an orphan waiting for it. */
+    private void releaseShared(Object wrapper, int r) {
+        RequestTable t = shared;
+        long meta = t.meta(r);
         int f = RegistryLayout.requestFlags(meta);
+        long key = t.key(r);
+        if (key != 0) t.keys.remove(key);
+        else if (wrapper != null) wrappers.remove(wrapper);
         if (historyOfRequests) {
-            recordHistory(reqs[b + REQ_ID], HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
-                    RegistryLayout.requestCall(meta), firstStackString(reqSideAt[r], reqSideLen[r]), f);
+            recordHistory(t.id(r), HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
+                    RegistryLayout.requestCall(meta), firstStackString(t.sideAt(r), t.sideLen(r)), f);
         }
-        if ((f & F_COMPLETE) == 0) unholdCommunicator(r);
-        reqCommSlot[r] = -1;
-        beginRequestWrite(r);
-        reqs[b + REQ_ID] = 0;
-        endRequestWrite(r);
-        if (reqSideAt[r] >= 0) {
-            beginRequestWrite(r);
-            reqSideAt[r] = -1;
-            reqSideLen[r] = 0;
-            endRequestWrite(r);
+        int c = t.commSlot[r];
+        long commId = t.comm(r);
+        t.clear(r);
+        if (c >= 0 && id[c] == commId && commId != 0) releaseIfUnheld(c);
+    }
+
+    /**
+     * Releases a freed handle nothing holds any more (registry lock held). Pending requests hold
+     * their communicator (window, file) without a count in {@code refCount}: they are counted
+     * here, over all request tables. Returns whether the handle is gone (or was not an orphan).
+     */
+    private boolean releaseIfUnheld(int s) {
+        if (id[s] == 0 || state[s] != Lifecycle.FREED.code()) return true;
+        if (refCount[s] > 0 || pendingRequestsOn(id[s]) > 0) return false;
+        release(s);
+        return true;
+    }
+
+    /** Pending (not complete, not marked done) requests on handle {@code holderId}, in every table. */
+    private int pendingRequestsOn(long holderId) {
+        int n = 0;
+        for (int i = 0; i < reqTableCount; i++) {
+            RequestTable t = tables[i];
+            long[] rows = t.reqs;
+            int count = Math.min(t.reqHighWater, rows.length / REQ_STRIDE);
+            for (int r = 0; r < count; r++) {
+                int b = r * REQ_STRIDE;
+                if (rows[b + REQ_COMM] != holderId || t.reqId[r] == 0) continue;
+                if ((RegistryLayout.requestFlags(rows[b + REQ_META]) & F_COMPLETE) != 0 || t.marked(r)) continue;
+                n++;
+            }
         }
-        reqFree[reqFreeCount++] = r;
+        return n;
+    }
+
+    /**
+     * An orphan waits for pending requests of some thread tables. Their owners release it when
+     * they complete the last one; the reaper re-checks meanwhile, for the completion that raced
+     * with the free (the owner's hot path has no fence that would order the two).
+     */
+    private void watchOrphans() {
+        if (orphanWatch) return;
+        orphanWatch = true;
+        new WrapperIndex.Entry(null, 0, -1, collected).enqueue(); // wakes the reaper
+    }
+
+    private void sweepOrphans() {
+        boolean left = false;
+        for (int s = 0; s < highWater; s++) {
+            if (id[s] != 0 && state[s] == Lifecycle.FREED.code() && refCount[s] == 0 && !releaseIfUnheld(s)) left = true;
+        }
+        orphanWatch = left;
     }
 
     /**
@@ -545,7 +902,8 @@ public final class HandleRegistry {
     private void compactSidePool(int needed) {
         int live = 0;
         for (int i = 0; i < highWater; i++) if (id[i] != 0 && sideAt[i] >= 0) live += sideLen[i];
-        for (int r = 0; r < reqHighWater; r++) if (reqs[r * REQ_STRIDE + REQ_ID] != 0 && reqSideAt[r] >= 0) live += reqSideLen[r];
+        RequestTable t = shared; // only the shared table has side records
+        for (int r = 0; r < t.reqHighWater; r++) if (t.id(r) != 0 && t.sideAt(r) >= 0) live += t.sideLen(r);
         int capacity = sidePool.length;
         while (capacity < 2 * (live + needed)) capacity *= 2;
         long[] pool = new long[capacity];
@@ -560,13 +918,14 @@ public final class HandleRegistry {
                 sideAt[i] = -1;
             }
         }
-        for (int r = 0; r < reqHighWater; r++) {
-            if (reqs[r * REQ_STRIDE + REQ_ID] != 0 && reqSideAt[r] >= 0) {
-                System.arraycopy(sidePool, reqSideAt[r], pool, used, reqSideLen[r]);
-                reqSideAt[r] = used;
-                used += reqSideLen[r];
-            } else {
-                reqSideAt[r] = -1;
+        for (int r = 0; r < t.reqHighWater; r++) {
+            if (t.id(r) != 0 && t.sideAt(r) >= 0) {
+                int len = t.sideLen(r);
+                System.arraycopy(sidePool, t.sideAt(r), pool, used, len);
+                t.reqSideAt[r] = used;
+                used += len;
+            } else if (t.reqSideAt != null) {
+                t.reqSideAt[r] = -1;
             }
         }
         sidePool = pool;
@@ -576,39 +935,6 @@ public final class HandleRegistry {
 
     private int firstStackString(int at, int len) {
         return SideRecord.firstStackString(sidePool, at, len);
-    }
-
-    private static int[] filled(int n) {
-        int[] a = new int[n];
-        Arrays.fill(a, -1);
-        return a;
-    }
-
-    private int takeRequestSlot() {
-        if (reqFreeCount > 0) return reqFree[--reqFreeCount];
-        if (reqHighWater == reqStamp.length) {
-            generation++; // odd: readers retry
-            int cap = reqStamp.length * 2;
-            reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
-            reqStamp = Arrays.copyOf(reqStamp, cap);
-            int old = reqSideAt.length;
-            reqSideAt = Arrays.copyOf(reqSideAt, cap);
-            Arrays.fill(reqSideAt, old, cap, -1);
-            reqSideLen = Arrays.copyOf(reqSideLen, cap);
-            reqCommSlot = Arrays.copyOf(reqCommSlot, cap);
-            reqFree = Arrays.copyOf(reqFree, cap);
-            generation++;
-        }
-        return reqHighWater++;
-    }
-
-    private void beginRequestWrite(int r) {
-        INTS.setOpaque(reqStamp, r, reqStamp[r] + 1);
-        VarHandle.storeStoreFence();
-    }
-
-    private void endRequestWrite(int r) {
-        INTS.setRelease(reqStamp, r, reqStamp[r] + 1);
     }
 
     public void setErrhandler(Object holder, Object errhandler) {
@@ -679,8 +1005,13 @@ public final class HandleRegistry {
             if (s >= 0) {
                 handleId = id[s];
             } else if (handle != null || key != 0) {
-                int r = requestSlot(handle, key);
-                if (r >= 0) handleId = reqs[r * REQ_STRIDE + REQ_ID];
+                int r = sharedRow(handle, key);
+                if (r >= 0) {
+                    handleId = shared.id(r);
+                } else if (key != 0) {
+                    RequestTable t = findKeyed(key);
+                    if (t != null) handleId = t.id(foundRow);
+                }
             }
             int callIndex = intern(callName);
             int causeIndex = intern(causeClass);
@@ -722,11 +1053,12 @@ public final class HandleRegistry {
     /** Records that wrappers were garbage-collected; called by the reaper and on mutations. */
     public void reapForever() throws InterruptedException {
         while (true) {
-            Reference<?> r = collected.remove();
+            Reference<?> r = collected.remove(orphanWatch ? 100 : 0);
             lock();
             try {
-                collectedWrapper((WrapperIndex.Entry) r);
+                if (r != null) collectedWrapper((WrapperIndex.Entry) r);
                 drainCollected();
+                if (orphanWatch) sweepOrphans();
             } finally {
                 unlock();
             }
@@ -792,8 +1124,8 @@ public final class HandleRegistry {
         if (s >= 0 && (s & REQUEST_SLOT) != 0) {
             // a pending request whose wrapper is gone can never be waited for
             int r = s & ~REQUEST_SLOT;
-            if (r < reqHighWater && reqs[r * REQ_STRIDE + REQ_ID] != 0) {
-                setRequestFlags(r, RegistryLayout.requestFlags(reqs[r * REQ_STRIDE + REQ_META]) | F_LEAKED);
+            if (r < shared.reqHighWater && shared.id(r) != 0) {
+                setRequestFlags(shared, r, RegistryLayout.requestFlags(shared.meta(r)) | F_LEAKED);
             }
             return;
         }
@@ -829,7 +1161,7 @@ public final class HandleRegistry {
 
     private void unref(int t) {
         refCount[t]--;
-        if (refCount[t] <= 0 && state[t] == Lifecycle.FREED.code()) release(t);
+        if (refCount[t] <= 0 && state[t] == Lifecycle.FREED.code() && !releaseIfUnheld(t) && refCount[t] == 0) watchOrphans();
     }
 
     private void release(int s) {
@@ -839,6 +1171,7 @@ public final class HandleRegistry {
         ref0Slot[s] = -1;
         ref1Slot[s] = -1;
         parentSlots[s] = null;
+        if (state[s] == FREED) freedCount--;
         beginWrite(s);
         id[s] = 0;
         state[s] = Lifecycle.RELEASED.code();

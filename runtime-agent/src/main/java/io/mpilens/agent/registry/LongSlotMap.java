@@ -4,13 +4,24 @@ package io.mpilens.agent.registry;
  * Open-addressing map from a request's native handle to its registry slot: the request hot
  * path needs no allocation and no reference to the application's object. Linear probing with
  * backward-shift deletion, so requests that come and go leave no tombstones behind.
- * Guarded by the registry.
+ * Written by one thread at a time (a table's owner, or the registry lock's holder); a reader
+ * on another thread may see it mid-change and must verify what it finds.
  */
 final class LongSlotMap {
     private static final long EMPTY = 0L;
-    private long[] keys = new long[1024];
-    private int[] slots = new int[1024];
+    private long[] keys;
+    private int[] slots;
     private int size;
+
+    LongSlotMap() {
+        this(1024);
+    }
+
+    /** {@code capacity}: a power of two. */
+    LongSlotMap(int capacity) {
+        keys = new long[capacity];
+        slots = new int[capacity];
+    }
 
     int get(long key) {
         if (key == EMPTY) return -1;
@@ -22,21 +33,40 @@ final class LongSlotMap {
         }
     }
 
-    void put(long key, int slot) {
-        if (key == EMPTY) return;
+    /** {@link #get} from a thread that does not write this map: a stale or missed answer is possible. */
+    int getRacy(long key) {
+        if (key == EMPTY) return -1;
+        long[] ks = keys;
+        int[] ss = slots;
+        if (ss.length != ks.length) return -1; // replaced mid-read
+        int mask = ks.length - 1;
+        int i = mix(key) & mask;
+        for (int n = 0; n < ks.length; n++, i = (i + 1) & mask) {
+            long k = ks[i];
+            if (k == key) return ss[i];
+            if (k == EMPTY) return -1;
+        }
+        return -1;
+    }
+
+    /** Maps key to slot; returns the slot it mapped to before, or -1. */
+    int put(long key, int slot) {
+        if (key == EMPTY) return -1;
         if ((size + 1) * 2 > keys.length) resize(keys.length * 2);
-        int mask = keys.length - 1;
+        long[] ks = keys;
+        int mask = ks.length - 1;
         for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
-            long k = keys[i];
+            long k = ks[i];
             if (k == key) {
+                int old = slots[i];
                 slots[i] = slot;
-                return;
+                return old;
             }
             if (k == EMPTY) {
-                keys[i] = key;
+                ks[i] = key;
                 slots[i] = slot;
                 size++;
-                return;
+                return -1;
             }
         }
     }
@@ -53,7 +83,16 @@ final class LongSlotMap {
         }
         int removed = slots[i];
         size--;
-        // shift back the entries of the probe run that follows, so no tombstone is needed
+        if (keys[(i + 1) & mask] == EMPTY) { // the common case: nothing to shift back
+            keys[i] = EMPTY;
+            return removed;
+        }
+        shiftBack(i, mask);
+        return removed;
+    }
+
+    /** Shifts back the entries of the probe run after the hole, so no tombstone is needed. */
+    private void shiftBack(int i, int mask) {
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
             int home = mix(keys[j]) & mask;
@@ -65,7 +104,6 @@ final class LongSlotMap {
             }
         }
         keys[hole] = EMPTY;
-        return removed;
     }
 
     int size() {

@@ -15,6 +15,10 @@ import java.util.Map;
 final class ReflectiveTargetReader implements TargetReader {
     private final Map<String, Class<?>> classes;
     int arrayReads;
+    /** Every array read, in order (identity), for tests of what a snapshot reads. */
+    final List<Object> arraysRead = new ArrayList<>();
+    /** Runs before each array read: a test can write to the registry while the decoder reads it. */
+    java.util.function.Consumer<Object> beforeArrayRead = a -> { };
 
     ReflectiveTargetReader(Map<String, Class<?>> classes) {
         this.classes = classes;
@@ -74,6 +78,13 @@ final class ReflectiveTargetReader implements TargetReader {
         return new Obj(v);
     }
 
+    private void counted(TargetObject array) {
+        Object a = ((Obj) array).value;
+        beforeArrayRead.accept(a);
+        arrayReads++;
+        arraysRead.add(a);
+    }
+
     @Override
     public int arrayLength(TargetObject array) {
         return Array.getLength(((Obj) array).value);
@@ -81,25 +92,25 @@ final class ReflectiveTargetReader implements TargetReader {
 
     @Override
     public int[] ints(TargetObject array, int from, int count) {
-        arrayReads++;
+        counted(array);
         return Arrays.copyOfRange((int[]) ((Obj) array).value, from, from + count);
     }
 
     @Override
     public long[] longs(TargetObject array, int from, int count) {
-        arrayReads++;
+        counted(array);
         return Arrays.copyOfRange((long[]) ((Obj) array).value, from, from + count);
     }
 
     @Override
     public byte[] bytes(TargetObject array, int from, int count) {
-        arrayReads++;
+        counted(array);
         return Arrays.copyOfRange((byte[]) ((Obj) array).value, from, from + count);
     }
 
     @Override
     public TargetObject[] objects(TargetObject array, int from, int count) {
-        arrayReads++;
+        counted(array);
         Object[] a = (Object[]) ((Obj) array).value;
         List<TargetObject> out = new ArrayList<>();
         for (int i = from; i < from + count; i++) out.add(a[i] == null ? null : new Obj(a[i]));

@@ -1,0 +1,285 @@
+package io.mpilens.agent.registry;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryLayout;
+import java.lang.reflect.Field;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests with a native handle live in per-thread request tables written without a lock:
+ * what happens when another thread completes them, when their thread dies, when a table fills
+ * up, and what a debugger reading a table while it changes sees. Decoded as a debugger decodes.
+ */
+class RequestTablesTest {
+    private HandleRegistry registry;
+    private ReflectiveTargetReader reader;
+    private Object comm;
+    private long commId;
+
+    @BeforeEach
+    void freshRegistry() {
+        registry = new HandleRegistry(4, 16); // thread tables start with 4 rows: growth is exercised
+        registry.configure("test", "openmpi", false);
+        RegistryLifecycleTest.Root.INSTANCE = registry;
+        reader = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, RegistryLifecycleTest.Root.class));
+        int proc = registry.process(getClass().getClassLoader());
+        registry.processInitialized(proc, 0, 2);
+        comm = new Object();
+        RowSpec c = new RowSpec(HandleKind.COMMUNICATOR);
+        c.proc = proc;
+        c.name = "split";
+        commId = registry.add(comm, c);
+    }
+
+    static RequestTable[] tables(HandleRegistry registry) throws ReflectiveOperationException {
+        Field f = HandleRegistry.class.getDeclaredField("tables");
+        f.setAccessible(true);
+        Field n = HandleRegistry.class.getDeclaredField("reqTableCount");
+        n.setAccessible(true);
+        return java.util.Arrays.copyOf((RequestTable[]) f.get(registry), n.getInt(registry));
+    }
+
+    private ProcessSnapshot snapshot() {
+        List<ProcessSnapshot> all = new RegistryDecoder(reader).decode();
+        assertEquals(1, all.size());
+        return all.get(0);
+    }
+
+    private List<HandleInfo> requests(ProcessSnapshot s) {
+        return s.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).collect(Collectors.toList());
+    }
+
+    private HandleInfo communicator(ProcessSnapshot s) {
+        return s.handle(commId).orElseThrow();
+    }
+
+    private void send(long key) {
+        registry.addRequest(new Object(), key, 0, "mpi.Request", "iSend", 1, 5, comm, false);
+    }
+
+    /** Runs {@code body} on a new thread and waits for it to end. */
+    private static void onOtherThread(Runnable body) throws InterruptedException {
+        Thread t = new Thread(body, "rank-thread");
+        t.start();
+        t.join();
+    }
+
+    @Test
+    void requestsOfAThreadGoIntoItsOwnTableAndRowsAreReused() throws Exception {
+        for (long i = 1; i <= 10_000; i++) {
+            send(0x7f00_0000L + i * 16);
+            registry.requestCompleted(null, 0x7f00_0000L + i * 16);
+        }
+        send(0x10);
+        RequestTable[] tables = tables(registry);
+        assertEquals(2, tables.length, "the shared table and this thread's");
+        assertEquals(0, tables[0].reqHighWater, "nothing went through the shared table");
+        assertEquals(1, tables[1].reqHighWater, "a completed request's row is taken by the next one");
+        HandleInfo r = requests(snapshot()).get(0);
+        assertEquals(0x10, r.cHandle());
+        assertEquals(commId, r.communicator());
+        assertEquals(1, communicator(snapshot()).refCount());
+    }
+
+    @Test
+    void requestCompletedByAnotherThreadIsGoneAtOnceAndItsRowIsReusedByTheOwner() throws Exception {
+        CountDownLatch created = new CountDownLatch(1);
+        CountDownLatch completed = new CountDownLatch(1);
+        CountDownLatch checked = new CountDownLatch(1);
+        Thread owner = new Thread(() -> {
+            try {
+                send(0xA0);
+                send(0xB0);
+                created.countDown();
+                completed.await();
+                checked.await();
+                send(0xC0); // takes in the mark: the completed row is released and reused
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        owner.start();
+        created.await();
+        registry.freed(comm); // the communicator is an orphan of the two pending requests
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+        assertEquals(2, communicator(snapshot()).refCount());
+
+        registry.requestCompleted(null, 0xA0); // this thread is not the owner: the row is marked
+        completed.countDown();
+        RequestTable table = tables(registry)[1];
+        assertEquals(1, table.doneCount());
+        ProcessSnapshot s = snapshot();
+        assertEquals(List.of(0xB0L), requests(s).stream().map(HandleInfo::cHandle).collect(Collectors.toList()));
+        assertEquals(1, communicator(s).refCount());
+        assertArrayEquals(new long[] {requests(s).get(0).id()}, communicator(s).heldBy());
+
+        checked.countDown();
+        owner.join();
+        assertEquals(0, table.doneCount());
+        assertEquals(2, table.reqHighWater, "the marked row was reused by the owner");
+        assertEquals(Set.of(0xB0L, 0xC0L), requests(snapshot()).stream().map(HandleInfo::cHandle).collect(Collectors.toSet()));
+
+        registry.requestCompleted(null, 0xB0);
+        registry.requestCompleted(null, 0xC0);
+        ProcessSnapshot end = snapshot();
+        assertTrue(requests(end).isEmpty());
+        assertTrue(end.handle(commId).isEmpty(), "the orphan went with its last request");
+        assertTrue(end.released().stream().anyMatch(h -> h.id() == commId));
+    }
+
+    @Test
+    void pendingRequestsOfADeadThreadStillCountAndItsTableIsAdopted() throws Exception {
+        onOtherThread(() -> {
+            for (long k = 1; k <= 3; k++) send(k << 8);
+        });
+        ProcessSnapshot s = snapshot();
+        assertEquals(3, requests(s).size(), "requests of a thread that ended are still pending in MPI");
+        assertEquals(3, communicator(s).refCount());
+        registry.freed(comm);
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+
+        registry.requestCompleted(null, 1 << 8); // owner dead: released by this thread directly
+        RequestTable dead = tables(registry)[1];
+        assertEquals(0, dead.doneCount());
+        assertEquals(2, requests(snapshot()).size());
+
+        onOtherThread(() -> registry.addRequest(new Object(), 0xF00, 0, "mpi.Request", "iRecv", 0, 0, null, false));
+        RequestTable[] tables = tables(registry);
+        assertEquals(2, tables.length, "the next thread took over the dead thread's table");
+        assertEquals(3, tables[1].reqHighWater, "and reused its free row");
+        assertEquals(3, requests(snapshot()).size());
+        assertEquals(2, communicator(snapshot()).refCount());
+
+        for (long k : new long[] {2 << 8, 3 << 8, 0xF00}) registry.requestCompleted(null, k);
+        assertTrue(snapshot().handle(commId).isEmpty(), "released with the last request of the dead threads");
+    }
+
+    @Test
+    void tablesGrowPastTheirFirstSizeAndIdsStayUniqueAcrossThreadsAndIdBlocks() throws Exception {
+        int perThread = 3 * RequestTable.ID_BLOCK + 17;
+        Thread[] threads = new Thread[3];
+        for (int t = 0; t < threads.length; t++) {
+            long base = (t + 1L) << 32;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < perThread; i++) send(base + i * 8L);
+            });
+            threads[t].start();
+        }
+        for (Thread t : threads) t.join();
+        ProcessSnapshot s = snapshot();
+        List<HandleInfo> rs = requests(s);
+        assertEquals(threads.length * perThread, rs.size());
+        Set<Long> ids = new HashSet<>();
+        for (HandleInfo r : rs) assertTrue(ids.add(r.id()), "duplicate id " + r.id());
+        assertFalse(ids.contains(commId));
+        assertEquals(threads.length * perThread, communicator(s).refCount());
+        assertEquals(0, s.tornRows());
+    }
+
+    /**
+     * As if the VM stopped the owner while it filled a free row of its table with a request of
+     * native handle {@code key}: the fields are written, the id (stored last) is not.
+     */
+    static void stopMidWrite(HandleRegistry registry, long key) throws ReflectiveOperationException {
+        RequestTable own = tables(registry)[1];
+        int r = own.take();
+        own.counters[RegistryLayout.REQ_COUNT_WRITES]++; // odd
+        own.reqs[r * RegistryLayout.REQ_STRIDE + RegistryLayout.REQ_KEY] = key;
+        own.reqs[r * RegistryLayout.REQ_STRIDE + RegistryLayout.REQ_PEER_TAG] = 0x0000_0003_0000_0004L;
+    }
+
+    @Test
+    void rowCaughtMidWriteIsNotShownAndTheOthersDecode() throws Exception {
+        send(0x10);
+        send(0x20);
+        stopMidWrite(registry, 0x30);
+        ProcessSnapshot s = snapshot();
+        assertEquals(0, s.tornRows());
+        assertEquals(List.of(0x10L, 0x20L), requests(s).stream().map(HandleInfo::cHandle).sorted().collect(Collectors.toList()));
+        assertEquals(2, communicator(s).refCount());
+    }
+
+    @Test
+    void quietTableIsReadOnce() throws Exception {
+        for (long k = 1; k <= 100; k++) send(k * 8);
+        RequestTable own = tables(registry)[1];
+        snapshot();
+        assertEquals(1, reader.arraysRead.stream().filter(a -> a == own.reqs).count());
+        assertEquals(1, reader.arraysRead.stream().filter(a -> a == own.reqId).count(),
+                "the ids of an unchanged table are read once");
+    }
+
+    @Test
+    void tableWrittenWhileReadFallsBackToRowStampsAndShowsNoGarbage() throws Exception {
+        for (long k = 1; k <= 50; k++) send(k * 8);
+        RequestTable own = tables(registry)[1];
+        long[] next = {1000};
+        // the owner keeps completing and creating requests while the debugger reads its table
+        reader.beforeArrayRead = a -> {
+            if (a == own.reqs || a == own.reqId) {
+                registry.requestCompleted(null, (next[0] - 999) * 8);
+                send(next[0]++ * 8);
+            }
+        };
+        ProcessSnapshot s = snapshot();
+        reader.beforeArrayRead = a -> { };
+        assertTrue(reader.arraysRead.stream().filter(a -> a == own.reqId).count() >= 2,
+                "the ids of a changing table are read before and after its rows");
+        for (HandleInfo r : requests(s)) {
+            assertEquals(0, r.cHandle() % 8, "a row mixed of two requests would show a foreign handle");
+            assertEquals(commId, r.communicator());
+            assertEquals("iSend", r.creatingCall());
+        }
+        assertEquals(50, requests(snapshot()).size());
+    }
+
+    @Test
+    void orphanWhoseLastRequestEndedUnnoticedIsReleasedByTheReapersSweep() throws Exception {
+        send(0x10);
+        registry.freed(comm);
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+        // the owner's completion raced with the free and did not see the orphan
+        RequestTable own = tables(registry)[1];
+        own.keys.remove(0x10);
+        own.clear(0);
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state(), "nothing released it yet");
+        java.lang.reflect.Method sweep = HandleRegistry.class.getDeclaredMethod("sweepOrphans");
+        sweep.setAccessible(true);
+        sweep.invoke(registry); // what the reaper thread runs every 100 ms while orphans wait
+        assertTrue(snapshot().handle(commId).isEmpty());
+        assertTrue(snapshot().released().stream().anyMatch(h -> h.id() == commId));
+    }
+
+    @Test
+    void completionByAnotherThreadOfAnUnknownHandleChangesNothing() throws Exception {
+        send(0x10);
+        onOtherThread(() -> registry.requestCompleted(null, 0x999));
+        assertEquals(1, requests(snapshot()).size());
+        assertEquals(0, tables(registry)[1].doneCount());
+    }
+
+    @Test
+    void requestStacksOptionKeepsRequestsInTheSharedTableWithTheirStack() throws Exception {
+        registry.configure("test", "openmpi", false, true);
+        registry.addRequest(new Object(), 0x40, 0, "mpi.Request", "iRecv", 0, 1, comm, false);
+        registry.setStack(null, 0x40, new String[] {"App.main(App.java:12)"});
+        assertEquals(1, tables(registry).length, "no thread table");
+        HandleInfo r = requests(snapshot()).get(0);
+        assertEquals("App.main(App.java:12)", r.createdAt());
+        registry.requestCompleted(null, 0x40);
+        assertTrue(requests(snapshot()).isEmpty());
+    }
+}
