@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
                 + " its MPI binding's own objects instead, marked REDUCED INFORMATION."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank was read (ranks without the agent: from the binding's objects, marked"
-                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
+                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error (also: no such job)",
             "3:some ranks could not be read (one line each on stderr)"},
         footer = {"", "With --job ID the addresses come from the records the ranks' agents wrote (see 'mpilens jobs')."})
 final class HandlesCommand implements Callable<Integer> {
@@ -73,7 +73,8 @@ final class HandlesCommand implements Callable<Integer> {
         }
         JobSnapshot job = read.job();
         output.print(job, read.agentless(), out, parent.env);
-        return HandleOutput.reportFailures(job, err);
+        int code = HandleOutput.reportFailures(job, err);
+        return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

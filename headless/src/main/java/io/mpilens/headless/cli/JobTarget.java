@@ -1,5 +1,6 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -24,14 +25,20 @@ final class JobTarget {
         String job;
     }
 
-    /** The distinct JDWP addresses to read (one per rank JVM). */
+    /**
+     * The distinct JDWP addresses to read (one per rank JVM); ranks that cannot be read (process
+     * gone from this host, no JDWP address) are left out, with one line each in {@code problems}.
+     */
     static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, List<String> problems) throws IOException {
         if (choice.addresses != null) return choice.addresses;
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
         for (JobRecord r : job.records()) {
-            if (r.jdwpAddress() != null) out.add(r.jdwpAddress());
+            if (JobObserver.ended(r)) {
+                problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
+                        + " process is gone; if it left a heap dump, read it with 'mpilens dump FILE'");
+            } else if (r.jdwpAddress() != null) out.add(r.jdwpAddress());
             else problems.add("rank " + r.rank() + " of job " + job.id() + " registered no JDWP address:"
                     + " start its JVM with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
         }

@@ -125,4 +125,84 @@ class MpiLensCliTest {
         assertEquals(1, r.err().size());
         assertTrue(target.isAlive());
     }
+
+    @Test
+    void everyHelpFitsEightyColumnsAndEachCommandIsSummedUpInOneSentence() {
+        Run top = run("--help");
+        assertEquals(0, top.code());
+        List<String> commands = List.of("handles", "dump", "leaks", "demo", "jobs", "run", "cominfo", "hostinfo",
+                "calls", "watch");
+        for (String c : commands) {
+            // the summary in the command list is the first description line: a whole sentence
+            int at = top.out().indexOf(top.out().stream().filter(l -> l.startsWith("  " + c + " ")).findFirst()
+                    .orElseThrow());
+            String summary = top.out().get(at) + (top.out().get(at + 1).startsWith("      ") ? top.out().get(at + 1) : "");
+            assertTrue(summary.endsWith("."), summary);
+        }
+        for (String c : commands) {
+            Run help = run(c, "--help");
+            assertEquals(0, help.code(), c);
+            for (String l : help.out()) assertTrue(l.length() <= 80, c + ": " + l.length() + ": " + l);
+            Run viaHelp = run("help", c);
+            assertEquals(0, viaHelp.code(), c);
+            assertEquals(help.out(), viaHelp.out(), c);
+        }
+    }
+
+    @Test
+    void faultCommandsExit3AndSayWhichRankDidNotAnswer() throws Exception {
+        String address = closedAddress();
+        for (String c : List.of("cominfo", "hostinfo", "calls")) {
+            Run r = run(c, "--attach", address, "--timeout", "1");
+            assertEquals(3, r.code(), c + " " + r.err());
+            assertEquals(List.of("mpilens: " + address + " did not answer within 1 s (connection refused): is the rank"
+                    + " running with -agentlib:jdwp=transport=dt_socket,server=y,address=" + address
+                    + ", and no other debugger attached to it?"), r.err(), c);
+            assertTrue(r.out().get(0).startsWith("job (addresses)  1 " + (c.equals("hostinfo") ? "host  " : "rank  ")),
+                    r.out().get(0));
+            assertTrue(r.out().get(0).matches(".*  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), r.out().get(0));
+        }
+        // --svg is offered by the commands that draw, and only by them
+        assertEquals(2, run("calls", "--attach", address, "--svg", "x.svg").code());
+        assertEquals(2, run("watch", "--attach", address, "--svg", "x.svg").code());
+    }
+
+    @Test
+    void aMissingFileOrADirectoryIsAUsageErrorNamingIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        String missing = tmp.resolve("rank0.hprof").toString();
+        for (String c : List.of("dump", "leaks", "cominfo", "hostinfo")) {
+            Run r = run(c, missing);
+            assertEquals(2, r.code(), c);
+            assertEquals(List.of(), r.out(), c);
+            assertEquals(List.of("mpilens: " + missing + ": no such file (give one heap dump per rank JVM, .hprof or"
+                    + " .hprof.gz)"), r.err(), c);
+            Run dir = run(c, tmp.toString());
+            assertEquals(2, dir.code(), c);
+            assertEquals(List.of("mpilens: " + tmp + " is a directory: name the heap dump files in it, e.g. "
+                    + tmp.resolve("*.hprof")), dir.err(), c);
+        }
+    }
+
+    @Test
+    void aFileThatIsNoHeapDumpPrintsOnlyWhyAndExits3(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path text = java.nio.file.Files.writeString(tmp.resolve("rank0.hprof"), "hello\n");
+        for (String c : List.of("dump", "leaks", "cominfo", "hostinfo")) {
+            Run r = run(c, text.toString());
+            assertEquals(3, r.code(), c);
+            assertEquals(List.of(), r.out(), c + ": nothing was read, so no empty report");
+            assertEquals(1, r.err().size(), c + " " + r.err());
+            assertTrue(r.err().get(0).startsWith("mpilens: rank0.hprof is not an HPROF heap dump"), r.err().get(0));
+        }
+    }
+
+    @Test
+    void demoNarrationIsWrappedToEightyColumns() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        DemoCommand.say(new java.io.PrintWriter(w), "after: the survivors missed rank 2's status at the deadline and"
+                + " built 'survivors' with createGroup: COMM_WORLD RECOVERED");
+        List<String> lines = w.toString().lines().toList();
+        assertEquals(List.of("mpilens demo: after: the survivors missed rank 2's status at the deadline and",
+                "  built 'survivors' with createGroup: COMM_WORLD RECOVERED"), lines);
+    }
 }
