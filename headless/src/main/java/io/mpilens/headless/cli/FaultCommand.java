@@ -85,10 +85,21 @@ abstract class FaultCommand implements Callable<Integer> {
     }
 
     private void checkPicture() {
-        if (svgFile() != null && picture() == null) {
+        Path svg = svgFile();
+        if (svg == null) return;
+        if (picture() == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " draws no picture: --svg is for"
                     + " cominfo and hostinfo");
         }
+        // checked before the job is read, so that a typo costs no round
+        Path dir = svg.toAbsolutePath().getParent();
+        String problem = Files.isDirectory(svg) ? svg + " is a directory: give a file name, e.g. "
+                + svg.resolve(spec.name() + ".svg")
+                : dir == null || !Files.isDirectory(dir) ? "cannot write " + svg + ": the directory " + dir
+                        + " does not exist"
+                : !Files.isWritable(dir) || (Files.exists(svg) && !Files.isWritable(svg))
+                        ? "cannot write " + svg + ": permission denied; choose a writable file" : null;
+        if (problem != null) throw new CommandLine.ParameterException(spec.commandLine(), "--svg: " + problem);
     }
 
     boolean color() {
@@ -163,21 +174,22 @@ abstract class FaultCommand implements Callable<Integer> {
         return code;
     }
 
-    /** Draws the picture if asked, prints the model; the exit code. */
+    /** Prints the model, draws the picture if asked; the exit code. */
     private int print(JobModel m, PrintWriter out, PrintWriter err) {
+        if (json) out.println(json(m));
+        else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
+        out.flush();
         Path svgFile = svgFile();
         if (svgFile != null) {
             try {
                 Files.writeString(svgFile, picture().apply(m), StandardCharsets.UTF_8);
                 err.println("mpilens: wrote " + svgFile);
             } catch (IOException e) {
-                err.println("mpilens: cannot write the picture to " + svgFile + " (" + e + "): choose a writable file");
+                err.println("mpilens: cannot write the picture to " + svgFile + " (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "): choose a writable file");
                 return MpiLensCli.EXIT_INTERNAL;
             }
         }
-        if (json) out.println(json(m));
-        else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
-        out.flush();
         return MpiLensCli.EXIT_OK;
     }
 }

@@ -205,4 +205,20 @@ class MpiLensCliTest {
         assertEquals(List.of("mpilens demo: after: the survivors missed rank 2's status at the deadline and",
                 "  built 'survivors' with createGroup: COMM_WORLD RECOVERED"), lines);
     }
+
+    @Test
+    void anSvgPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingIsRead(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path tmp) throws Exception {
+        String address = closedAddress();
+        java.nio.file.Path inMissingDir = tmp.resolve("no-such-dir").resolve("comms.svg");
+        Run r = run("cominfo", "--attach", address, "--svg", inMissingDir.toString());
+        assertEquals(2, r.code());
+        assertEquals(List.of(), r.out());
+        assertEquals("mpilens: --svg: cannot write " + inMissingDir + ": the directory " + inMissingDir.getParent()
+                + " does not exist", r.err().get(0));
+        Run dir = run("hostinfo", "--attach", address, "--svg", tmp.toString());
+        assertEquals(2, dir.code());
+        assertEquals("mpilens: --svg: " + tmp + " is a directory: give a file name, e.g. " + tmp.resolve("hostinfo.svg"),
+                dir.err().get(0));
+    }
 }
