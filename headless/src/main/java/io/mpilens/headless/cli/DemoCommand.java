@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
                     "--at must be created, orphans or released, not " + point);
         }
         Path home = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath();
-        Path agent = home.resolve("runtime-agent/target/mpilens-agent.jar");
+        Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
             return MpiLensCli.EXIT_USAGE;

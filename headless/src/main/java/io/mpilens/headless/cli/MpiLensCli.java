@@ -61,6 +61,18 @@ public final class MpiLensCli implements Runnable {
                 + " --attach HOST:PORT");
     }
 
+    /**
+     * The agent jar the ranks get: {@code -Dmpilens.agentJar} (the {@code mpilens} script passes a
+     * copy that a rebuild does not rewrite), else {@code runtime-agent/target/mpilens-agent.jar}
+     * under {@code -Dmpilens.home}.
+     */
+    static java.nio.file.Path agentJar() {
+        String given = System.getProperty("mpilens.agentJar");
+        return given != null && !given.isEmpty() ? java.nio.file.Paths.get(given).toAbsolutePath()
+                : java.nio.file.Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath()
+                        .resolve("runtime-agent/target/mpilens-agent.jar");
+    }
+
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {

@@ -72,8 +72,7 @@ final class RunCommand implements Callable<Integer> {
         if (mcaContinue && b != Binding.OPENMPI) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--mca-continue is for --binding openmpi");
         }
-        Path agent = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath()
-                .resolve("runtime-agent/target/mpilens-agent.jar");
+        Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
             return MpiLensCli.EXIT_USAGE;
