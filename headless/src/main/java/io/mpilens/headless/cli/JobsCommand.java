@@ -30,7 +30,7 @@ final class JobsCommand implements Callable<Integer> {
     private static final java.time.format.DateTimeFormatter STARTED =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'").withZone(java.time.ZoneOffset.UTC);
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
+    @Option(names = "--json", description = "Print JSON (schema " + FaultJson.SCHEMA + ") instead of a table.")
     boolean json;
 
     @Option(names = "--prune", description = "Remove the records of jobs whose ranks all ran on this host and have"
