@@ -78,7 +78,7 @@ abstract class FaultCommand implements Callable<Integer> {
     void openObserver() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         checkPicture();
-        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…");
+        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,...");
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
@@ -127,7 +127,7 @@ abstract class FaultCommand implements Callable<Integer> {
                     : r.problems().isEmpty() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
         }
         if (target == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…"
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,..."
                     + (spec.positionalParameters().isEmpty() ? "" : ", or heap dumps"));
         }
         openObserver();

@@ -40,7 +40,8 @@ public final class MpiLensCli implements Runnable {
         cli.setErr(new PrintWriter(err, true));
         cli.setParameterExceptionHandler((e, arguments) -> {
             CommandLine line = e.getCommandLine();
-            line.getErr().println("mpilens: " + e.getMessage());
+            // picocli starts some messages with "Error: ": the prefix already says so
+            line.getErr().println("mpilens: " + String.valueOf(e.getMessage()).replaceFirst("^Error: ", ""));
             line.getErr().println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
             return EXIT_USAGE;
         });

@@ -74,6 +74,14 @@ class MpiLensCliTest {
         assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "0").code());
         assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "soon").code());
         assertEquals(2, run("handles", "--attach", "h:1", "--frobnicate").code());
+
+        Run both = run("handles", "--job", "j", "--attach", "h:1");
+        assertEquals(2, both.code());
+        assertEquals("mpilens: --attach=HOST:PORT, --job=ID are mutually exclusive (specify only one)", both.err().get(0));
+        // ASCII only: a terminal with LANG=C shows anything else as '?'
+        for (String c : List.of("cominfo", "calls", "watch", "leaks")) {
+            for (String l : run(c).err()) assertTrue(l.chars().allMatch(ch -> ch < 128), c + ": " + l);
+        }
     }
 
     @Test
