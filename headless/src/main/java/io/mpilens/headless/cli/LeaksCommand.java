@@ -79,7 +79,9 @@ final class LeaksCommand implements Callable<Integer> {
                 : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
-        else if (!job.ranks().isEmpty() || job.failures().isEmpty()) for (String line : report.lines()) out.println(line);
+        else if (!job.ranks().isEmpty() || (job.failures().isEmpty() && problems.isEmpty())) {
+            for (String line : report.lines()) out.println(line); // no empty report when nothing was read
+        }
         out.flush();
         int code = HandleOutput.reportFailures(job, err);
         return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;

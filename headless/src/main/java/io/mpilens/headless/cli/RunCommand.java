@@ -93,8 +93,10 @@ final class RunCommand implements Callable<Integer> {
                 .workingDirectory(Paths.get("").toAbsolutePath());
         if (mcaContinue) jb.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
         try (Job job = Job.launch(jb.build())) {
-            err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks, launcher pid " + job.pid()
-                    + "); in another terminal: mpilens cominfo --job " + id + "; Ctrl-C stops it");
+            // at most 80 columns each with a default job id (24 characters)
+            err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks)");
+            err.println("mpilens: launcher pid " + job.pid() + "; Ctrl-C stops the job and every rank");
+            err.println("mpilens: in another shell: mpilens cominfo --job " + id);
             err.flush();
             job.followOutput(l -> {
                 (l.stderr() ? err : out).println(l);

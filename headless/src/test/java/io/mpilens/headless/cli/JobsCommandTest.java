@@ -91,6 +91,7 @@ class JobsCommandTest {
         for (String command : List.of("handles", "leaks")) {
             Run r = run(command, "--job", "ended-job", "--timeout", "1");
             assertEquals(MpiLensCli.EXIT_UNREADABLE, r.code(), command + " " + r.err());
+            assertEquals(List.of(), r.out(), command + ": nothing was read, so no empty report");
             assertEquals(List.of("mpilens: rank 0 of job ended-job (pid " + ended.pid() + ") has ended: its process is"
                     + " gone; if it left a heap dump, read it with 'mpilens dump FILE'"), r.err(), command);
         }
