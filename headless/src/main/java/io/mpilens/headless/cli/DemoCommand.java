@@ -31,7 +31,10 @@ import picocli.CommandLine.Spec;
  * it finish. Everything it starts is stopped when it ends, also on Ctrl-C.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run a 4-rank example job with the agent and show the MPI handles of every rank.")
+        description = "Run a 4-rank example job with the agent and show the MPI handles of every rank.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the demo ran to its end", "1:a job of the demo failed (its last output is printed)",
+            "2:usage error, or the agent or example classes are not built"})
 final class DemoCommand implements Callable<Integer> {
     private static final Duration START = Duration.ofSeconds(120);
     private static final Duration READ = Duration.ofSeconds(20);

@@ -19,7 +19,10 @@ import picocli.CommandLine.Spec;
 /** {@code mpilens jobs}: the jobs whose ranks registered in this user's job directory. */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
         description = {"List the jobs whose ranks registered (agent loaded, MPI initialised).",
-            "Records live in ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs (or $MPILENS_JOBS)."})
+            "Records live in ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs (or $MPILENS_JOBS)."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:listed (or no jobs)", "1:the job directory could not be read",
+            "3:some records were refused: another user's, or readable by others (one line each on stderr)"})
 final class JobsCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;

@@ -30,7 +30,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Launch a Java MPI job with the mpilens agent and JDWP on every rank, registered as a job.",
-            "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"})
+            "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the job ended with exit code 0", "1:the job ended with another exit code (printed), or"
+                + " could not be started", "2:usage error", "130:stopped with Ctrl-C (the job and every rank with it)"})
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
