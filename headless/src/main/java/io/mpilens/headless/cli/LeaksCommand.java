@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -64,18 +65,21 @@ final class LeaksCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (dumps && !HandleOutput.dumpFilesExist(files, err)) return MpiLensCli.EXIT_USAGE;
         List<JdwpAddress> addresses = List.of();
+        Map<Integer, JdwpAddress> tried = Map.of();
         List<String> problems = new ArrayList<>();
         if (live) {
             try {
                 addresses = JobTarget.addresses(target, parent.env, problems);
+                tried = JobTarget.addressByRank(target, parent.env);
             } catch (IOException e) {
                 err.println("mpilens: " + e.getMessage());
                 return MpiLensCli.EXIT_USAGE;
             }
             for (String p : problems) err.println("mpilens: " + p);
         }
+        JobSnapshotter snapshotter = new JobSnapshotter(timeout, true);
         JobSnapshot job = live
-                ? new JobSnapshotter(timeout, true).snapshot(addresses)
+                ? JobTarget.retryMoved(target, parent.env, snapshotter, snapshotter.snapshotWithAgentless(addresses), tried).job()
                 : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
