@@ -92,7 +92,10 @@ final class WatchCommand extends FaultCommand {
                 JobModel m;
                 try {
                     m = observer.observe();
-                    if (!reported) for (String r : observer.refused()) err.println("mpilens: " + r);
+                    if (!reported) {
+                        for (String r : observer.refused()) err.println("mpilens: " + r);
+                        reportUnanswered(m, err); // the whole cause once; the transition lines are cut at 80
+                    }
                     reported = true;
                 } catch (IOException e) {
                     if (target.job != null && recordsRemoved()) {
@@ -146,7 +149,8 @@ final class WatchCommand extends FaultCommand {
 
     /** {@code 12:00:01.250  rank 2: OK -> FAILED  (process gone before MPI_Finalize)}, at most 80 columns. */
     static String line(Transition t) {
-        String s = stamp(t.at()) + "  " + t.subject() + ": " + (t.from() == null ? "" : t.from() + " -> ") + t.to()
+        String subject = t.subject().equals("rank -1") ? "rank ?" : t.subject(); // --attach: rank not known
+        String s = stamp(t.at()) + "  " + subject + ": " + (t.from() == null ? "" : t.from() + " -> ") + t.to()
                 + (t.why() == null || t.why().isEmpty() ? "" : "  (" + t.why() + ")");
         return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 4) + "...)";
     }

@@ -229,4 +229,30 @@ class MpiLensCliTest {
         assertEquals("mpilens: --svg: " + tmp + " is a directory: give a file name, e.g. " + tmp.resolve("hostinfo.svg"),
                 dir.err().get(0));
     }
+
+    @Test
+    void watchOnAnAddressNamesTheUnknownRankAndGivesTheWholeCauseOnceOnStderr() throws Exception {
+        String line = WatchCommand.line(new io.mpilens.headless.ft.Transition(java.time.Instant.parse(
+                "2026-11-22T01:43:34.325Z"), "rank -1", null, "UNAVAILABLE", "127.0.0.1:1 did not answer"));
+        assertTrue(line.endsWith("  rank ?: UNAVAILABLE  (127.0.0.1:1 did not answer)"), line);
+
+        String address = closedAddress();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread watch = new Thread(() -> MpiLensCli.run(new String[] {"watch", "--attach", address, "--timeout", "1"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Map.of()));
+        watch.setDaemon(true);
+        watch.start();
+        String cause = "mpilens: " + address + " did not answer within 1 s (connection refused)";
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!(err.toString(StandardCharsets.UTF_8).contains(cause)
+                && out.toString(StandardCharsets.UTF_8).contains("  rank ?: UNAVAILABLE  (")) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        watch.interrupt();
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(cause), err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("  rank ?: UNAVAILABLE  ("),
+                out.toString(StandardCharsets.UTF_8));
+    }
 }
