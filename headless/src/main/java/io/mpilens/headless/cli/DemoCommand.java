@@ -2,6 +2,7 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
@@ -30,7 +31,10 @@ import picocli.CommandLine.Spec;
  * it finish. Everything it starts is stopped when it ends, also on Ctrl-C.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run a 4-rank example job with the agent and show the MPI handles of every rank.")
+        description = "Run a 4-rank example job with the agent and show the MPI handles of every rank.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the demo ran to its end", "1:a job of the demo failed (its last output is printed)",
+            "2:usage error, or the agent or example classes are not built"})
 final class DemoCommand implements Callable<Integer> {
     private static final Duration START = Duration.ofSeconds(120);
     private static final Duration READ = Duration.ofSeconds(20);
@@ -71,12 +75,20 @@ final class DemoCommand implements Callable<Integer> {
                     "--at must be created, orphans or released, not " + point);
         }
         Path home = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath();
-        Path agent = home.resolve("runtime-agent/target/mpilens-agent.jar");
+        Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
             return MpiLensCli.EXIT_USAGE;
         }
         String example = b == Binding.OPENMPI ? "openmpi" : "mpj";
+        for (String module : List.of("support", example)) {
+            Path classes = home.resolve("examples/" + module + "/target/classes");
+            if (!Files.isDirectory(classes.resolve("io/mpilens/examples"))) {
+                err.println("mpilens: the example classes are missing at " + classes + ": build them first (./mvnw"
+                        + " install -DskipTests -pl examples/" + module + " -am)");
+                return MpiLensCli.EXIT_USAGE;
+            }
+        }
         Path control = Files.createTempDirectory("mpilens-demo-");
         JobSpec jobSpec = JobSpec.builder(b, 4, "io.mpilens.examples." + example + ".HandleTour")
                 .classPath(home.resolve("examples/support/target/classes"),
@@ -84,11 +96,11 @@ final class DemoCommand implements Callable<Integer> {
                 .agentJar(agent).agentOptions("requestStacks=true").jdwp(true).controlDir(control)
                 // the demo's job records go away with it
                 .env("MPILENS_JOBS", control.resolve("jobs").toString()).build();
-        err.println("mpilens demo: starting 4 ranks of HandleTour (" + b.id() + ") with the agent and JDWP ...");
+        say(err, "starting 4 ranks of HandleTour (" + b.id() + ") with the agent and JDWP");
         try (Job job = Job.launch(jobSpec)) {
             List<JdwpAddress> addresses = new ArrayList<>();
             for (String a : job.awaitJdwpAddresses(START)) addresses.add(JdwpAddress.parse(a));
-            err.println("mpilens demo: ranks listen for debuggers at " + addresses);
+            say(err, "ranks listen for debuggers at " + addresses);
             // one connection per rank JVM for the whole demo: a JVM listening on port 0 moves
             // to a new port when a debugger detaches
             List<JdiTargetReader> readers = new ArrayList<>();
@@ -99,11 +111,17 @@ final class DemoCommand implements Callable<Integer> {
                     if (p.equals(point)) show(readers, out, err);
                     job.release(p);
                 }
+            } catch (TargetReadException e) {
+                // a rank that died right after it started listening: its own output says why
+                err.println("mpilens: " + e.getMessage());
+                err.println("mpilens demo: the job's last output:");
+                err.println(job.tail());
+                return MpiLensCli.EXIT_INTERNAL;
             } finally {
                 for (JdiTargetReader r : readers) r.close();
             }
             int exit = job.waitFor(START);
-            err.println("mpilens demo: the job finished (exit code " + exit + ")");
+            say(err, "the job finished (exit code " + exit + ")");
             if (exit != 0) return MpiLensCli.EXIT_INTERNAL;
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
@@ -113,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         if (noRecovery) return MpiLensCli.EXIT_OK;
         if (b != Binding.OPENMPI) {
-            err.println("mpilens demo: the recovery story needs Open MPI (MPJ Express cannot go on without a rank:"
+            say(err, "the recovery story needs Open MPI (MPJ Express cannot go on without a rank:"
                     + " multicore ends the JVM, niodev closes every channel); try --binding openmpi");
             return MpiLensCli.EXIT_OK;
         }
@@ -127,11 +145,27 @@ final class DemoCommand implements Callable<Integer> {
             for (ProcessSnapshot p : new RegistryDecoder(r).decode()) ranks.add(new JobSnapshot.Rank(r.describe(), p));
         }
         if (!output.json) {
-            err.println("mpilens demo: every rank paused at '" + point + "'"
+            say(err, "every rank paused at '" + point + "'"
                     + ("orphans".equals(point) ? ": a communicator freed with a receive still pending on it,"
                     + " a datatype freed while a vector built from it lives, a group leaked" : ""));
         }
         output.print(new JobSnapshot(ranks, List.of()), out, parent.env);
+    }
+
+    /** {@code mpilens demo: TEXT} on {@code err}, wrapped at spaces to 80 columns, continued indented. */
+    static void say(PrintWriter err, String text) {
+        String indent = "  ";
+        StringBuilder line = new StringBuilder("mpilens demo:");
+        for (String word : text.split(" ")) {
+            if (line.length() + 1 + word.length() > HandleTable.WIDTH && line.length() > indent.length()) {
+                err.println(line);
+                line = new StringBuilder(indent).append(word);
+            } else {
+                line.append(' ').append(word);
+            }
+        }
+        err.println(line);
+        err.flush();
     }
 
     private static void deleteQuietly(Path dir) {

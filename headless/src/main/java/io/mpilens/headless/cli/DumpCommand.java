@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
                 + " dumpOnError option; gzip-compressed dumps (jcmd ... -gz=1) are read as they are."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every dump was read (dumps without the agent: from the binding's objects, marked"
-                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
+                + " REDUCED INFORMATION)", "1:internal failure",
+            "2:usage error (also: a FILE that does not exist, or a directory)",
             "3:some dumps could not be read: damaged, or with no MPI binding in them (one line each on stderr)"})
 final class DumpCommand implements Callable<Integer> {
     @ParentCommand
@@ -50,6 +51,7 @@ final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (!HandleOutput.dumpFilesExist(files, err)) return MpiLensCli.EXIT_USAGE;
         Reading r = read(files, agentless, err);
         output.print(r.job(), r.agentless(), out, parent.env);
         return HandleOutput.reportFailures(r.job(), err);

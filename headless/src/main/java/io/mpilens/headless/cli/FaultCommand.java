@@ -2,6 +2,8 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.hprof.HeapDumpJob;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
@@ -62,9 +64,10 @@ abstract class FaultCommand implements Callable<Integer> {
 
     abstract String json(JobModel m);
 
-    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the boxes, with a legend, into FILE (SVG;"
-            + " cominfo and hostinfo).")
-    Path svgFile;
+    /** Where {@code --svg} draws the picture; null when not asked (or the command draws none). */
+    Path svgFile() {
+        return null;
+    }
 
     /** What {@code --svg} draws; null for commands that draw no picture. */
     java.util.function.Function<JobModel, String> picture() {
@@ -75,17 +78,28 @@ abstract class FaultCommand implements Callable<Integer> {
     void openObserver() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         checkPicture();
-        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…");
+        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,...");
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
     }
 
     private void checkPicture() {
-        if (svgFile != null && picture() == null) {
+        Path svg = svgFile();
+        if (svg == null) return;
+        if (picture() == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " draws no picture: --svg is for"
                     + " cominfo and hostinfo");
         }
+        // checked before the job is read, so that a typo costs no round
+        Path dir = svg.toAbsolutePath().getParent();
+        String problem = Files.isDirectory(svg) ? svg + " is a directory: give a file name, e.g. "
+                + svg.resolve(spec.name() + ".svg")
+                : dir == null || !Files.isDirectory(dir) ? "cannot write " + svg + ": the directory " + dir
+                        + " does not exist"
+                : !Files.isWritable(dir) || (Files.exists(svg) && !Files.isWritable(svg))
+                        ? "cannot write " + svg + ": permission denied; choose a writable file" : null;
+        if (problem != null) throw new CommandLine.ParameterException(spec.commandLine(), "--svg: " + problem);
     }
 
     boolean color() {
@@ -104,17 +118,20 @@ abstract class FaultCommand implements Callable<Integer> {
             }
             HandleOutput.timeout(timeoutSeconds, spec);
             checkPicture();
+            if (!HandleOutput.dumpFilesExist(dumps, err)) return MpiLensCli.EXIT_USAGE;
             HeapDumpJob.Reading r = HeapDumpJob.read(dumps, null);
             for (String p : r.problems()) err.println("mpilens: " + p);
+            if (r.model().processes().isEmpty() && !r.problems().isEmpty()) return MpiLensCli.EXIT_UNREADABLE;
             int printed = print(r.model(), out, err);
             return printed != MpiLensCli.EXIT_OK ? printed
                     : r.problems().isEmpty() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
         }
         if (target == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,…"
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,..."
                     + (spec.positionalParameters().isEmpty() ? "" : ", or heap dumps"));
         }
         openObserver();
+        if (!jobExists(err)) return MpiLensCli.EXIT_USAGE;
         JobModel m;
         try {
             m = observer.observe();
@@ -123,23 +140,56 @@ abstract class FaultCommand implements Callable<Integer> {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
-        return print(m, out, err);
+        int printed = print(m, out, err);
+        return printed != MpiLensCli.EXIT_OK ? printed : reportUnanswered(m, err);
     }
 
-    /** Draws the picture if asked, prints the model; the exit code. */
+    /** With {@code --job}: whether that job is registered; if not, says so on {@code err}. */
+    boolean jobExists(PrintWriter err) {
+        if (target == null || target.job == null) return true;
+        try {
+            JobDirectory.forCurrentUser(parent.env).job(target.job);
+            return true;
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * One line on stderr per rank that did not answer (the picture shows it UNAVAILABLE);
+     * {@link MpiLensCli#EXIT_UNREADABLE} if there was one, as {@code handles} does.
+     */
+    static int reportUnanswered(JobModel m, PrintWriter err) {
+        int code = MpiLensCli.EXIT_OK;
+        for (RankStatus r : m.processes()) {
+            if (r.state() != ProcessState.UNAVAILABLE) continue;
+            String who = r.rank() >= 0 ? "rank " + r.rank() : r.address();
+            err.println("mpilens: " + (r.evidence() == null || r.evidence().isEmpty()
+                    ? who + " did not answer in time: try a longer --timeout"
+                    : (r.rank() >= 0 ? who + ": " : "") + r.evidence()));
+            code = MpiLensCli.EXIT_UNREADABLE;
+        }
+        err.flush();
+        return code;
+    }
+
+    /** Prints the model, draws the picture if asked; the exit code. */
     private int print(JobModel m, PrintWriter out, PrintWriter err) {
+        if (json) out.println(json(m));
+        else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
+        out.flush();
+        Path svgFile = svgFile();
         if (svgFile != null) {
             try {
                 Files.writeString(svgFile, picture().apply(m), StandardCharsets.UTF_8);
                 err.println("mpilens: wrote " + svgFile);
             } catch (IOException e) {
-                err.println("mpilens: cannot write the picture to " + svgFile + " (" + e + "): choose a writable file");
+                err.println("mpilens: cannot write the picture to " + svgFile + " (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "): choose a writable file");
                 return MpiLensCli.EXIT_INTERNAL;
             }
         }
-        if (json) out.println(json(m));
-        else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
-        out.flush();
         return MpiLensCli.EXIT_OK;
     }
 }

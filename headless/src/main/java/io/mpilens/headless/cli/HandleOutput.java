@@ -6,6 +6,8 @@ import io.mpilens.headless.json.SnapshotJson;
 import io.mpilens.headless.text.AgentlessTable;
 import io.mpilens.headless.text.HandleTable;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +55,25 @@ final class HandleOutput {
         for (JobSnapshot.Failure f : job.failures()) err.println("mpilens: " + f.message());
         err.flush();
         return job.complete() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
+    }
+
+    /**
+     * Whether every heap dump named on the command line is a readable file; if not, one line
+     * on {@code err} naming the first that is not, and what to give instead.
+     */
+    static boolean dumpFilesExist(List<Path> files, PrintWriter err) {
+        for (Path f : files) {
+            String problem = Files.isDirectory(f) ? f + " is a directory: name the heap dump files in it, e.g. "
+                    + f.resolve("*.hprof")
+                    : !Files.exists(f) ? f + ": no such file (give one heap dump per rank JVM, .hprof or .hprof.gz)"
+                    : !Files.isReadable(f) ? f + " is not readable: check its permissions" : null;
+            if (problem != null) {
+                err.println("mpilens: " + problem);
+                err.flush();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A --timeout value in seconds, checked: more than 0, at most an hour. */

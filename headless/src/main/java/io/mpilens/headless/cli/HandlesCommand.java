@@ -6,6 +6,7 @@ import io.mpilens.headless.jdi.JdwpAddress;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Spec;
                 + " its MPI binding's own objects instead, marked REDUCED INFORMATION."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank was read (ranks without the agent: from the binding's objects, marked"
-                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error",
+                + " REDUCED INFORMATION)", "1:internal failure", "2:usage error (also: no such job)",
             "3:some ranks could not be read (one line each on stderr)"},
         footer = {"", "With --job ID the addresses come from the records the ranks' agents wrote (see 'mpilens jobs')."})
 final class HandlesCommand implements Callable<Integer> {
@@ -56,15 +57,18 @@ final class HandlesCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new java.util.ArrayList<>();
         List<JdwpAddress> addresses;
+        Map<Integer, JdwpAddress> tried;
         try {
             addresses = JobTarget.addresses(target, parent.env, problems);
+            tried = JobTarget.addressByRank(target, parent.env);
         } catch (java.io.IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_USAGE;
         }
         for (String p : problems) err.println("mpilens: " + p);
-        JobSnapshotter.WithAgentless read = new JobSnapshotter(timeout, suspend).agentless(agentless)
-                .snapshotWithAgentless(addresses);
+        JobSnapshotter snapshotter = new JobSnapshotter(timeout, suspend).agentless(agentless);
+        JobSnapshotter.WithAgentless read = JobTarget.retryMoved(target, parent.env, snapshotter,
+                snapshotter.snapshotWithAgentless(addresses), tried);
         if (!agentless) {
             for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
                 err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"
@@ -73,7 +77,8 @@ final class HandlesCommand implements Callable<Integer> {
         }
         JobSnapshot job = read.job();
         output.print(job, read.agentless(), out, parent.env);
-        return HandleOutput.reportFailures(job, err);
+        int code = HandleOutput.reportFailures(job, err);
+        return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

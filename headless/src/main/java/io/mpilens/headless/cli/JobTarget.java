@@ -1,13 +1,21 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.JobSnapshotter;
+import io.mpilens.headless.agentless.AgentlessProcess;
+import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /** {@code --job ID} or {@code --attach HOST:PORT,…}: which ranks a command reads. */
@@ -24,14 +32,75 @@ final class JobTarget {
         String job;
     }
 
-    /** The distinct JDWP addresses to read (one per rank JVM). */
+    /** How long a JVM takes to listen again, and its agent to update the record, after a debugger detached. */
+    private static final long LISTENER_MOVE_MILLIS = 400;
+
+    /** With {@code --job}: each live rank's JDWP address as its record names it now (empty without --job). */
+    static Map<Integer, JdwpAddress> addressByRank(Choice choice, Map<String, String> env) throws IOException {
+        Map<Integer, JdwpAddress> out = new HashMap<>();
+        if (choice.job == null) return out;
+        for (JobRecord r : JobDirectory.forCurrentUser(env).job(choice.job).records()) {
+            if (r.jdwpAddress() != null && !JobObserver.ended(r)) out.put(r.rank(), r.jdwpAddress());
+        }
+        return out;
+    }
+
+    /**
+     * With {@code --job}, reads once more the ranks whose address failed and whose record now
+     * names another one: a JVM started with {@code address=...:0} listens on a new port after a
+     * debugger (another mpilens, Eclipse) detached, and its agent updates the record. Returns
+     * {@code read} with those ranks read again, or as it was.
+     *
+     * @param tried {@link #addressByRank} when {@code read} was taken
+     */
+    static JobSnapshotter.WithAgentless retryMoved(Choice choice, Map<String, String> env, JobSnapshotter snapshotter,
+                                                   JobSnapshotter.WithAgentless read, Map<Integer, JdwpAddress> tried) {
+        if (choice.job == null || read.job().failures().isEmpty()) return read;
+        Set<String> failed = new HashSet<>();
+        for (JobSnapshot.Failure f : read.job().failures()) failed.add(f.address());
+        Map<String, JdwpAddress> moved = new LinkedHashMap<>();
+        try {
+            Thread.sleep(LISTENER_MOVE_MILLIS);
+            Map<Integer, JdwpAddress> now = addressByRank(choice, env);
+            for (Map.Entry<Integer, JdwpAddress> e : tried.entrySet()) {
+                JdwpAddress then = e.getValue();
+                JdwpAddress current = now.get(e.getKey());
+                if (failed.contains(then.toString()) && current != null && !current.equals(then)) {
+                    moved.put(then.toString(), current);
+                }
+            }
+        } catch (IOException e) {
+            return read;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return read;
+        }
+        if (moved.isEmpty()) return read;
+        JobSnapshotter.WithAgentless again = snapshotter.snapshotWithAgentless(new ArrayList<>(new LinkedHashSet<>(moved.values())));
+        List<JobSnapshot.Rank> ranks = new ArrayList<>(read.job().ranks());
+        ranks.addAll(again.job().ranks());
+        List<JobSnapshot.Failure> failures = new ArrayList<>();
+        for (JobSnapshot.Failure f : read.job().failures()) if (!moved.containsKey(f.address())) failures.add(f);
+        failures.addAll(again.job().failures());
+        List<AgentlessProcess> agentless = new ArrayList<>(read.agentless());
+        agentless.addAll(again.agentless());
+        return new JobSnapshotter.WithAgentless(new JobSnapshot(ranks, failures), agentless);
+    }
+
+    /**
+     * The distinct JDWP addresses to read (one per rank JVM); ranks that cannot be read (process
+     * gone from this host, no JDWP address) are left out, with one line each in {@code problems}.
+     */
     static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, List<String> problems) throws IOException {
         if (choice.addresses != null) return choice.addresses;
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
         for (JobRecord r : job.records()) {
-            if (r.jdwpAddress() != null) out.add(r.jdwpAddress());
+            if (JobObserver.ended(r)) {
+                problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
+                        + " process is gone; if it left a heap dump, read it with 'mpilens dump FILE'");
+            } else if (r.jdwpAddress() != null) out.add(r.jdwpAddress());
             else problems.add("rank " + r.rank() + " of job " + job.id() + " registered no JDWP address:"
                     + " start its JVM with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
         }

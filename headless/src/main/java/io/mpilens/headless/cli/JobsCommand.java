@@ -4,6 +4,7 @@ import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -18,14 +19,21 @@ import picocli.CommandLine.Spec;
 /** {@code mpilens jobs}: the jobs whose ranks registered in this user's job directory. */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
         description = {"List the jobs whose ranks registered (agent loaded, MPI initialised).",
-            "Records live in ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs (or $MPILENS_JOBS)."})
+            "Records live in ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs (or $MPILENS_JOBS)."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:listed (or no jobs)", "1:the job directory could not be read",
+            "3:some records were refused: another user's, or readable by others (one line each on stderr)"})
 final class JobsCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
+    /** When the job's first rank started, to the minute, in UTC. */
+    private static final java.time.format.DateTimeFormatter STARTED =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'").withZone(java.time.ZoneOffset.UTC);
+
+    @Option(names = "--json", description = "Print JSON (schema " + FaultJson.SCHEMA + ") instead of a table.")
     boolean json;
 
     @Option(names = "--prune", description = "Remove the records of jobs whose ranks all ran on this host and have"
@@ -56,9 +64,10 @@ final class JobsCommand implements Callable<Integer> {
         if (json) {
             out.println(FaultJson.jobs(jobs));
         } else if (jobs.isEmpty()) {
-            out.println("no jobs in " + dir.root() + " (ranks register when MPI_Init returns with the mpilens agent loaded)");
+            out.println("no jobs in " + dir.root());
+            out.println("(ranks register when MPI_Init returns with the mpilens agent loaded)");
         } else {
-            out.println(String.format("%-24s %-7s %-7s %-14s %-16s %s", "JOB", "RANKS", "ALIVE", "BINDING", "HOSTS", "STARTED"));
+            out.println(row("JOB", "RANKS", "ALIVE", "BINDING", "STARTED", List.of("HOSTS")));
             for (JobDirectory.JobEntry j : jobs) {
                 long alive = j.records().stream().filter(FaultJson::alive).count();
                 TreeSet<String> hosts = new TreeSet<>();
@@ -68,9 +77,9 @@ final class JobsCommand implements Callable<Integer> {
                     bindings.add(r.binding());
                 }
                 String started = j.records().stream().map(JobRecord::startTime).min(java.util.Comparator.naturalOrder())
-                        .map(Object::toString).orElse("-");
-                out.println(String.format("%-24s %-7s %-7s %-14s %-16s %s", j.id(), j.records().size() + "/" + j.size(),
-                        alive, String.join(",", bindings), String.join(",", hosts), started));
+                        .map(STARTED::format).orElse("-");
+                out.println(row(j.id(), j.records().size() + "/" + j.size(), Long.toString(alive),
+                        String.join(",", bindings), started, List.copyOf(hosts)));
             }
         }
         out.flush();
@@ -83,5 +92,21 @@ final class JobsCommand implements Callable<Integer> {
         }
         err.flush();
         return refused ? MpiLensCli.EXIT_UNREADABLE : MpiLensCli.EXIT_OK;
+    }
+
+    /**
+     * One line of the table; the hosts come last and are shortened to {@code first,second +N}
+     * so that the line fits {@link HandleTable#WIDTH} columns (a job id of up to 24 characters).
+     */
+    static String row(String job, String ranks, String alive, String binding, String started, List<String> hosts) {
+        String head = String.format("%-24s %-5s %-5s %-13s %-17s ", job, ranks, alive, binding, started);
+        int room = HandleTable.WIDTH - head.length();
+        String all = String.join(",", hosts);
+        if (all.length() <= room) return head + all;
+        for (int shown = hosts.size() - 1; shown >= 1; shown--) {
+            String s = String.join(",", hosts.subList(0, shown)) + " +" + (hosts.size() - shown);
+            if (s.length() <= room) return head + s;
+        }
+        return head + hosts.size() + " hosts";
     }
 }

@@ -5,12 +5,16 @@ import io.mpilens.headless.leaks.LeakReport;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,11 +24,12 @@ import picocli.CommandLine.Spec;
 
 /** {@code mpilens leaks}: handles lost track of, live or from heap dumps, grouped by creation site. */
 @Command(name = "leaks", mixinStandardHelpOptions = true,
-        description = {"Report MPI handles a program lost track of, grouped by where they were created, most first:",
-            "wrappers garbage-collected without free(); and for ranks that ended (MPI finalized, or a heap dump"
+        description = {"Report MPI handles a program lost track of, grouped by where they were created.",
+            "Most first: wrappers garbage-collected without free(); and for ranks that ended (MPI finalized, or a heap dump"
                 + " taken at death) requests never completed and handles still active."},
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every rank was read (leaks or not)", "1:internal failure", "2:usage error",
+        exitCodeList = {"0:every rank was read (leaks or not)", "1:internal failure",
+            "2:usage error (also: no such job, a FILE that does not exist, or a directory)",
             "3:some ranks or dumps could not be read (one line each on stderr)"})
 final class LeaksCommand implements Callable<Integer> {
     @ParentCommand
@@ -32,9 +37,9 @@ final class LeaksCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--attach", split = ",", paramLabel = "HOST:PORT",
-            converter = HandlesCommand.AddressConverter.class, description = "JDWP addresses of running ranks.")
-    List<JdwpAddress> addresses;
+    /** --job or --attach; absent when heap dumps are given instead. */
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    JobTarget.Choice target;
 
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "Heap dumps (.hprof, .hprof.gz), one per rank JVM.")
     List<Path> files;
@@ -43,27 +48,46 @@ final class LeaksCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Per rank with --attach: time to connect, and again to read (default: ${DEFAULT-VALUE}).")
+            description = "Per rank with --job/--attach: time to connect, and again to read (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
     @Override
     public Integer call() {
-        boolean live = addresses != null && !addresses.isEmpty();
+        boolean live = target != null;
         boolean dumps = files != null && !files.isEmpty();
         if (live == dumps) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "give either --attach HOST:PORT,... or heap dump files, not " + (live ? "both" : "neither"));
+                    live ? "give either a live job (--job, --attach) or heap dump files, not both"
+                            : "give --job ID, --attach HOST:PORT,... or heap dump files");
         }
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (dumps && !HandleOutput.dumpFilesExist(files, err)) return MpiLensCli.EXIT_USAGE;
+        List<JdwpAddress> addresses = List.of();
+        Map<Integer, JdwpAddress> tried = Map.of();
+        List<String> problems = new ArrayList<>();
+        if (live) {
+            try {
+                addresses = JobTarget.addresses(target, parent.env, problems);
+                tried = JobTarget.addressByRank(target, parent.env);
+            } catch (IOException e) {
+                err.println("mpilens: " + e.getMessage());
+                return MpiLensCli.EXIT_USAGE;
+            }
+            for (String p : problems) err.println("mpilens: " + p);
+        }
+        JobSnapshotter snapshotter = new JobSnapshotter(timeout, true);
         JobSnapshot job = live
-                ? new JobSnapshotter(timeout, true).snapshot(addresses)
+                ? JobTarget.retryMoved(target, parent.env, snapshotter, snapshotter.snapshotWithAgentless(addresses), tried).job()
                 : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
-        else for (String line : report.lines()) out.println(line);
+        else if (!job.ranks().isEmpty() || (job.failures().isEmpty() && problems.isEmpty())) {
+            for (String line : report.lines()) out.println(line); // no empty report when nothing was read
+        }
         out.flush();
-        return HandleOutput.reportFailures(job, err);
+        int code = HandleOutput.reportFailures(job, err);
+        return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  * could not be read, 1 an internal failure (reported in one line, never a stack trace).
  */
 @Command(name = "mpilens", mixinStandardHelpOptions = true, versionProvider = MpiLensCli.Version.class,
-        subcommands = {HandlesCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, WatchCommand.class},
+        subcommands = {HandlesCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, WatchCommand.class, CommandLine.HelpCommand.class},
         description = "See inside the MPI objects of running Java MPI applications.")
 public final class MpiLensCli implements Runnable {
     public static final int EXIT_OK = 0;
@@ -40,7 +40,8 @@ public final class MpiLensCli implements Runnable {
         cli.setErr(new PrintWriter(err, true));
         cli.setParameterExceptionHandler((e, arguments) -> {
             CommandLine line = e.getCommandLine();
-            line.getErr().println("mpilens: " + e.getMessage());
+            // picocli starts some messages with "Error: ": the prefix already says so
+            line.getErr().println("mpilens: " + String.valueOf(e.getMessage()).replaceFirst("^Error: ", ""));
             line.getErr().println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
             return EXIT_USAGE;
         });
@@ -59,6 +60,18 @@ public final class MpiLensCli implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "name a command, for example: mpilens handles"
                 + " --attach HOST:PORT");
+    }
+
+    /**
+     * The agent jar the ranks get: {@code -Dmpilens.agentJar} (the {@code mpilens} script passes a
+     * copy that a rebuild does not rewrite), else {@code runtime-agent/target/mpilens-agent.jar}
+     * under {@code -Dmpilens.home}.
+     */
+    static java.nio.file.Path agentJar() {
+        String given = System.getProperty("mpilens.agentJar");
+        return given != null && !given.isEmpty() ? java.nio.file.Paths.get(given).toAbsolutePath()
+                : java.nio.file.Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath()
+                        .resolve("runtime-agent/target/mpilens-agent.jar");
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -61,8 +61,8 @@ final class RecoveryStory {
                 .classPath(home.resolve("examples/support/target/classes"), home.resolve("examples/openmpi/target/classes"))
                 .agentJar(agent).jdwp(true).controlDir(control).mpirunArgs("--mca orte_abort_on_non_zero_status 0")
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
-        err.println("mpilens demo: the recovery story: 4 ranks of RecoverAfterFailure (Open MPI; survivors keep"
-                + " running after a rank dies) ...");
+        DemoCommand.say(err, "the recovery story: 4 ranks of RecoverAfterFailure (Open MPI; survivors keep"
+                + " running after a rank dies)");
         try (Job job = Job.launch(spec)) {
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, START);
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, READ);
@@ -71,7 +71,7 @@ final class RecoveryStory {
             long pid = new JobDirectory(jobs).job(JOB).records().stream().filter(r -> r.rank() == VICTIM)
                     .mapToLong(JobRecord::pid).findFirst().orElseThrow(() -> new IOException("rank " + VICTIM + " never registered"));
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            err.println("mpilens demo: killed rank " + VICTIM + " (pid " + pid + ") with SIGKILL");
+            DemoCommand.say(err, "killed rank " + VICTIM + " (pid " + pid + ") with SIGKILL");
             show("during: rank " + VICTIM + " FAILED, COMM_WORLD DETECTED, the receives from it can never complete",
                     observeUntil(o, m -> m.rank(VICTIM).map(r -> r.state() == ProcessState.FAILED).orElse(false)));
 
@@ -87,7 +87,7 @@ final class RecoveryStory {
                 }
                 out.flush();
             }
-            err.println("mpilens demo: stopping the recovery job (it cannot finalize without rank " + VICTIM + ")");
+            DemoCommand.say(err, "stopping the recovery job (it cannot finalize without rank " + VICTIM + ")");
             return MpiLensCli.EXIT_OK;
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
@@ -109,8 +109,7 @@ final class RecoveryStory {
         if (json) {
             out.println(FaultJson.model(m, true, false));
         } else {
-            err.println("mpilens demo: " + what);
-            err.flush();
+            DemoCommand.say(err, what);
             for (String l : boxes.cominfo(m)) out.println(l);
         }
         out.flush();

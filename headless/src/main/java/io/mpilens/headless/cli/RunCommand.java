@@ -30,7 +30,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Launch a Java MPI job with the mpilens agent and JDWP on every rank, registered as a job.",
-            "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"})
+            "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the job ended with exit code 0", "1:the job ended with another exit code (printed), or"
+                + " could not be started", "2:usage error", "130:stopped with Ctrl-C (the job and every rank with it)"})
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
@@ -72,8 +75,7 @@ final class RunCommand implements Callable<Integer> {
         if (mcaContinue && b != Binding.OPENMPI) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--mca-continue is for --binding openmpi");
         }
-        Path agent = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath()
-                .resolve("runtime-agent/target/mpilens-agent.jar");
+        Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
             return MpiLensCli.EXIT_USAGE;
@@ -94,8 +96,10 @@ final class RunCommand implements Callable<Integer> {
                 .workingDirectory(Paths.get("").toAbsolutePath());
         if (mcaContinue) jb.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
         try (Job job = Job.launch(jb.build())) {
-            err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks, launcher pid " + job.pid()
-                    + "); in another terminal: mpilens cominfo --job " + id + "; Ctrl-C stops it");
+            // at most 80 columns each with a default job id (24 characters)
+            err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks)");
+            err.println("mpilens: launcher pid " + job.pid() + "; Ctrl-C stops the job and every rank");
+            err.println("mpilens: in another shell: mpilens cominfo --job " + id);
             err.flush();
             job.followOutput(l -> {
                 (l.stderr() ? err : out).println(l);

@@ -28,9 +28,12 @@ import picocli.CommandLine.Option;
  * gone (every rank failed or finalized and its process ended, or its records were removed), or on Ctrl-C.
  */
 @Command(name = "watch", mixinStandardHelpOptions = true,
-        description = {"Follow a job: print every transition of its ranks, communicators and hosts as it happens",
-            "(with the time it was seen); ends when the job is gone, or on Ctrl-C. --json: the model",
-            "(schema " + FaultJson.SCHEMA + ") on one line after every round that changed something."})
+        description = {"Follow a job: print each transition of its ranks, communicators and hosts as it is seen.",
+            "Ends by itself when every rank has failed or finalized and exited, or the job's records are removed;"
+                + " or on Ctrl-C. --json: the model (schema " + FaultJson.SCHEMA + ") on one line after every round"
+                + " that changed something."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the job ended (or Ctrl-C)", "1:internal failure", "2:usage error, or no such job"})
 final class WatchCommand extends FaultCommand {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
 
@@ -69,6 +72,7 @@ final class WatchCommand extends FaultCommand {
                     "--interval must be between 0 and 3600 seconds, not " + intervalSeconds);
         }
         openObserver();
+        if (!jobExists(spec.commandLine().getErr())) return MpiLensCli.EXIT_USAGE;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String name = target.job != null ? "job " + target.job : target.addresses.size() + " address(es)";
@@ -88,7 +92,10 @@ final class WatchCommand extends FaultCommand {
                 JobModel m;
                 try {
                     m = observer.observe();
-                    if (!reported) for (String r : observer.refused()) err.println("mpilens: " + r);
+                    if (!reported) {
+                        for (String r : observer.refused()) err.println("mpilens: " + r);
+                        reportUnanswered(m, err); // the whole cause once; the transition lines are cut at 80
+                    }
                     reported = true;
                 } catch (IOException e) {
                     if (target.job != null && recordsRemoved()) {
@@ -142,7 +149,8 @@ final class WatchCommand extends FaultCommand {
 
     /** {@code 12:00:01.250  rank 2: OK -> FAILED  (process gone before MPI_Finalize)}, at most 80 columns. */
     static String line(Transition t) {
-        String s = stamp(t.at()) + "  " + t.subject() + ": " + (t.from() == null ? "" : t.from() + " -> ") + t.to()
+        String subject = t.subject().equals("rank -1") ? "rank ?" : t.subject(); // --attach: rank not known
+        String s = stamp(t.at()) + "  " + subject + ": " + (t.from() == null ? "" : t.from() + " -> ") + t.to()
                 + (t.why() == null || t.why().isEmpty() ? "" : "  (" + t.why() + ")");
         return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 4) + "...)";
     }

@@ -88,8 +88,10 @@ public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "%d leaked handle%s in %d place%s (%d rank%s ended%s)", total(),
                 total() == 1 ? "" : "s", groups.size(), groups.size() == 1 ? "" : "s", ranksEnded,
-                ranksEnded == 1 ? "" : "s", ranksRunning == 0 ? "" : ", " + ranksRunning
-                        + " still running: only collected wrappers count there"));
+                ranksEnded == 1 ? "" : "s", ranksRunning == 0 ? "" : ", " + ranksRunning + " still running"));
+        if (ranksRunning > 0) {
+            out.add("  (of running ranks only wrappers garbage-collected without free() count)");
+        }
         if (groups.isEmpty()) return out;
         out.add(String.format(Locale.ROOT, "%6s  %-26s %-12s %s", "COUNT", "PROBLEM", "KIND", "RANKS"));
         for (Group g : groups) {

@@ -32,12 +32,18 @@ public final class FaultBoxes {
         this.color = color;
     }
 
+    /** {@code job ID  4 ranks  2026-11-22T01:20:50Z}: the round's time to the second, as ISO-8601 UTC. */
+    static String header(JobModel m, int count, String noun) {
+        return "job " + m.job() + "  " + count + " " + noun + (count == 1 ? "" : "s") + "  "
+                + m.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+
     public List<String> cominfo(JobModel m) {
         List<String> out = new ArrayList<>();
         Map<String, String> labels = new HashMap<>();
         for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
         Map<Integer, ProcessState> states = states(m);
-        out.add("job " + m.job() + "  " + m.processes().size() + " ranks  " + m.at());
+        out.add(header(m, m.processes().size(), "rank"));
         if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
         for (CommunicatorView c : m.communicators()) {
             List<String> body = new ArrayList<>();
@@ -60,7 +66,7 @@ public final class FaultBoxes {
     /** One line per thread inside an MPI call; a call that waits for a FAILED rank is flagged in red. */
     public List<String> calls(JobModel m, List<InFlightCall> calls) {
         List<String> out = new ArrayList<>();
-        out.add("job " + m.job() + "  " + m.processes().size() + " ranks  " + m.at());
+        out.add(header(m, m.processes().size(), "rank"));
         if (calls.isEmpty()) out.add("(no thread of a readable rank is inside an MPI call)");
         for (InFlightCall c : calls) {
             String method = c.call().substring(c.call().lastIndexOf('.') + 1);
@@ -112,7 +118,7 @@ public final class FaultBoxes {
 
     public List<String> hostinfo(JobModel m) {
         List<String> out = new ArrayList<>();
-        out.add("job " + m.job() + "  " + m.hosts().size() + " host" + (m.hosts().size() == 1 ? "" : "s") + "  " + m.at());
+        out.add(header(m, m.hosts().size(), "host"));
         for (HostView h : m.hosts()) {
             List<String> body = new ArrayList<>();
             for (HostView.Daemon d : h.daemons()) {

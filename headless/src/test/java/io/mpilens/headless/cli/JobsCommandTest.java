@@ -81,4 +81,49 @@ class JobsCommandTest {
                 && l.contains("refused")), r.err().toString());
         assertTrue(Files.exists(foreign), "another user's record is never deleted");
     }
+
+    @Test
+    void aRankWhoseProcessEndedIsNamedAndTheExitCodeIs3() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        Instant endedStart = ended.info().startInstant().orElse(Instant.now());
+        ended.waitFor();
+        record("ended-job", ended.pid(), endedStart);
+        for (String command : List.of("handles", "leaks")) {
+            Run r = run(command, "--job", "ended-job", "--timeout", "1");
+            assertEquals(MpiLensCli.EXIT_UNREADABLE, r.code(), command + " " + r.err());
+            assertEquals(List.of(), r.out(), command + ": nothing was read, so no empty report");
+            assertEquals(List.of("mpilens: rank 0 of job ended-job (pid " + ended.pid() + ") has ended: its process is"
+                    + " gone; if it left a heap dump, read it with 'mpilens dump FILE'"), r.err(), command);
+        }
+    }
+
+    @Test
+    void anUnknownJobIsAUsageErrorForEveryCommandThatTakesJob() {
+        for (String command : List.of("handles", "leaks", "cominfo", "hostinfo", "calls", "watch")) {
+            Run r = run(command, "--job", "nosuch", "--timeout", "1");
+            assertEquals(MpiLensCli.EXIT_USAGE, r.code(), command + " " + r.err());
+            assertEquals(List.of(), r.out(), command);
+            assertTrue(r.err().get(0).startsWith("mpilens: no job 'nosuch' in " + tmp), command + " " + r.err());
+        }
+    }
+
+    @Test
+    void theTableFitsEightyColumnsWithManyHosts() throws Exception {
+        ProcessHandle me = ProcessHandle.current();
+        record("run-20261122-012354-ab31", me.pid(), me.info().startInstant().orElseThrow());
+        Run r = run("jobs");
+        assertEquals(0, r.code(), r.err().toString());
+        assertEquals(2, r.out().size(), r.out().toString());
+        for (String l : r.out()) assertTrue(l.length() <= 80, l.length() + ": " + l);
+        assertTrue(r.out().get(1).startsWith("run-20261122-012354-ab31 1/1   1     openmpi       "), r.out().get(1));
+
+        List<String> hosts = new java.util.ArrayList<>();
+        for (int i = 0; i < 64; i++) hosts.add(String.format("node%03d", i));
+        String row = JobsCommand.row("run-20261122-012354-ab31", "64/64", "64", "openmpi", "2026-11-22T01:24Z", hosts);
+        assertEquals("run-20261122-012354-ab31 64/64 64    openmpi       2026-11-22T01:24Z node000 +63", row);
+
+        Files.delete(tmp.resolve("run-20261122-012354-ab31").resolve("rank-0.json"));
+        Files.delete(tmp.resolve("run-20261122-012354-ab31"));
+        for (String l : run("jobs").out()) assertTrue(l.length() <= 80, l.length() + ": " + l);
+    }
 }

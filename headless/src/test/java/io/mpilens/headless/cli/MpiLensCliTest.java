@@ -74,6 +74,14 @@ class MpiLensCliTest {
         assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "0").code());
         assertEquals(2, run("handles", "--attach", "h:1", "--timeout", "soon").code());
         assertEquals(2, run("handles", "--attach", "h:1", "--frobnicate").code());
+
+        Run both = run("handles", "--job", "j", "--attach", "h:1");
+        assertEquals(2, both.code());
+        assertEquals("mpilens: --attach=HOST:PORT, --job=ID are mutually exclusive (specify only one)", both.err().get(0));
+        // ASCII only: a terminal with LANG=C shows anything else as '?'
+        for (String c : List.of("cominfo", "calls", "watch", "leaks")) {
+            for (String l : run(c).err()) assertTrue(l.chars().allMatch(ch -> ch < 128), c + ": " + l);
+        }
     }
 
     @Test
@@ -124,5 +132,127 @@ class MpiLensCliTest {
                 json);
         assertEquals(1, r.err().size());
         assertTrue(target.isAlive());
+    }
+
+    @Test
+    void everyHelpFitsEightyColumnsAndEachCommandIsSummedUpInOneSentence() {
+        Run top = run("--help");
+        assertEquals(0, top.code());
+        List<String> commands = List.of("handles", "dump", "leaks", "demo", "jobs", "run", "cominfo", "hostinfo",
+                "calls", "watch");
+        for (String c : commands) {
+            // the summary in the command list is the first description line: a whole sentence
+            int at = top.out().indexOf(top.out().stream().filter(l -> l.startsWith("  " + c + " ")).findFirst()
+                    .orElseThrow());
+            String summary = top.out().get(at) + (top.out().get(at + 1).startsWith("      ") ? top.out().get(at + 1) : "");
+            assertTrue(summary.endsWith("."), summary);
+        }
+        for (String c : commands) {
+            Run help = run(c, "--help");
+            assertEquals(0, help.code(), c);
+            for (String l : help.out()) assertTrue(l.length() <= 80, c + ": " + l.length() + ": " + l);
+            Run viaHelp = run("help", c);
+            assertEquals(0, viaHelp.code(), c);
+            assertEquals(help.out(), viaHelp.out(), c);
+        }
+    }
+
+    @Test
+    void faultCommandsExit3AndSayWhichRankDidNotAnswer() throws Exception {
+        String address = closedAddress();
+        for (String c : List.of("cominfo", "hostinfo", "calls")) {
+            Run r = run(c, "--attach", address, "--timeout", "1");
+            assertEquals(3, r.code(), c + " " + r.err());
+            assertEquals(List.of("mpilens: " + address + " did not answer within 1 s (connection refused): is the rank"
+                    + " running with -agentlib:jdwp=transport=dt_socket,server=y,address=" + address
+                    + ", and no other debugger attached to it?"), r.err(), c);
+            assertTrue(r.out().get(0).startsWith("job (addresses)  1 " + (c.equals("hostinfo") ? "host  " : "rank  ")),
+                    r.out().get(0));
+            assertTrue(r.out().get(0).matches(".*  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), r.out().get(0));
+        }
+        // --svg is offered by the commands that draw, and only by them
+        assertEquals(2, run("calls", "--attach", address, "--svg", "x.svg").code());
+        assertEquals(2, run("watch", "--attach", address, "--svg", "x.svg").code());
+    }
+
+    @Test
+    void aMissingFileOrADirectoryIsAUsageErrorNamingIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        String missing = tmp.resolve("rank0.hprof").toString();
+        for (String c : List.of("dump", "leaks", "cominfo", "hostinfo")) {
+            Run r = run(c, missing);
+            assertEquals(2, r.code(), c);
+            assertEquals(List.of(), r.out(), c);
+            assertEquals(List.of("mpilens: " + missing + ": no such file (give one heap dump per rank JVM, .hprof or"
+                    + " .hprof.gz)"), r.err(), c);
+            Run dir = run(c, tmp.toString());
+            assertEquals(2, dir.code(), c);
+            assertEquals(List.of("mpilens: " + tmp + " is a directory: name the heap dump files in it, e.g. "
+                    + tmp.resolve("*.hprof")), dir.err(), c);
+        }
+    }
+
+    @Test
+    void aFileThatIsNoHeapDumpPrintsOnlyWhyAndExits3(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path text = java.nio.file.Files.writeString(tmp.resolve("rank0.hprof"), "hello\n");
+        for (String c : List.of("dump", "leaks", "cominfo", "hostinfo")) {
+            Run r = run(c, text.toString());
+            assertEquals(3, r.code(), c);
+            assertEquals(List.of(), r.out(), c + ": nothing was read, so no empty report");
+            assertEquals(1, r.err().size(), c + " " + r.err());
+            assertTrue(r.err().get(0).startsWith("mpilens: rank0.hprof is not an HPROF heap dump"), r.err().get(0));
+        }
+    }
+
+    @Test
+    void demoNarrationIsWrappedToEightyColumns() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        DemoCommand.say(new java.io.PrintWriter(w), "after: the survivors missed rank 2's status at the deadline and"
+                + " built 'survivors' with createGroup: COMM_WORLD RECOVERED");
+        List<String> lines = w.toString().lines().toList();
+        assertEquals(List.of("mpilens demo: after: the survivors missed rank 2's status at the deadline and",
+                "  built 'survivors' with createGroup: COMM_WORLD RECOVERED"), lines);
+    }
+
+    @Test
+    void anSvgPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingIsRead(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path tmp) throws Exception {
+        String address = closedAddress();
+        java.nio.file.Path inMissingDir = tmp.resolve("no-such-dir").resolve("comms.svg");
+        Run r = run("cominfo", "--attach", address, "--svg", inMissingDir.toString());
+        assertEquals(2, r.code());
+        assertEquals(List.of(), r.out());
+        assertEquals("mpilens: --svg: cannot write " + inMissingDir + ": the directory " + inMissingDir.getParent()
+                + " does not exist", r.err().get(0));
+        Run dir = run("hostinfo", "--attach", address, "--svg", tmp.toString());
+        assertEquals(2, dir.code());
+        assertEquals("mpilens: --svg: " + tmp + " is a directory: give a file name, e.g. " + tmp.resolve("hostinfo.svg"),
+                dir.err().get(0));
+    }
+
+    @Test
+    void watchOnAnAddressNamesTheUnknownRankAndGivesTheWholeCauseOnceOnStderr() throws Exception {
+        String line = WatchCommand.line(new io.mpilens.headless.ft.Transition(java.time.Instant.parse(
+                "2026-11-22T01:43:34.325Z"), "rank -1", null, "UNAVAILABLE", "127.0.0.1:1 did not answer"));
+        assertTrue(line.endsWith("  rank ?: UNAVAILABLE  (127.0.0.1:1 did not answer)"), line);
+
+        String address = closedAddress();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread watch = new Thread(() -> MpiLensCli.run(new String[] {"watch", "--attach", address, "--timeout", "1"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Map.of()));
+        watch.setDaemon(true);
+        watch.start();
+        String cause = "mpilens: " + address + " did not answer within 1 s (connection refused)";
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!(err.toString(StandardCharsets.UTF_8).contains(cause)
+                && out.toString(StandardCharsets.UTF_8).contains("  rank ?: UNAVAILABLE  (")) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        watch.interrupt();
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(cause), err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("  rank ?: UNAVAILABLE  ("),
+                out.toString(StandardCharsets.UTF_8));
     }
 }

@@ -75,8 +75,8 @@ class DumpCommandTest {
     @Test
     void aMissingFileSaysSo() {
         Run r = run("dump", dir.resolve("nope.hprof").toString());
-        assertEquals(MpiLensCli.EXIT_UNREADABLE, r.exit());
-        assertTrue(r.err().startsWith("mpilens: cannot open heap dump"), r.err());
+        assertEquals(MpiLensCli.EXIT_USAGE, r.exit());
+        assertTrue(r.err().startsWith("mpilens: " + dir.resolve("nope.hprof") + ": no such file"), r.err());
     }
 
     @Test
@@ -99,6 +99,6 @@ class DumpCommandTest {
     void leaksWantsEitherAttachOrDumps() {
         Run r = run("leaks");
         assertEquals(MpiLensCli.EXIT_USAGE, r.exit());
-        assertTrue(r.err().contains("give either --attach"), r.err());
+        assertTrue(r.err().contains("give --job ID, --attach HOST:PORT,... or heap dump files"), r.err());
     }
 }
