@@ -69,7 +69,8 @@ final class JobsCommand implements Callable<Integer> {
         } else {
             out.println(row("JOB", "RANKS", "ALIVE", "BINDING", "STARTED", List.of("HOSTS")));
             for (JobDirectory.JobEntry j : jobs) {
-                long alive = j.records().stream().filter(FaultJson::alive).count();
+                long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(FaultJson.alive(r))).count();
+                boolean unknown = j.records().stream().anyMatch(r -> FaultJson.alive(r) == null);
                 TreeSet<String> hosts = new TreeSet<>();
                 TreeSet<String> bindings = new TreeSet<>();
                 for (JobRecord r : j.records()) {
@@ -78,7 +79,7 @@ final class JobsCommand implements Callable<Integer> {
                 }
                 String started = j.records().stream().map(JobRecord::startTime).min(java.util.Comparator.naturalOrder())
                         .map(STARTED::format).orElse("-");
-                out.println(row(j.id(), j.records().size() + "/" + j.size(), Long.toString(alive),
+                out.println(row(j.id(), j.records().size() + "/" + j.size(), alive + (unknown ? "?" : ""),
                         String.join(",", bindings), started, List.copyOf(hosts)));
             }
         }

@@ -4,6 +4,8 @@ import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.LocalProcesses;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
@@ -95,7 +97,11 @@ public final class FaultJson {
                         .field("parentPid", r.parentPid()).field("host", r.host()).field("jdwp", r.jdwp())
                         .field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
-                        .field("mpiState", r.mpiState()).field("alive", alive(r)).endObject();
+                        .field("mpiState", r.mpiState()).name("alive");
+                Boolean alive = alive(r);
+                if (alive == null) w.value((String) null);
+                else w.value(alive.booleanValue());
+                w.endObject();
             }
             w.endArray().name("refused").beginArray();
             for (String s : j.refused()) w.value(s);
@@ -104,9 +110,12 @@ public final class FaultJson {
         return w.endArray().endObject().toString();
     }
 
-    /** Whether the record's pid lives on this machine (false for another host's). */
-    public static boolean alive(JobRecord r) {
-        return ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false);
+    /**
+     * Whether the record's process still runs: null when it runs on another host (this machine
+     * cannot tell), false when its pid is gone, a zombie or reused by another process.
+     */
+    public static Boolean alive(JobRecord r) {
+        return LocalProcesses.isLocal(r.host()) ? !JobObserver.ended(r) : null;
     }
 
     private static void pending(JsonWriter w, JobModel m) {

@@ -36,6 +36,10 @@ class JobsCommandTest {
     }
 
     private Path record(String job, long pid, Instant start) throws IOException {
+        return record(job, pid, start, InetAddress.getLocalHost().getHostName());
+    }
+
+    private Path record(String job, long pid, Instant start, String host) throws IOException {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
         Path dir = tmp.resolve(job);
         if (!Files.exists(dir)) {
@@ -43,11 +47,45 @@ class JobsCommandTest {
         }
         Path f = dir.resolve("rank-0.json");
         Files.writeString(f, "{\"schema\":\"mpilens-job-record/1\",\"job\":\"" + job + "\",\"rank\":0,\"size\":1,\"pid\":" + pid
-                + ",\"parentPid\":0,\"host\":\"" + InetAddress.getLocalHost().getHostName() + "\",\"jdwp\":null,"
+                + ",\"parentPid\":0,\"host\":\"" + host + "\",\"jdwp\":null,"
                 + "\"binding\":\"openmpi\",\"epoch\":0,\"startTime\":" + start.toEpochMilli() + ",\"updated\":0,"
                 + "\"mpiState\":\"INITIALIZED\",\"agentVersion\":\"x\"}");
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
         return f;
+    }
+
+    @Test
+    void aliveIsTrueFalseOrUnknownForARankOnAnotherHost() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        Instant endedStart = ended.info().startInstant().orElse(Instant.now());
+        ended.waitFor();
+        record("ended-job", ended.pid(), endedStart);
+        ProcessHandle me = ProcessHandle.current();
+        record("live-job", me.pid(), me.info().startInstant().orElseThrow());
+        // this test JVM's own pid, but on another host: this machine cannot tell whether it runs
+        record("remote-job", me.pid(), me.info().startInstant().orElseThrow(), "node-elsewhere-17");
+
+        Run json = run("jobs", "--json");
+        assertEquals(0, json.code(), json.err().toString());
+        String all = String.join("\n", json.out());
+        assertEquals("false", aliveOf(all, "ended-job"), all);
+        assertEquals("true", aliveOf(all, "live-job"), all);
+        assertEquals("null", aliveOf(all, "remote-job"), all);
+
+        Run text = run("jobs");
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("remote-job\\s+1/1\\s+0\\?\\s.*")), text.out().toString());
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("live-job\\s+1/1\\s+1\\s.*")), text.out().toString());
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("ended-job\\s+1/1\\s+0\\s.*")), text.out().toString());
+    }
+
+    /** The {@code alive} value of the one rank of that job in {@code jobs --json}. */
+    private static String aliveOf(String json, String job) {
+        int from = json.indexOf("{\"id\":\"" + job + "\"");
+        assertTrue(from >= 0, job + " in " + json);
+        String entry = json.substring(from, json.indexOf("\"refused\"", from));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"alive\":(true|false|null)").matcher(entry);
+        assertTrue(m.find(), entry);
+        return m.group(1);
     }
 
     @Test
