@@ -462,50 +462,78 @@ final class HeapDumpScan implements AutoCloseable {
      * The hot loop of every pass: steps over instance and array sub-records inside the buffer
      * by their length fields, noting only ids and offsets for the index. Stops at the first
      * record it leaves to {@link #heapDump}: one asked for, a class, a root, one that reaches
-     * past the buffer or the segment, or anything odd.
+     * past the buffer or the segment, or anything odd. Kept to one method with everything it
+     * reads in locals (the filter over pending ids, the open block of the index, the id size),
+     * objects tested first in the order they are most frequent, each header read by absolute
+     * {@code get}s, so that a fresh JVM compiles it early (on-stack replacement) and small.
      */
     private void skim(DumpInput in, long end, ObjectBlocks into, boolean checkWanted) {
-        ByteBuffer b = in.buffer;
-        long base = in.bufferStart;
-        int limit = (int) Math.min(b.limit(), end - base);
-        final boolean wide = idSize == 8;
+        final ByteBuffer b = in.buffer;
+        final long base = in.bufferStart;
+        // a record's fixed part must lie in the buffer and its segment; so must all of it
+        final int limit = (int) Math.min(b.limit(), end - base);
+        final int last = limit - MAX_SUB_HEADER;
+        final long[] filter = checkWanted && !pending.isEmpty() ? filter() : null;
+        final long mask = pendingMask;
         final long[] collect = collectClasses;
+        final int id = idSize;
+        final boolean wide = id == 8;
+        // the index's open block, in locals: a record of it only widens [lo, hi]
+        long blockLimit = into == null ? Long.MAX_VALUE : into.openLimit();
+        long lo = into == null ? 0 : into.openMin(), hi = into == null ? 0 : into.openMax();
         int i = b.position();
-        while (i + MAX_SUB_HEADER <= limit) {
-            long length = skimLength(b, i);
-            if (length < 0 || i + length > limit) break;
-            int tag = b.get(i);
-            if (tag >= INSTANCE_DUMP && tag <= PRIM_ARRAY_DUMP) {
-                long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
-                if (checkWanted && wanted(oid) != null) break;
-                // class id of an instance: after tag, object id and stack trace serial
-                if (collect != null && tag == INSTANCE_DUMP && java.util.Arrays.binarySearch(collect,
+        while (i <= last) {
+            final int tag = b.get(i);
+            final long length;
+            if (tag == INSTANCE_DUMP) {
+                length = 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
+                if (collect != null && java.util.Arrays.binarySearch(collect,
                         wide ? b.getLong(i + 1 + 8 + 4) : b.getInt(i + 1 + 4 + 4) & 0xffffffffL) >= 0) {
                     break;
                 }
-                if (into != null) into.object(oid, base + i);
+            } else if (tag == OBJ_ARRAY_DUMP) {
+                length = 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
+            } else if (tag == PRIM_ARRAY_DUMP) {
+                int size = PRIMITIVE_SIZE[b.get(i + 1 + id + 8) & 0xff];
+                if (size == 0) break; // no primitive type: heapDump names the damage
+                length = 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
+            } else {
+                long root = rootLength(tag & 0xff, id);
+                if (root < 0) break; // a class, or anything unknown
+                i += (int) root;
+                continue;
+            }
+            if (i + length > limit) break; // past the buffer or the segment: heapDump checks and reads it
+            final long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
+            if (filter != null && (filter[(int) (mix(oid) & mask)] & (1L << ((oid * 0x9E3779B97F4A7C15L) >>> 58))) != 0
+                    && pending.containsKey(oid)) {
+                break;
+            }
+            if (base + i >= blockLimit) { // a new block of the index begins here
+                into.widen(lo, hi);
+                into.object(oid, base + i);
+                blockLimit = into.openLimit();
+                lo = oid;
+                hi = oid;
+            } else {
+                lo = Math.min(lo, oid);
+                hi = Math.max(hi, oid);
             }
             i += (int) length;
         }
+        if (into != null) into.widen(lo, hi);
         b.position(i);
     }
 
-    /**
-     * Length of the root, instance or array sub-record at {@code i} (with {@link #MAX_SUB_HEADER}
-     * bytes there), or -1 for one {@link #heapDump} must read: a class, anything unknown or odd.
-     */
-    private long skimLength(ByteBuffer b, int i) {
-        final int id = idSize;
-        int tag = b.get(i) & 0xff;
-        // objects first: nearly every record is one
-        if (tag == INSTANCE_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
-        if (tag == OBJ_ARRAY_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
-        if (tag == PRIM_ARRAY_DUMP) {
-            int type = b.get(i + 1 + id + 8);
-            int size = sizeOf(type, id);
-            if (size < 0 || type == OBJECT) return -1;
-            return 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
-        }
+    /** Bytes of each primitive element type (by HPROF basic type), 0 for anything else. */
+    private static final int[] PRIMITIVE_SIZE = new int[256];
+
+    static {
+        for (int t = 0; t < 256; t++) PRIMITIVE_SIZE[t] = t == OBJECT ? 0 : Math.max(0, sizeOf(t, 8));
+    }
+
+    /** Length of a root sub-record with this tag, or -1 for anything else. */
+    private static long rootLength(int tag, int id) {
         switch (tag) {
             case ROOT_UNKNOWN:
             case ROOT_STICKY_CLASS:
@@ -707,10 +735,15 @@ final class HeapDumpScan implements AutoCloseable {
     /** The pending entry of an object id, or null; cheap for the millions of objects nobody asked for. */
     private int[] wanted(long id) {
         if (pending.isEmpty()) return null;
-        if (pendingFilter == null) rebuildFilter(); // ids found meanwhile may stay in it: a wasted lookup at most
         long h = (id * 0x9E3779B97F4A7C15L) >>> 58; // top 6 bits
-        if ((pendingFilter[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
+        if ((filter()[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
         return pending.get(id);
+    }
+
+    /** The filter over pending ids, built now if dropped; ids found meanwhile may stay in it: a wasted lookup at most. */
+    private long[] filter() {
+        if (pendingFilter == null) rebuildFilter();
+        return pendingFilter;
     }
 
     private long[] pendingFilter;

@@ -35,6 +35,26 @@ final class ObjectBlocks {
         }
     }
 
+    /** Offset from which {@link #object} begins a new block (at once when none is open); the skim loop keeps it in a local. */
+    long openLimit() {
+        return open ? openStart + BLOCK : Long.MIN_VALUE;
+    }
+
+    long openMin() {
+        return openMin;
+    }
+
+    long openMax() {
+        return openMax;
+    }
+
+    /** The open block's id range becomes {@code [min, max]} (a range that includes the old one: the skim loop's). */
+    void widen(long min, long max) {
+        if (!open) return;
+        openMin = min;
+        openMax = max;
+    }
+
     /** A heap dump segment ends at {@code at}: a block never spans two. */
     void segmentEnd(long at) {
         close(at);
