@@ -145,6 +145,13 @@ final class HeapDumpScan implements AutoCloseable {
         return passes;
     }
 
+    /** Heap dump segments of the first pass skimmed on the second thread (see {@link SecondHalf}). */
+    int segmentsAside() {
+        return segmentsAside;
+    }
+
+    private int segmentsAside;
+
     /** {@code n} bytes of an array's elements, from memory or from the file. */
     byte[] elementBytes(HeapRecord r, long from, long count) {
         if (count > Integer.MAX_VALUE - 8) {
@@ -267,6 +274,7 @@ final class HeapDumpScan implements AutoCloseable {
     private void wholePass(boolean index) {
         Map<Long, String> symbols = index ? new HashMap<>() : null;
         long nextReport = 0;
+        SecondHalf half = index ? SecondHalf.start(this) : null;
         try (DumpInput in = passInput()) {
             in.idSize = idSize;
             in.skip(headerEnd, "the header");
@@ -289,6 +297,13 @@ final class HeapDumpScan implements AutoCloseable {
                     case HEAP_DUMP:
                     case HEAP_DUMP_SEGMENT: {
                         long end = in.position() + length;
+                        ObjectBlocks skimmed = half == null ? null : half.skimmed(in.position());
+                        if (skimmed != null) { // the second thread has stepped over it already
+                            in.skip(length, what);
+                            blocks.append(skimmed);
+                            segmentsAside++;
+                            break;
+                        }
                         heapDump(in, end, symbols);
                         if (index) blocks.segmentEnd(end);
                         break;
@@ -302,7 +317,118 @@ final class HeapDumpScan implements AutoCloseable {
                 }
             }
             if (progress != null) progress.update(passes, fileSize, fileSize);
+        } finally {
+            if (half != null) half.cancel();
         }
+    }
+
+    /**
+     * The first pass over a large uncompressed dump on two threads: a second thread steps over
+     * the heap dump segments of the second half of the file (by bytes) with the same skim loop,
+     * each into an index of its own, while the pass reads the first half. The pass then takes
+     * the index of each segment the second thread got through whole, and reads every other one
+     * itself (a class, anything odd or damaged, a failure of any kind: the pass's own checks then
+     * name the damage). Segments are independent in HPROF, so nothing else is shared. Off by
+     * default: on the loaded 2-vCPU machine it was measured on it cost 10–25% more CPU and no
+     * wall time (performance.md §4); {@code -Dmpilens.hprof.threads=2} turns it on for dumps
+     * with at least {@value #PARALLEL_FROM_DEFAULT} bytes of segments
+     * ({@code -Dmpilens.hprof.parallelFrom=BYTES} changes that).
+     */
+    private static final class SecondHalf implements Runnable {
+        private static final long PARALLEL_FROM_DEFAULT = 64L << 20;
+        private static final int MAX_SEGMENT = 1 << 30;
+        /** More segments than this (tiny ones) are not worth a thread, and their indexes would cost memory. */
+        private static final int MAX_SEGMENTS = 1 << 16;
+        private final HeapDumpScan scan;
+        private final List<long[]> segments; // {start of the body, end}
+        private final Map<Long, ObjectBlocks> done = new HashMap<>();
+        private final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
+        private volatile boolean cancelled;
+        private boolean joined;
+
+        private SecondHalf(HeapDumpScan scan, List<long[]> segments) {
+            this.scan = scan;
+            this.segments = segments;
+        }
+
+        /** Starts the second thread, or returns null when the dump is small, compressed or read by one thread. */
+        static SecondHalf start(HeapDumpScan scan) {
+            if (scan.compressed || !MAPPED_PASSES || scan.collectClasses != null
+                    || Integer.getInteger("mpilens.hprof.threads", 1) < 2) {
+                return null;
+            }
+            List<long[]> all = scan.segments();
+            long total = 0;
+            for (long[] seg : all) total += seg[1] - seg[0];
+            if (all.size() < 2 || all.size() > MAX_SEGMENTS || total < Long.getLong("mpilens.hprof.parallelFrom", PARALLEL_FROM_DEFAULT)) return null;
+            int from = 0;
+            for (long sum = 0; from < all.size() && sum < total / 2; from++) sum += all.get(from)[1] - all.get(from)[0];
+            if (from >= all.size()) return null;
+            SecondHalf half = new SecondHalf(scan, new ArrayList<>(all.subList(from, all.size())));
+            Thread t = new Thread(half, "mpilens-hprof-skim");
+            t.setDaemon(true);
+            t.start();
+            return half;
+        }
+
+        @Override
+        public void run() {
+            try (DumpInput in = new DumpInput.OfMapped(scan.channel, segments.get(0)[0], scan.name)) {
+                in.idSize = scan.idSize;
+                for (long[] seg : segments) {
+                    if (cancelled) break;
+                    long length = seg[1] - seg[0];
+                    if (seg[0] < in.position() || length <= 0 || length > MAX_SEGMENT) continue;
+                    in.skip(seg[0] - in.position(), SUB_RECORD);
+                    if (!in.fill((int) length)) break;
+                    ObjectBlocks into = new ObjectBlocks((int) (length / ObjectBlocks.BLOCK) + 2);
+                    scan.skim(in, seg[1], into, false);
+                    if (in.position() != seg[1]) continue; // stopped early: the pass reads this segment itself
+                    into.segmentEnd(seg[1]);
+                    done.put(seg[0], into);
+                }
+            } catch (Throwable e) {
+                // whatever this thread did not finish, the pass reads itself and reports any damage
+            } finally {
+                finished.complete(null);
+            }
+        }
+
+        /** The index of the segment whose body starts at {@code start} if the second thread got through it whole, else null. */
+        ObjectBlocks skimmed(long start) {
+            if (start < segments.get(0)[0]) return null;
+            if (!joined) {
+                finished.join();
+                joined = true;
+            }
+            return done.get(start);
+        }
+
+        /** Stops the second thread after its current segment and waits for it: nothing of it outlives the pass. */
+        void cancel() {
+            cancelled = true;
+            finished.join();
+        }
+    }
+
+    /** The heap dump segments ({start of the body, end}) of an uncompressed dump, as far as their headers are sound. */
+    private List<long[]> segments() {
+        List<long[]> out = new ArrayList<>();
+        try (DumpInput in = new DumpInput.OfMapped(channel, 0, name)) {
+            in.skip(headerEnd, "the header");
+            while (in.fill(9)) {
+                int tag = in.u1("a record tag");
+                in.u4("the time stamp of a record");
+                long length = in.u4("the length of a record") & 0xffffffffL;
+                long body = in.position();
+                if (body + length > fileSize) break;
+                if (tag == HEAP_DUMP || tag == HEAP_DUMP_SEGMENT) out.add(new long[] {body, body + length});
+                in.skip(length, "a record");
+            }
+        } catch (IOException | RuntimeException | InternalError e) {
+            // the pass itself reports a damaged or changing file
+        }
+        return out;
     }
 
     /** Parses only the blocks of the first pass's index that may hold an object asked for. */
@@ -470,9 +596,10 @@ final class HeapDumpScan implements AutoCloseable {
     private void skim(DumpInput in, long end, ObjectBlocks into, boolean checkWanted) {
         final ByteBuffer b = in.buffer;
         final long base = in.bufferStart;
-        // a record's fixed part must lie in the buffer and its segment; so must all of it
+        // a record must start and end inside the buffer and its segment; an object's fixed part
+        // is read before that is checked, so it must lie inside the buffer
         final int limit = (int) Math.min(b.limit(), end - base);
-        final int last = limit - MAX_SUB_HEADER;
+        final int bufferEnd = b.limit();
         final long[] filter = checkWanted && !pending.isEmpty() ? filter() : null;
         final long mask = pendingMask;
         final long[] collect = collectClasses;
@@ -482,24 +609,28 @@ final class HeapDumpScan implements AutoCloseable {
         long blockLimit = into == null ? Long.MAX_VALUE : into.openLimit();
         long lo = into == null ? 0 : into.openMin(), hi = into == null ? 0 : into.openMax();
         int i = b.position();
-        while (i <= last) {
+        final int objectHeader = 1 + 2 * id + 8, arrayHeader = 1 + id + 9;
+        while (i < limit) {
             final int tag = b.get(i);
             final long length;
             if (tag == INSTANCE_DUMP) {
+                if (i > bufferEnd - objectHeader) break;
                 length = 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
                 if (collect != null && java.util.Arrays.binarySearch(collect,
                         wide ? b.getLong(i + 1 + 8 + 4) : b.getInt(i + 1 + 4 + 4) & 0xffffffffL) >= 0) {
                     break;
                 }
             } else if (tag == OBJ_ARRAY_DUMP) {
+                if (i > bufferEnd - objectHeader) break;
                 length = 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
             } else if (tag == PRIM_ARRAY_DUMP) {
+                if (i > bufferEnd - arrayHeader) break;
                 int size = PRIMITIVE_SIZE[b.get(i + 1 + id + 8) & 0xff];
                 if (size == 0) break; // no primitive type: heapDump names the damage
                 length = 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
             } else {
                 long root = rootLength(tag & 0xff, id);
-                if (root < 0) break; // a class, or anything unknown
+                if (root < 0 || i + root > limit) break; // a class, or anything unknown
                 i += (int) root;
                 continue;
             }

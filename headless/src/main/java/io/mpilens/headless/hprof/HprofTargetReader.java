@@ -56,6 +56,11 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         return scan.passes();
     }
 
+    /** Heap dump segments the first pass left to its second thread: for tests. */
+    int segmentsAside() {
+        return scan.segmentsAside();
+    }
+
     /** Ids of the objects located so far. */
     java.util.Set<Long> locatedIds() {
         return scan.locatedIds();

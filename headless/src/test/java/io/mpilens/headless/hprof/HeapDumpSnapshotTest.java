@@ -79,4 +79,33 @@ class HeapDumpSnapshotTest {
             assertEquals(opened, reader.passes(), "the decoder's reads were all prefetched");
         }
     }
+
+    @Test
+    void aFirstPassOnTwoThreadsGivesTheSameSnapshot() throws Exception {
+        Path dump;
+        try (TargetJvm target = TargetJvm.launch(RegistryTarget.class)) {
+            dump = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof"), false);
+        }
+        List<ProcessSnapshot> oneThread = withProperties("1", () -> HeapDumps.read(dump));
+        List<ProcessSnapshot> twoThreads = withProperties("2", () -> {
+            try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
+                List<ProcessSnapshot> out = HeapDumps.decode(reader);
+                assertTrue(reader.segmentsAside() > 0, "no segment was skimmed on the second thread");
+                return out;
+            }
+        });
+        SameSnapshots.assertSame(oneThread, twoThreads);
+    }
+
+    /** Runs with the first pass on this many threads, from any size of dump. */
+    private static <T> T withProperties(String threads, java.util.concurrent.Callable<T> read) throws Exception {
+        System.setProperty("mpilens.hprof.threads", threads);
+        System.setProperty("mpilens.hprof.parallelFrom", "0");
+        try {
+            return read.call();
+        } finally {
+            System.clearProperty("mpilens.hprof.threads");
+            System.clearProperty("mpilens.hprof.parallelFrom");
+        }
+    }
 }
