@@ -248,18 +248,21 @@ final class HeapDumpScan implements AutoCloseable {
 
     private void pass(boolean index, boolean whole) {
         passes++;
-        if (!index && !whole && !compressed && blocks.usable()) {
-            lookup();
-        } else {
-            try {
+        try {
+            if (!index && !whole && !compressed && blocks.usable()) {
+                lookup(true);
+                if (!pending.isEmpty() && first != null) resume(true); // beyond where the first pass stopped
+            } else {
+                if (first != null) resume(false); // a whole pass reads everything: finish the index first
                 wholePass(index);
-            } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
-                throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
-                        + " truncated or rewritten? Read it again once it is complete", e);
             }
+        } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
+            throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                    + " truncated or rewritten? Read it again once it is complete", e);
         }
         for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
         deferred.clear();
+        if (first != null) return; // what is still pending may lie in the part the first pass has not read
         // asked for before this pass began and still not seen: not in the dump
         pending.entrySet().removeIf(e -> {
             if (e.getValue()[1] < passes) {
@@ -270,56 +273,157 @@ final class HeapDumpScan implements AutoCloseable {
         });
     }
 
-    /** Reads the whole dump: the first pass builds the index, later ones (compressed dumps) only locate. */
+    /**
+     * Whether the first pass may stop once the registry root and everything prefetched from it
+     * are located (see {@link #mayStop}); {@code -Dmpilens.hprof.wholeFirstPass=true} makes it
+     * read the whole dump at once, as before.
+     */
+    private final boolean earlyStop = !Boolean.getBoolean("mpilens.hprof.wholeFirstPass");
+
+    /** The first pass while it has stopped before the end of the dump (see {@link #mayStop}); null once it is done. */
+    private Walk first;
+    /** Set when an id is asked for; the first pass then looks in the blocks it has indexed before it may stop. */
+    private boolean pendingChanged;
+
+    /** A whole pass in progress: its input, the symbols (first pass only), the second thread. */
+    private final class Walk implements AutoCloseable {
+        final DumpInput in;
+        final Map<Long, String> symbols;
+        SecondHalf half;
+        long nextReport;
+
+        Walk(boolean index) {
+            in = passInput();
+            try {
+                in.idSize = idSize;
+                in.skip(headerEnd, "the header");
+            } catch (RuntimeException e) {
+                in.close();
+                throw e;
+            }
+            symbols = index ? new HashMap<>() : null;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (half != null) half.cancel();
+            } finally {
+                in.close();
+            }
+        }
+    }
+
+    /** Reads the whole dump: the first pass builds the index (and may stop early), later ones (compressed dumps) only locate. */
     private void wholePass(boolean index) {
-        Map<Long, String> symbols = index ? new HashMap<>() : null;
-        long nextReport = 0;
-        SecondHalf half = index ? SecondHalf.start(this) : null;
-        try (DumpInput in = passInput()) {
-            in.idSize = idSize;
-            in.skip(headerEnd, "the header");
-            while (!in.atEnd()) {
-                long at = in.position();
-                in.need(9, "a record header");
-                int tag = in.u1("a record tag");
-                in.u4("the time stamp of a record");
-                long length = in.u4("the length of a record") & 0xffffffffL;
-                String what = recordName(tag);
-                switch (tag) {
-                    case UTF8:
-                        if (index) symbol(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case LOAD_CLASS:
-                        if (index) loadClass(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case HEAP_DUMP:
-                    case HEAP_DUMP_SEGMENT: {
-                        long end = in.position() + length;
-                        ObjectBlocks skimmed = half == null ? null : half.skimmed(in.position());
-                        if (skimmed != null) { // the second thread has stepped over it already
-                            in.skip(length, what);
-                            blocks.append(skimmed);
-                            segmentsAside++;
-                            break;
-                        }
-                        heapDump(in, end, symbols);
-                        if (index) blocks.segmentEnd(end);
+        Walk w = new Walk(index);
+        boolean stopped = false;
+        try {
+            if (index) w.half = SecondHalf.start(this);
+            stopped = walk(w, index && earlyStop && !compressed && w.half == null);
+        } finally {
+            if (!stopped) w.close();
+        }
+        if (stopped) first = w;
+    }
+
+    /** Continues the first pass where it stopped: to the end, or ({@code mayStop}) until nothing is pending again. */
+    private void resume(boolean mayStop) {
+        Walk w = first;
+        first = null;
+        boolean stopped = false;
+        try {
+            stopped = walk(w, mayStop);
+        } finally {
+            if (!stopped) w.close();
+        }
+        if (stopped) first = w;
+    }
+
+    /** Reads the rest of the first pass, if it stopped early: a class or name not seen yet may lie there. */
+    void finish() {
+        if (first == null) return;
+        try {
+            resume(false);
+        } catch (InternalError e) {
+            throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                    + " truncated or rewritten? Read it again once it is complete", e);
+        }
+    }
+
+    /** True when the first pass has stopped before the end of the dump (for tests). */
+    boolean stoppedEarly() {
+        return first != null;
+    }
+
+    /**
+     * The records of a pass from where it is to the end; true when it stopped early instead
+     * ({@code mayStop}, after a heap dump segment, see {@link #mayStop}).
+     */
+    private boolean walk(Walk w, boolean mayStop) {
+        DumpInput in = w.in;
+        Map<Long, String> symbols = w.symbols;
+        boolean index = symbols != null;
+        while (!in.atEnd()) {
+            long at = in.position();
+            in.need(9, "a record header");
+            int tag = in.u1("a record tag");
+            in.u4("the time stamp of a record");
+            long length = in.u4("the length of a record") & 0xffffffffL;
+            String what = recordName(tag);
+            switch (tag) {
+                case UTF8:
+                    if (index) symbol(in, length, symbols, what);
+                    else in.skip(length, what);
+                    break;
+                case LOAD_CLASS:
+                    if (index) loadClass(in, length, symbols, what);
+                    else in.skip(length, what);
+                    break;
+                case HEAP_DUMP:
+                case HEAP_DUMP_SEGMENT: {
+                    long end = in.position() + length;
+                    ObjectBlocks skimmed = w.half == null ? null : w.half.skimmed(in.position());
+                    if (skimmed != null) { // the second thread has stepped over it already
+                        in.skip(length, what);
+                        blocks.append(skimmed);
+                        segmentsAside++;
                         break;
                     }
-                    default:
-                        in.skip(length, what);
+                    heapDump(in, end, symbols);
+                    if (index) blocks.segmentEnd(end);
+                    if (mayStop && mayStop()) {
+                        if (progress != null) progress.update(passes, fileSize, fileSize);
+                        return true;
+                    }
+                    break;
                 }
-                if (progress != null && at >= nextReport) {
-                    progress.update(passes, fileDone(in), fileSize);
-                    nextReport = at + (64L << 20);
-                }
+                default:
+                    in.skip(length, what);
             }
-            if (progress != null) progress.update(passes, fileSize, fileSize);
-        } finally {
-            if (half != null) half.cancel();
+            if (progress != null && at >= w.nextReport) {
+                progress.update(passes, fileDone(in), fileSize);
+                w.nextReport = at + (64L << 20);
+            }
         }
+        if (progress != null) progress.update(passes, fileSize, fileSize);
+        return false;
+    }
+
+    /**
+     * Whether the first pass may stop here: the registry root is known and it and everything
+     * asked for from it is located — in the blocks indexed so far if not on the way. The rest of
+     * the dump is read only if a later lookup needs it ({@link #pass}), or a class that is not
+     * known yet ({@link #finish}). HotSpot writes every class before the first object, so the
+     * classes are complete by then.
+     */
+    private boolean mayStop() {
+        if (rootId == 0 || !blocks.usable() || !deferred.isEmpty()) return false;
+        while (pendingChanged && !pending.isEmpty()) {
+            pendingChanged = false;
+            lookup(false);
+        }
+        return pending.isEmpty() && deferred.isEmpty();
     }
 
     /**
@@ -432,7 +536,7 @@ final class HeapDumpScan implements AutoCloseable {
     }
 
     /** Parses only the blocks of the first pass's index that may hold an object asked for. */
-    private void lookup() {
+    private void lookup(boolean report) {
         long[] ids = pending.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
         long[][] ranges = blocks.covering(ids);
         try (DumpInput.OfChannel in = new DumpInput.OfChannel(channel, 0, name,
@@ -445,7 +549,7 @@ final class HeapDumpScan implements AutoCloseable {
         } catch (IOException e) {
             throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
         }
-        if (progress != null) progress.update(passes, fileSize, fileSize);
+        if (report && progress != null) progress.update(passes, fileSize, fileSize);
     }
 
     private static String recordName(int tag) {
@@ -751,9 +855,9 @@ final class HeapDumpScan implements AutoCloseable {
         classIdsByName.computeIfAbsent(className, k -> new ArrayList<>()).add(id);
         if (className.equals(RegistryLayout.ROOT_CLASS) && statics.get(RegistryLayout.ROOT_FIELD) instanceof ObjectId) {
             long root = ((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id();
-            // a compressed dump has no index to look the root up in: find it during this pass
-            if (compressed) want(root, MODE_ROOT);
-            else rootId = root;
+            // located during this pass if it lies ahead (a compressed dump has no index to look it up in)
+            rootId = root;
+            want(root, MODE_ROOT);
         }
     }
 
@@ -794,6 +898,7 @@ final class HeapDumpScan implements AutoCloseable {
         if (p == null) {
             pending.put(id, new int[] {mode, passes});
             addToFilter(id);
+            pendingChanged = true;
         }
         else p[0] = Math.max(p[0], mode);
     }
@@ -1018,7 +1123,28 @@ final class HeapDumpScan implements AutoCloseable {
 
     @Override
     public void close() {
-        close(channel);
+        try {
+            if (first != null) first.close();
+        } finally {
+            first = null;
+            close(channel);
+        }
+    }
+
+    /** The class with this id; one not seen yet may lie in the part of the dump the first pass has not read. */
+    HprofClass classOf(long id) {
+        HprofClass c = classes.get(id);
+        if (c == null && first != null) {
+            finish();
+            c = classes.get(id);
+        }
+        return c;
+    }
+
+    /** Ids of the classes of this name: all of them, reading the rest of the dump first unless it is the registry's. */
+    List<Long> classIdsNamed(String className) {
+        if (!className.equals(RegistryLayout.ROOT_CLASS)) finish();
+        return classIdsByName.getOrDefault(className, List.of());
     }
 
     private static void close(FileChannel channel) {

@@ -81,6 +81,30 @@ class HeapDumpSnapshotTest {
     }
 
     @Test
+    void theFirstPassStopsOnceTheRegistryIsFoundAndReadsTheRestOnlyWhenAskedTo() throws Exception {
+        Path dump;
+        try (TargetJvm target = TargetJvm.launch(RegistryTarget.class)) {
+            dump = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof"), false);
+        }
+        System.setProperty("mpilens.hprof.wholeFirstPass", "true");
+        List<ProcessSnapshot> whole;
+        try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
+            assertFalse(reader.stoppedEarly(), "read whole on request");
+            whole = HeapDumps.decode(reader);
+        } finally {
+            System.clearProperty("mpilens.hprof.wholeFirstPass");
+        }
+        try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
+            assertTrue(reader.stoppedEarly(), "the first pass read the whole dump although the registry was found");
+            SameSnapshots.assertSame(whole, HeapDumps.decode(reader));
+            assertTrue(reader.stoppedEarly(), "decoding the registry needed nothing beyond it");
+            // a class the registry does not need: its name may come later, so the rest is read
+            assertFalse(reader.classesNamed("java.lang.Thread").isEmpty());
+            assertFalse(reader.stoppedEarly(), "asking for another class finishes the pass");
+        }
+    }
+
+    @Test
     void aFirstPassOnTwoThreadsGivesTheSameSnapshot() throws Exception {
         Path dump;
         try (TargetJvm target = TargetJvm.launch(RegistryTarget.class)) {
