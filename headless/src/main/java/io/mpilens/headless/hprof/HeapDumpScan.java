@@ -356,6 +356,11 @@ final class HeapDumpScan implements AutoCloseable {
         return first != null;
     }
 
+    /** Offset where the first pass stopped, the file's size once it is done (for tests). */
+    long firstPassAt() {
+        return first == null ? fileSize : first.in.position();
+    }
+
     /**
      * The records of a pass from where it is to the end; true when it stopped early instead
      * ({@code mayStop}, after a heap dump segment, see {@link #mayStop}).

@@ -61,6 +61,16 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         return scan.stoppedEarly();
     }
 
+    /** Offset where the first pass stopped (the file's size once it read all): for tests. */
+    long firstPassAt() {
+        return scan.firstPassAt();
+    }
+
+    /** The object with this id, located when first used: for tests. */
+    TargetObject objectWithId(long id) {
+        return new DumpObject(id);
+    }
+
     /** Heap dump segments the first pass left to its second thread: for tests. */
     int segmentsAside() {
         return scan.segmentsAside();

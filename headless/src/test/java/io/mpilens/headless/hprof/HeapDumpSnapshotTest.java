@@ -10,6 +10,7 @@ import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.testing.FieldsTarget;
@@ -101,6 +102,32 @@ class HeapDumpSnapshotTest {
             // a class the registry does not need: its name may come later, so the rest is read
             assertFalse(reader.classesNamed("java.lang.Thread").isEmpty());
             assertFalse(reader.stoppedEarly(), "asking for another class finishes the pass");
+        }
+    }
+
+    @Test
+    void anObjectBeyondWhereTheFirstPassStoppedIsFoundByReadingOnAndAnAbsentOneAfterTheWholeDump() throws Exception {
+        Path dump;
+        try (TargetJvm target = TargetJvm.launch(RegistryTarget.class)) {
+            dump = HeapDumper.dump(target.pid(), dir.resolve("rank1.hprof"), false);
+        }
+        long last; // the thread object of the highest id: HotSpot writes objects by address, so late in the dump
+        String type;
+        try (HprofTargetReader whole = HprofTargetReader.open(dump)) {
+            whole.instancesOf(whole.classesNamed("java.lang.Thread"), 1000);
+            last = whole.locatedIds().stream().mapToLong(Long::longValue).max().orElseThrow();
+            type = whole.objectWithId(last).typeName();
+        }
+        try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
+            assertTrue(reader.stoppedEarly());
+            assertFalse(reader.locatedIds().contains(last), "located before it was asked for");
+            long stoppedAt = reader.firstPassAt();
+            assertEquals(type, reader.objectWithId(last).typeName());
+            assertTrue(reader.firstPassAt() > stoppedAt, "the first pass did not read on to find it");
+            TargetReadException e = assertThrows(TargetReadException.class,
+                    () -> reader.objectWithId(last + 1).typeName());
+            assertTrue(e.getMessage().contains("not in the dump"), e.getMessage());
+            assertFalse(reader.stoppedEarly(), "an absent object is absent only once the whole dump is read");
         }
     }
 
