@@ -28,7 +28,9 @@ import java.util.zip.GZIPInputStream;
  * The passes over a heap dump and the index they build. The first pass indexes classes (names,
  * field layouts, static values), finds the registry root through the static field of its class,
  * and, for an uncompressed dump, notes where objects lie in blocks of about 64 KB
- * ({@link ObjectBlocks}); it steps over the objects themselves by their length fields. Later
+ * ({@link ObjectBlocks}); it steps over the objects themselves by their length fields, and stops
+ * once the root and what is prefetched from it are located, reading on only when asked (see
+ * {@link #mayStop}). Later
  * passes locate only the objects asked for, plus a bounded prefetch of what the decoder is about
  * to ask: everything the root refers to, the elements of object arrays it refers to, and the
  * characters of every string. In an uncompressed dump such a pass reads only the blocks that can
@@ -439,7 +441,8 @@ final class HeapDumpScan implements AutoCloseable {
      * itself (a class, anything odd or damaged, a failure of any kind: the pass's own checks then
      * name the damage). Segments are independent in HPROF, so nothing else is shared. Off by
      * default: on the loaded 2-vCPU machine it was measured on it cost 10–25% more CPU and no
-     * wall time (performance.md §4); {@code -Dmpilens.hprof.threads=2} turns it on for dumps
+     * wall time (performance.md §4), and with it the first pass does not stop at the registry
+     * but reads the whole dump; {@code -Dmpilens.hprof.threads=2} turns it on for dumps
      * with at least {@value #PARALLEL_FROM_DEFAULT} bytes of segments
      * ({@code -Dmpilens.hprof.parallelFrom=BYTES} changes that).
      */
