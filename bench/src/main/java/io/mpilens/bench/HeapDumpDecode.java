@@ -22,7 +22,8 @@ import shark.HprofIndex;
 
 /**
  * One read of a heap dump in a fresh JVM, for {@link HprofBench}, by one of three readers:
- * {@code mpilens} (open, locate, decode the whole registry, as {@code mpilens dump} does),
+ * {@code mpilens} (open, locate, decode the whole registry, as {@code mpilens dump} does; variants
+ * {@code mpilens-2t} with the first pass on two threads, {@code mpilens-read} with copying reads),
  * {@code shark} (Square's shark-graph) or {@code gridkit} (hprof-heap's fast mode), the last two
  * finding the registry root through its static field and the objects its fields refer to. Prints
  * {@value #RESULT} with the root's id, the time from open to result and the JVM's peak resident
@@ -48,9 +49,14 @@ public final class HeapDumpDecode {
                 System.setProperty("mpilens.hprof.mmap", "false");
                 found = mpilens(dump);
                 break;
+            case "mpilens-2t": // the first pass on two threads (HeapDumpScan.SecondHalf, off by default)
+                System.setProperty("mpilens.hprof.threads", "2");
+                found = mpilens(dump);
+                break;
             case "shark": found = shark(dump.toFile()); break;
             case "gridkit": found = gridkit(dump.toFile()); break;
-            default: throw new IllegalArgumentException("unknown reader " + reader + ": mpilens, shark or gridkit");
+            default: throw new IllegalArgumentException("unknown reader " + reader
+                    + ": mpilens, mpilens-2t, mpilens-read, shark or gridkit");
         }
         long nanos = System.nanoTime() - t0;
         // CPU of the whole process (all threads, JIT included): on a loaded machine steadier than wall time

@@ -28,7 +28,9 @@ import java.util.zip.GZIPInputStream;
  * The passes over a heap dump and the index they build. The first pass indexes classes (names,
  * field layouts, static values), finds the registry root through the static field of its class,
  * and, for an uncompressed dump, notes where objects lie in blocks of about 64 KB
- * ({@link ObjectBlocks}); it steps over the objects themselves by their length fields. Later
+ * ({@link ObjectBlocks}); it steps over the objects themselves by their length fields, and stops
+ * once the root and what is prefetched from it are located, reading on only when asked (see
+ * {@link #mayStop}). Later
  * passes locate only the objects asked for, plus a bounded prefetch of what the decoder is about
  * to ask: everything the root refers to, the elements of object arrays it refers to, and the
  * characters of every string. In an uncompressed dump such a pass reads only the blocks that can
@@ -145,6 +147,13 @@ final class HeapDumpScan implements AutoCloseable {
         return passes;
     }
 
+    /** Heap dump segments of the first pass skimmed on the second thread (see {@link SecondHalf}). */
+    int segmentsAside() {
+        return segmentsAside;
+    }
+
+    private int segmentsAside;
+
     /** {@code n} bytes of an array's elements, from memory or from the file. */
     byte[] elementBytes(HeapRecord r, long from, long count) {
         if (count > Integer.MAX_VALUE - 8) {
@@ -241,18 +250,21 @@ final class HeapDumpScan implements AutoCloseable {
 
     private void pass(boolean index, boolean whole) {
         passes++;
-        if (!index && !whole && !compressed && blocks.usable()) {
-            lookup();
-        } else {
-            try {
+        try {
+            if (!index && !whole && !compressed && blocks.usable()) {
+                lookup(true);
+                if (!pending.isEmpty() && first != null) resume(true); // beyond where the first pass stopped
+            } else {
+                if (first != null) resume(false); // a whole pass reads everything: finish the index first
                 wholePass(index);
-            } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
-                throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
-                        + " truncated or rewritten? Read it again once it is complete", e);
             }
+        } catch (InternalError e) { // a mapped page vanished: the file was cut short under us
+            throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                    + " truncated or rewritten? Read it again once it is complete", e);
         }
         for (HeapRecord r : new ArrayList<>(deferred)) follow(r, modeOf(r)); // classes are all known now
         deferred.clear();
+        if (first != null) return; // what is still pending may lie in the part the first pass has not read
         // asked for before this pass began and still not seen: not in the dump
         pending.entrySet().removeIf(e -> {
             if (e.getValue()[1] < passes) {
@@ -263,50 +275,276 @@ final class HeapDumpScan implements AutoCloseable {
         });
     }
 
-    /** Reads the whole dump: the first pass builds the index, later ones (compressed dumps) only locate. */
-    private void wholePass(boolean index) {
-        Map<Long, String> symbols = index ? new HashMap<>() : null;
-        long nextReport = 0;
-        try (DumpInput in = passInput()) {
-            in.idSize = idSize;
-            in.skip(headerEnd, "the header");
-            while (!in.atEnd()) {
-                long at = in.position();
-                in.need(9, "a record header");
-                int tag = in.u1("a record tag");
-                in.u4("the time stamp of a record");
-                long length = in.u4("the length of a record") & 0xffffffffL;
-                String what = recordName(tag);
-                switch (tag) {
-                    case UTF8:
-                        if (index) symbol(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case LOAD_CLASS:
-                        if (index) loadClass(in, length, symbols, what);
-                        else in.skip(length, what);
-                        break;
-                    case HEAP_DUMP:
-                    case HEAP_DUMP_SEGMENT: {
-                        long end = in.position() + length;
-                        heapDump(in, end, symbols);
-                        if (index) blocks.segmentEnd(end);
-                        break;
-                    }
-                    default:
-                        in.skip(length, what);
-                }
-                if (progress != null && at >= nextReport) {
-                    progress.update(passes, fileDone(in), fileSize);
-                    nextReport = at + (64L << 20);
-                }
+    /**
+     * Whether the first pass may stop once the registry root and everything prefetched from it
+     * are located (see {@link #mayStop}); {@code -Dmpilens.hprof.wholeFirstPass=true} makes it
+     * read the whole dump at once, as before.
+     */
+    private final boolean earlyStop = !Boolean.getBoolean("mpilens.hprof.wholeFirstPass");
+
+    /** The first pass while it has stopped before the end of the dump (see {@link #mayStop}); null once it is done. */
+    private Walk first;
+    /** Set when an id is asked for; the first pass then looks in the blocks it has indexed before it may stop. */
+    private boolean pendingChanged;
+
+    /** A whole pass in progress: its input, the symbols (first pass only), the second thread. */
+    private final class Walk implements AutoCloseable {
+        final DumpInput in;
+        final Map<Long, String> symbols;
+        SecondHalf half;
+        long nextReport;
+
+        Walk(boolean index) {
+            in = passInput();
+            try {
+                in.idSize = idSize;
+                in.skip(headerEnd, "the header");
+            } catch (RuntimeException e) {
+                in.close();
+                throw e;
             }
-            if (progress != null) progress.update(passes, fileSize, fileSize);
+            symbols = index ? new HashMap<>() : null;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (half != null) half.cancel();
+            } finally {
+                in.close();
+            }
         }
     }
 
+    /** Reads the whole dump: the first pass builds the index (and may stop early), later ones (compressed dumps) only locate. */
+    private void wholePass(boolean index) {
+        Walk w = new Walk(index);
+        boolean stopped = false;
+        try {
+            if (index) w.half = SecondHalf.start(this);
+            stopped = walk(w, index && earlyStop && !compressed && w.half == null);
+        } finally {
+            if (!stopped) w.close();
+        }
+        if (stopped) first = w;
+    }
+
+    /** Continues the first pass where it stopped: to the end, or ({@code mayStop}) until nothing is pending again. */
+    private void resume(boolean mayStop) {
+        Walk w = first;
+        first = null;
+        boolean stopped = false;
+        try {
+            stopped = walk(w, mayStop);
+        } finally {
+            if (!stopped) w.close();
+        }
+        if (stopped) first = w;
+    }
+
+    /** Reads the rest of the first pass, if it stopped early: a class or name not seen yet may lie there. */
+    void finish() {
+        if (first == null) return;
+        try {
+            resume(false);
+        } catch (InternalError e) {
+            throw new TargetReadException(name + " changed while it was read (" + e.getMessage() + "): was it"
+                    + " truncated or rewritten? Read it again once it is complete", e);
+        }
+    }
+
+    /** True when the first pass has stopped before the end of the dump (for tests). */
+    boolean stoppedEarly() {
+        return first != null;
+    }
+
+    /** Offset where the first pass stopped, the file's size once it is done (for tests). */
+    long firstPassAt() {
+        return first == null ? fileSize : first.in.position();
+    }
+
+    /**
+     * The records of a pass from where it is to the end; true when it stopped early instead
+     * ({@code mayStop}, after a heap dump segment, see {@link #mayStop}).
+     */
+    private boolean walk(Walk w, boolean mayStop) {
+        DumpInput in = w.in;
+        Map<Long, String> symbols = w.symbols;
+        boolean index = symbols != null;
+        while (!in.atEnd()) {
+            long at = in.position();
+            in.need(9, "a record header");
+            int tag = in.u1("a record tag");
+            in.u4("the time stamp of a record");
+            long length = in.u4("the length of a record") & 0xffffffffL;
+            String what = recordName(tag);
+            switch (tag) {
+                case UTF8:
+                    if (index) symbol(in, length, symbols, what);
+                    else in.skip(length, what);
+                    break;
+                case LOAD_CLASS:
+                    if (index) loadClass(in, length, symbols, what);
+                    else in.skip(length, what);
+                    break;
+                case HEAP_DUMP:
+                case HEAP_DUMP_SEGMENT: {
+                    long end = in.position() + length;
+                    ObjectBlocks skimmed = w.half == null ? null : w.half.skimmed(in.position());
+                    if (skimmed != null) { // the second thread has stepped over it already
+                        in.skip(length, what);
+                        blocks.append(skimmed);
+                        segmentsAside++;
+                        break;
+                    }
+                    heapDump(in, end, symbols);
+                    if (index) blocks.segmentEnd(end);
+                    if (mayStop && mayStop()) {
+                        if (progress != null) progress.update(passes, fileSize, fileSize);
+                        return true;
+                    }
+                    break;
+                }
+                default:
+                    in.skip(length, what);
+            }
+            if (progress != null && at >= w.nextReport) {
+                progress.update(passes, fileDone(in), fileSize);
+                w.nextReport = at + (64L << 20);
+            }
+        }
+        if (progress != null) progress.update(passes, fileSize, fileSize);
+        return false;
+    }
+
+    /**
+     * Whether the first pass may stop here: the registry root is known and it and everything
+     * asked for from it is located — in the blocks indexed so far if not on the way. The rest of
+     * the dump is read only if a later lookup needs it ({@link #pass}), or a class that is not
+     * known yet ({@link #finish}). HotSpot writes every class before the first object, so the
+     * classes are complete by then.
+     */
+    private boolean mayStop() {
+        if (rootId == 0 || !blocks.usable() || !deferred.isEmpty()) return false;
+        while (pendingChanged && !pending.isEmpty()) {
+            pendingChanged = false;
+            lookup(false);
+        }
+        return pending.isEmpty() && deferred.isEmpty();
+    }
+
+    /**
+     * The first pass over a large uncompressed dump on two threads: a second thread steps over
+     * the heap dump segments of the second half of the file (by bytes) with the same skim loop,
+     * each into an index of its own, while the pass reads the first half. The pass then takes
+     * the index of each segment the second thread got through whole, and reads every other one
+     * itself (a class, anything odd or damaged, a failure of any kind: the pass's own checks then
+     * name the damage). Segments are independent in HPROF, so nothing else is shared. Off by
+     * default: on the loaded 2-vCPU machine it was measured on it cost 10–25% more CPU and no
+     * wall time (performance.md §4), and with it the first pass does not stop at the registry
+     * but reads the whole dump; {@code -Dmpilens.hprof.threads=2} turns it on for dumps
+     * with at least {@value #PARALLEL_FROM_DEFAULT} bytes of segments
+     * ({@code -Dmpilens.hprof.parallelFrom=BYTES} changes that).
+     */
+    private static final class SecondHalf implements Runnable {
+        private static final long PARALLEL_FROM_DEFAULT = 64L << 20;
+        private static final int MAX_SEGMENT = 1 << 30;
+        /** More segments than this (tiny ones) are not worth a thread, and their indexes would cost memory. */
+        private static final int MAX_SEGMENTS = 1 << 16;
+        private final HeapDumpScan scan;
+        private final List<long[]> segments; // {start of the body, end}
+        private final Map<Long, ObjectBlocks> done = new HashMap<>();
+        private final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
+        private volatile boolean cancelled;
+        private boolean joined;
+
+        private SecondHalf(HeapDumpScan scan, List<long[]> segments) {
+            this.scan = scan;
+            this.segments = segments;
+        }
+
+        /** Starts the second thread, or returns null when the dump is small, compressed or read by one thread. */
+        static SecondHalf start(HeapDumpScan scan) {
+            if (scan.compressed || !MAPPED_PASSES || scan.collectClasses != null
+                    || Integer.getInteger("mpilens.hprof.threads", 1) < 2) {
+                return null;
+            }
+            List<long[]> all = scan.segments();
+            long total = 0;
+            for (long[] seg : all) total += seg[1] - seg[0];
+            if (all.size() < 2 || all.size() > MAX_SEGMENTS || total < Long.getLong("mpilens.hprof.parallelFrom", PARALLEL_FROM_DEFAULT)) return null;
+            int from = 0;
+            for (long sum = 0; from < all.size() && sum < total / 2; from++) sum += all.get(from)[1] - all.get(from)[0];
+            if (from >= all.size()) return null;
+            SecondHalf half = new SecondHalf(scan, new ArrayList<>(all.subList(from, all.size())));
+            Thread t = new Thread(half, "mpilens-hprof-skim");
+            t.setDaemon(true);
+            t.start();
+            return half;
+        }
+
+        @Override
+        public void run() {
+            try (DumpInput in = new DumpInput.OfMapped(scan.channel, segments.get(0)[0], scan.name)) {
+                in.idSize = scan.idSize;
+                for (long[] seg : segments) {
+                    if (cancelled) break;
+                    long length = seg[1] - seg[0];
+                    if (seg[0] < in.position() || length <= 0 || length > MAX_SEGMENT) continue;
+                    in.skip(seg[0] - in.position(), SUB_RECORD);
+                    if (!in.fill((int) length)) break;
+                    ObjectBlocks into = new ObjectBlocks((int) (length / ObjectBlocks.BLOCK) + 2);
+                    scan.skim(in, seg[1], into, false);
+                    if (in.position() != seg[1]) continue; // stopped early: the pass reads this segment itself
+                    into.segmentEnd(seg[1]);
+                    done.put(seg[0], into);
+                }
+            } catch (Throwable e) {
+                // whatever this thread did not finish, the pass reads itself and reports any damage
+            } finally {
+                finished.complete(null);
+            }
+        }
+
+        /** The index of the segment whose body starts at {@code start} if the second thread got through it whole, else null. */
+        ObjectBlocks skimmed(long start) {
+            if (start < segments.get(0)[0]) return null;
+            if (!joined) {
+                finished.join();
+                joined = true;
+            }
+            return done.get(start);
+        }
+
+        /** Stops the second thread after its current segment and waits for it: nothing of it outlives the pass. */
+        void cancel() {
+            cancelled = true;
+            finished.join();
+        }
+    }
+
+    /** The heap dump segments ({start of the body, end}) of an uncompressed dump, as far as their headers are sound. */
+    private List<long[]> segments() {
+        List<long[]> out = new ArrayList<>();
+        try (DumpInput in = new DumpInput.OfMapped(channel, 0, name)) {
+            in.skip(headerEnd, "the header");
+            while (in.fill(9)) {
+                int tag = in.u1("a record tag");
+                in.u4("the time stamp of a record");
+                long length = in.u4("the length of a record") & 0xffffffffL;
+                long body = in.position();
+                if (body + length > fileSize) break;
+                if (tag == HEAP_DUMP || tag == HEAP_DUMP_SEGMENT) out.add(new long[] {body, body + length});
+                in.skip(length, "a record");
+            }
+        } catch (IOException | RuntimeException | InternalError e) {
+            // the pass itself reports a damaged or changing file
+        }
+        return out;
+    }
+
     /** Parses only the blocks of the first pass's index that may hold an object asked for. */
-    private void lookup() {
+    private void lookup(boolean report) {
         long[] ids = pending.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
         long[][] ranges = blocks.covering(ids);
         try (DumpInput.OfChannel in = new DumpInput.OfChannel(channel, 0, name,
@@ -319,7 +557,7 @@ final class HeapDumpScan implements AutoCloseable {
         } catch (IOException e) {
             throw new TargetReadException("cannot read heap dump " + path + ": " + e.getMessage(), e);
         }
-        if (progress != null) progress.update(passes, fileSize, fileSize);
+        if (report && progress != null) progress.update(passes, fileSize, fileSize);
     }
 
     private static String recordName(int tag) {
@@ -462,50 +700,83 @@ final class HeapDumpScan implements AutoCloseable {
      * The hot loop of every pass: steps over instance and array sub-records inside the buffer
      * by their length fields, noting only ids and offsets for the index. Stops at the first
      * record it leaves to {@link #heapDump}: one asked for, a class, a root, one that reaches
-     * past the buffer or the segment, or anything odd.
+     * past the buffer or the segment, or anything odd. Kept to one method with everything it
+     * reads in locals (the filter over pending ids, the open block of the index, the id size),
+     * objects tested first in the order they are most frequent, each header read by absolute
+     * {@code get}s, so that a fresh JVM compiles it early (on-stack replacement) and small.
      */
     private void skim(DumpInput in, long end, ObjectBlocks into, boolean checkWanted) {
-        ByteBuffer b = in.buffer;
-        long base = in.bufferStart;
-        int limit = (int) Math.min(b.limit(), end - base);
-        final boolean wide = idSize == 8;
+        final ByteBuffer b = in.buffer;
+        final long base = in.bufferStart;
+        // a record must start and end inside the buffer and its segment; an object's fixed part
+        // is read before that is checked, so it must lie inside the buffer
+        final int limit = (int) Math.min(b.limit(), end - base);
+        final int bufferEnd = b.limit();
+        final long[] filter = checkWanted && !pending.isEmpty() ? filter() : null;
+        final long mask = pendingMask;
         final long[] collect = collectClasses;
+        final int id = idSize;
+        final boolean wide = id == 8;
+        // the index's open block, in locals: a record of it only widens [lo, hi]
+        long blockLimit = into == null ? Long.MAX_VALUE : into.openLimit();
+        long lo = into == null ? 0 : into.openMin(), hi = into == null ? 0 : into.openMax();
         int i = b.position();
-        while (i + MAX_SUB_HEADER <= limit) {
-            long length = skimLength(b, i);
-            if (length < 0 || i + length > limit) break;
-            int tag = b.get(i);
-            if (tag >= INSTANCE_DUMP && tag <= PRIM_ARRAY_DUMP) {
-                long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
-                if (checkWanted && wanted(oid) != null) break;
-                // class id of an instance: after tag, object id and stack trace serial
-                if (collect != null && tag == INSTANCE_DUMP && java.util.Arrays.binarySearch(collect,
+        final int objectHeader = 1 + 2 * id + 8, arrayHeader = 1 + id + 9;
+        while (i < limit) {
+            final int tag = b.get(i);
+            final long length;
+            if (tag == INSTANCE_DUMP) {
+                if (i > bufferEnd - objectHeader) break;
+                length = 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
+                if (collect != null && java.util.Arrays.binarySearch(collect,
                         wide ? b.getLong(i + 1 + 8 + 4) : b.getInt(i + 1 + 4 + 4) & 0xffffffffL) >= 0) {
                     break;
                 }
-                if (into != null) into.object(oid, base + i);
+            } else if (tag == OBJ_ARRAY_DUMP) {
+                if (i > bufferEnd - objectHeader) break;
+                length = 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
+            } else if (tag == PRIM_ARRAY_DUMP) {
+                if (i > bufferEnd - arrayHeader) break;
+                int size = PRIMITIVE_SIZE[b.get(i + 1 + id + 8) & 0xff];
+                if (size == 0) break; // no primitive type: heapDump names the damage
+                length = 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
+            } else {
+                long root = rootLength(tag & 0xff, id);
+                if (root < 0 || i + root > limit) break; // a class, or anything unknown
+                i += (int) root;
+                continue;
+            }
+            if (i + length > limit) break; // past the buffer or the segment: heapDump checks and reads it
+            final long oid = wide ? b.getLong(i + 1) : b.getInt(i + 1) & 0xffffffffL;
+            if (filter != null && (filter[(int) (mix(oid) & mask)] & (1L << ((oid * 0x9E3779B97F4A7C15L) >>> 58))) != 0
+                    && pending.containsKey(oid)) {
+                break;
+            }
+            if (base + i >= blockLimit) { // a new block of the index begins here
+                into.widen(lo, hi);
+                into.object(oid, base + i);
+                blockLimit = into.openLimit();
+                lo = oid;
+                hi = oid;
+            } else {
+                lo = Math.min(lo, oid);
+                hi = Math.max(hi, oid);
             }
             i += (int) length;
         }
+        if (into != null) into.widen(lo, hi);
         b.position(i);
     }
 
-    /**
-     * Length of the root, instance or array sub-record at {@code i} (with {@link #MAX_SUB_HEADER}
-     * bytes there), or -1 for one {@link #heapDump} must read: a class, anything unknown or odd.
-     */
-    private long skimLength(ByteBuffer b, int i) {
-        final int id = idSize;
-        int tag = b.get(i) & 0xff;
-        // objects first: nearly every record is one
-        if (tag == INSTANCE_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + 2 * id + 4) & 0xffffffffL);
-        if (tag == OBJ_ARRAY_DUMP) return 1 + 2 * id + 8 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * id;
-        if (tag == PRIM_ARRAY_DUMP) {
-            int type = b.get(i + 1 + id + 8);
-            int size = sizeOf(type, id);
-            if (size < 0 || type == OBJECT) return -1;
-            return 1 + id + 9 + (b.getInt(i + 1 + id + 4) & 0xffffffffL) * size;
-        }
+    /** Bytes of each primitive element type (by HPROF basic type), 0 for anything else. */
+    private static final int[] PRIMITIVE_SIZE = new int[256];
+
+    static {
+        for (int t = 0; t < 256; t++) PRIMITIVE_SIZE[t] = t == OBJECT ? 0 : Math.max(0, sizeOf(t, 8));
+    }
+
+    /** Length of a root sub-record with this tag, or -1 for anything else. */
+    private static long rootLength(int tag, int id) {
         switch (tag) {
             case ROOT_UNKNOWN:
             case ROOT_STICKY_CLASS:
@@ -592,9 +863,9 @@ final class HeapDumpScan implements AutoCloseable {
         classIdsByName.computeIfAbsent(className, k -> new ArrayList<>()).add(id);
         if (className.equals(RegistryLayout.ROOT_CLASS) && statics.get(RegistryLayout.ROOT_FIELD) instanceof ObjectId) {
             long root = ((ObjectId) statics.get(RegistryLayout.ROOT_FIELD)).id();
-            // a compressed dump has no index to look the root up in: find it during this pass
-            if (compressed) want(root, MODE_ROOT);
-            else rootId = root;
+            // located during this pass if it lies ahead (a compressed dump has no index to look it up in)
+            rootId = root;
+            want(root, MODE_ROOT);
         }
     }
 
@@ -635,6 +906,7 @@ final class HeapDumpScan implements AutoCloseable {
         if (p == null) {
             pending.put(id, new int[] {mode, passes});
             addToFilter(id);
+            pendingChanged = true;
         }
         else p[0] = Math.max(p[0], mode);
     }
@@ -707,10 +979,15 @@ final class HeapDumpScan implements AutoCloseable {
     /** The pending entry of an object id, or null; cheap for the millions of objects nobody asked for. */
     private int[] wanted(long id) {
         if (pending.isEmpty()) return null;
-        if (pendingFilter == null) rebuildFilter(); // ids found meanwhile may stay in it: a wasted lookup at most
         long h = (id * 0x9E3779B97F4A7C15L) >>> 58; // top 6 bits
-        if ((pendingFilter[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
+        if ((filter()[(int) (mix(id) & pendingMask)] & (1L << h)) == 0) return null;
         return pending.get(id);
+    }
+
+    /** The filter over pending ids, built now if dropped; ids found meanwhile may stay in it: a wasted lookup at most. */
+    private long[] filter() {
+        if (pendingFilter == null) rebuildFilter();
+        return pendingFilter;
     }
 
     private long[] pendingFilter;
@@ -854,7 +1131,28 @@ final class HeapDumpScan implements AutoCloseable {
 
     @Override
     public void close() {
-        close(channel);
+        try {
+            if (first != null) first.close();
+        } finally {
+            first = null;
+            close(channel);
+        }
+    }
+
+    /** The class with this id; one not seen yet may lie in the part of the dump the first pass has not read. */
+    HprofClass classOf(long id) {
+        HprofClass c = classes.get(id);
+        if (c == null && first != null) {
+            finish();
+            c = classes.get(id);
+        }
+        return c;
+    }
+
+    /** Ids of the classes of this name: all of them, reading the rest of the dump first unless it is the registry's. */
+    List<Long> classIdsNamed(String className) {
+        if (!className.equals(RegistryLayout.ROOT_CLASS)) finish();
+        return classIdsByName.getOrDefault(className, List.of());
     }
 
     private static void close(FileChannel channel) {

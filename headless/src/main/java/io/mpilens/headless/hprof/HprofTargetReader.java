@@ -56,6 +56,26 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         return scan.passes();
     }
 
+    /** True while the first pass has stopped before the end of the dump (it found the registry): for tests. */
+    boolean stoppedEarly() {
+        return scan.stoppedEarly();
+    }
+
+    /** Offset where the first pass stopped (the file's size once it read all): for tests. */
+    long firstPassAt() {
+        return scan.firstPassAt();
+    }
+
+    /** The object with this id, located when first used: for tests. */
+    TargetObject objectWithId(long id) {
+        return new DumpObject(id);
+    }
+
+    /** Heap dump segments the first pass left to its second thread: for tests. */
+    int segmentsAside() {
+        return scan.segmentsAside();
+    }
+
     /** Ids of the objects located so far. */
     java.util.Set<Long> locatedIds() {
         return scan.locatedIds();
@@ -72,7 +92,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     @Override
     public List<TargetClass> classesNamed(String name) {
         List<TargetClass> out = new ArrayList<>();
-        for (long id : scan.classIdsByName.getOrDefault(name, List.of())) out.add(new DumpClass(scan.classes.get(id)));
+        for (long id : scan.classIdsNamed(name)) out.add(new DumpClass(scan.classOf(id)));
         return out;
     }
 
@@ -82,7 +102,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         HprofClass c = dumpClass(type).c;
         for (int depth = 0; c != null && depth <= scan.classes.size(); depth++) {
             if (c.statics().containsKey(field)) return object(c.statics().get(field));
-            c = scan.classes.get(c.superId());
+            c = scan.classOf(c.superId());
         }
         return null;
     }
@@ -148,7 +168,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     @Override
     public String string(TargetObject string) {
         HeapRecord r = instance(string, "a java.lang.String");
-        String type = scan.classes.get(r.classId()).name();
+        String type = scan.classOf(r.classId()).name();
         if (!type.equals("java.lang.String")) throw expected("a java.lang.String", r);
         Map<String, Object> f = instanceFields(r);
         Object value = f.get("value");
@@ -168,11 +188,12 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     /** One more pass over the dump collects the instances of every class asked for and of its subclasses. */
     @Override
     public Found instancesOf(List<TargetClass> types, int limit) {
+        scan.finish(); // every class of the dump
         Map<Long, List<TargetClass>> askedFor = new HashMap<>(); // class id -> the asked types it extends
         for (HprofClass c : scan.classes.values()) {
             long id = c.id();
             for (int depth = 0; id != 0 && depth <= scan.classes.size(); depth++) {
-                HprofClass k = scan.classes.get(id);
+                HprofClass k = scan.classOf(id);
                 if (k == null) break;
                 for (TargetClass t : types) {
                     if (dumpClass(t).c.id() == id) askedFor.computeIfAbsent(c.id(), x -> new ArrayList<>()).add(t);
@@ -232,7 +253,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     private HeapRecord instance(TargetObject o, String what) {
         HeapRecord r = record(o, what);
         if (r.kind() != HeapRecord.Kind.INSTANCE) throw expected(what, r);
-        if (!scan.classes.containsKey(r.classId())) {
+        if (scan.classOf(r.classId()) == null) {
             throw new TargetReadException(scan.name + " is damaged: object 0x" + Long.toHexString(r.id())
                     + " is of class 0x" + Long.toHexString(r.classId()) + ", which the dump does not describe");
         }
@@ -246,7 +267,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         long classId = r.classId();
         int idSize = scan.idSize;
         for (int depth = 0; classId != 0; depth++) {
-            HprofClass c = scan.classes.get(classId);
+            HprofClass c = scan.classOf(classId);
             if (c == null || depth > scan.classes.size()) {
                 throw new TargetReadException(scan.name + " is damaged: the class hierarchy of object 0x"
                         + Long.toHexString(r.id()) + " refers to class 0x" + Long.toHexString(classId)
@@ -266,7 +287,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     private TargetReadException layoutMismatch(HeapRecord r) {
         return new TargetReadException(scan.name + " is damaged: object 0x" + Long.toHexString(r.id()) + " has "
                 + r.length() + " bytes of fields, which is not what its class "
-                + scan.classes.get(r.classId()).name() + " declares");
+                + scan.classOf(r.classId()).name() + " declares");
     }
 
     private Object value(ByteBuffer b, int type) {
@@ -318,7 +339,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
             case PRIMITIVE_ARRAY:
                 return primitiveArrayName(r.elementType());
             default:
-                HprofClass c = scan.classes.get(r.classId());
+                HprofClass c = scan.classOf(r.classId());
                 return c == null ? "an object of unknown class 0x" + Long.toHexString(r.classId()) : c.name();
         }
     }

@@ -15,10 +15,23 @@ final class ObjectBlocks {
     /** A dump cut into more blocks than this (millions of tiny segments) is read by whole passes. */
     private static final int MAX_BLOCKS = 1 << 20;
 
-    private long[] start = new long[16], end = new long[16], min = new long[16], max = new long[16];
+    private long[] start, end, min, max;
     private int count;
     private boolean open, overflow;
     private long openStart, openMin, openMax;
+
+    ObjectBlocks() {
+        this(16);
+    }
+
+    /** An index expected to hold about {@code blocks} blocks (it grows if it must). */
+    ObjectBlocks(int blocks) {
+        int n = Math.max(1, Math.min(blocks, 1 << 16));
+        start = new long[n];
+        end = new long[n];
+        min = new long[n];
+        max = new long[n];
+    }
 
     /** The sub-record of object {@code id} starts at offset {@code at}. */
     void object(long id, long at) {
@@ -33,6 +46,26 @@ final class ObjectBlocks {
         } else if (id > openMax) {
             openMax = id;
         }
+    }
+
+    /** Offset from which {@link #object} begins a new block (at once when none is open); the skim loop keeps it in a local. */
+    long openLimit() {
+        return open ? openStart + BLOCK : Long.MIN_VALUE;
+    }
+
+    long openMin() {
+        return openMin;
+    }
+
+    long openMax() {
+        return openMax;
+    }
+
+    /** The open block's id range becomes {@code [min, max]} (a range that includes the old one: the skim loop's). */
+    void widen(long min, long max) {
+        if (!open) return;
+        openMin = min;
+        openMax = max;
     }
 
     /** A heap dump segment ends at {@code at}: a block never spans two. */
@@ -63,14 +96,28 @@ final class ObjectBlocks {
         return Arrays.copyOf(out, n);
     }
 
+    /** Adds the blocks of another index of later, closed segments (the second thread's of {@link HeapDumpScan}); none is open here. */
+    void append(ObjectBlocks later) {
+        for (int i = 0; i < later.count; i++) add(later.start[i], later.end[i], later.min[i], later.max[i]);
+        if (later.overflow) drop();
+    }
+
     private void close(long at) {
         if (!open) return;
         open = false;
+        add(openStart, at, openMin, openMax);
+    }
+
+    private void drop() {
+        count = 0;
+        overflow = true;
+        start = end = min = max = new long[0];
+    }
+
+    private void add(long from, long to, long lo, long hi) {
         if (overflow) return;
         if (count == MAX_BLOCKS) {
-            count = 0;
-            overflow = true;
-            start = end = min = max = new long[0];
+            drop();
             return;
         }
         if (count == start.length) {
@@ -80,10 +127,10 @@ final class ObjectBlocks {
             min = Arrays.copyOf(min, grown);
             max = Arrays.copyOf(max, grown);
         }
-        start[count] = openStart;
-        end[count] = at;
-        min[count] = openMin;
-        max[count] = openMax;
+        start[count] = from;
+        end[count] = to;
+        min[count] = lo;
+        max[count] = hi;
         count++;
     }
 }

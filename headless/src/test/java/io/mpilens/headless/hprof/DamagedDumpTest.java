@@ -99,8 +99,18 @@ class DamagedDumpTest {
                 how = "bits flipped at" + at;
             }
             Files.write(mutant, bytes);
-            String what = "mutant " + i + " (seed " + SEED + ", " + (gzip ? "gzip, " : "") + how + ")";
-            outcomes.merge(decode(mutant, what), 1, Integer::sum);
+            // every other mutant with the first pass on two threads (HeapDumpScan.SecondHalf), whatever its size
+            boolean twoThreads = i % 2 == 1;
+            System.setProperty("mpilens.hprof.threads", twoThreads ? "2" : "1");
+            System.setProperty("mpilens.hprof.parallelFrom", "0");
+            String what = "mutant " + i + " (seed " + SEED + ", " + (gzip ? "gzip, " : "")
+                    + (twoThreads ? "two threads, " : "") + how + ")";
+            try {
+                outcomes.merge(decode(mutant, what), 1, Integer::sum);
+            } finally {
+                System.clearProperty("mpilens.hprof.threads");
+                System.clearProperty("mpilens.hprof.parallelFrom");
+            }
         }
         System.out.println("damaged dumps: " + outcomes);
         assertEquals(MUTANTS, outcomes.values().stream().mapToInt(Integer::intValue).sum());
