@@ -1,18 +1,13 @@
 package io.mpilens.plugin.debug;
 
-import com.sun.jdi.ArrayReference;
-import com.sun.jdi.ClassType;
-import com.sun.jdi.Field;
-import com.sun.jdi.IntegerValue;
-import com.sun.jdi.LongValue;
 import com.sun.jdi.ObjectReference;
-import com.sun.jdi.ReferenceType;
-import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.api.registry.RegistryLayout;
+import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.api.target.TargetObject;
+import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.plugin.model.HandleDetails;
 import io.mpilens.plugin.model.HandleLookup;
 import java.util.ArrayList;
@@ -47,10 +42,27 @@ import org.eclipse.jdt.internal.debug.core.model.JDIObjectValue;
  */
 public final class HandleVariables implements ILogicalStructureTypeDelegate, ILogicalStructureTypeDelegate2,
         IDebugEventSetListener {
-    private static final String REGISTRY_CLASS = "io.mpilens.agent.registry.HandleRegistry";
-
     /** Last read per rank JVM, dropped when anything in it resumes or terminates. */
-    private final Map<IDebugTarget, List<ProcessSnapshot>> snapshots = new ConcurrentHashMap<>();
+    private final Map<IDebugTarget, Moment> moments = new ConcurrentHashMap<>();
+
+    /**
+     * One read of a JVM's registry: the snapshots, and the wrapper objects the agent's wrapper
+     * index holds with their handle ids ({@link RegistryDecoder#wrapperIds()}), keyed by the
+     * reader's objects ({@link JdiTargetReader#object}).
+     */
+    private record Moment(List<ProcessSnapshot> jvm, JdiTargetReader reader, Map<TargetObject, Long> ids) {
+        static Moment read(VirtualMachine vm, String label) {
+            List<ProcessSnapshot> jvm = MpiJobs.decode(vm, label);
+            JdiTargetReader reader = JdiTargetReader.wrap(vm, label);
+            return new Moment(jvm, reader, new RegistryDecoder(reader).wrapperIds());
+        }
+
+        /** The registry id of the wrapper by its identity, 0 when the wrapper index does not hold it. */
+        long idOf(ObjectReference wrapper) {
+            Long id = wrapper == null ? null : ids.get(reader.object(wrapper));
+            return id == null ? 0 : id;
+        }
+    }
 
     public HandleVariables() {
         DebugPlugin.getDefault().addDebugEventListener(this);
@@ -78,27 +90,31 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
         if (!(target instanceof JDIDebugTarget jt) || jt.getVM() == null) {
             return HandleValue.message(target, "not a live Java debug target");
         }
-        List<ProcessSnapshot> jvm;
+        Moment moment;
         try {
-            jvm = snapshots.computeIfAbsent(target, t -> MpiJobs.decode(jt.getVM(), jt.toString()));
+            moment = moments.computeIfAbsent(target, t -> Moment.read(jt.getVM(), jt.toString()));
         } catch (RegistryNotFoundException e) {
             return HandleValue.message(target, "no mpilens registry in this JVM: " + e.getMessage());
         } catch (RuntimeException e) {
             return HandleValue.message(target, "registry not read: " + e);
         }
-        Optional<HandleLookup.Found> found;
-        IJavaFieldVariable nativeHandle = o.getField("handle", false);
-        if (nativeHandle != null && nativeHandle.getValue() instanceof IJavaPrimitiveValue p
-                && "long".equals(p.getReferenceTypeName())) {
-            found = HandleLookup.byNativeHandle(jvm, kind, p.getLongValue()); // Open MPI
-        } else {
-            long id = idByIdentity(jt.getVM(), o);
-            found = id == 0 ? Optional.empty() : HandleLookup.byId(jvm, id); // MPJ Express
+        // by identity in the agent's wrapper index (both bindings, freed wrappers included); Open
+        // MPI requests are not in it and are found by the native handle the binding keeps
+        long id = o instanceof JDIObjectValue jo ? moment.idOf(jo.getUnderlyingObject()) : 0;
+        Optional<HandleLookup.Found> found = id == 0 ? Optional.empty() : HandleLookup.byId(moment.jvm(), id);
+        if (id == 0) {
+            IJavaFieldVariable nativeHandle = o.getField("handle", false);
+            if (nativeHandle != null && nativeHandle.getValue() instanceof IJavaPrimitiveValue p
+                    && "long".equals(p.getReferenceTypeName())) {
+                found = HandleLookup.byNativeHandle(moment.jvm(), kind, p.getLongValue());
+            }
         }
         if (found.isEmpty()) {
-            return HandleValue.message(target, "no live " + kind.name().toLowerCase() + " in the mpilens registry for this"
-                    + " wrapper: freed by the application (after free() it no longer names its handle; an orphan shows"
-                    + " in MPI Handles), released, or created before the agent was attached");
+            String what = kind.name().toLowerCase();
+            return HandleValue.message(target, id != 0
+                    ? what + " #" + id + " was released (freed and no longer held); it is in the registry's history"
+                    : "no " + what + " in the mpilens registry for this wrapper: released, or created before the"
+                            + " agent was attached");
         }
         HandleLookup.Found f = found.get();
         List<HandleDetails.Field> fields = new ArrayList<>();
@@ -120,56 +136,6 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
         return HandleLookup.kindOf(chain);
     }
 
-    /**
-     * MPJ Express wrappers have no native handle: look the object up by identity in the agent's
-     * wrapper index ({@code HandleRegistry.INSTANCE.wrappers.table[]}, weak entries holding the
-     * registry slot) and read the id of that slot. Reads only; 0 when not found.
-     */
-    private static long idByIdentity(VirtualMachine vm, IJavaObject o) {
-        if (!(o instanceof JDIObjectValue jo) || jo.getUnderlyingObject() == null) return 0;
-        ObjectReference wanted = jo.getUnderlyingObject();
-        for (ReferenceType rt : vm.classesByName(REGISTRY_CLASS)) {
-            Field instance = rt.fieldByName("INSTANCE");
-            if (instance == null || !(rt.getValue(instance) instanceof ObjectReference reg)) continue;
-            ObjectReference wrappers = object(reg, "wrappers");
-            ArrayReference table = wrappers == null ? null : (ArrayReference) object(wrappers, "table");
-            if (table == null) continue;
-            for (Value v : table.getValues()) {
-                if (!(v instanceof ObjectReference entry)) continue;
-                if (!wanted.equals(object(entry, "referent"))) continue;
-                Value slotValue = entry.getValue(field(entry, "slot"));
-                if (!(slotValue instanceof IntegerValue slot)) return 0;
-                return idOfSlot(reg, slot.value());
-            }
-        }
-        return 0;
-    }
-
-    /** Requests are in the packed request table (slot tagged with bit 30), the rest in {@code id[]}. */
-    private static long idOfSlot(ObjectReference reg, int slot) {
-        final int requestSlot = 1 << 30;
-        boolean request = (slot & requestSlot) != 0;
-        ArrayReference column = (ArrayReference) object(reg, request ? "reqs" : "id");
-        if (column == null) return 0;
-        int index = request ? (slot & ~requestSlot) * RegistryLayout.REQ_STRIDE : slot;
-        if (index < 0 || index >= column.length()) return 0;
-        return column.getValue(index) instanceof LongValue l ? l.value() : 0;
-    }
-
-    private static ObjectReference object(ObjectReference o, String name) {
-        Field f = field(o, name);
-        return f == null ? null : o.getValue(f) instanceof ObjectReference r ? r : null;
-    }
-
-    private static Field field(ObjectReference o, String name) {
-        ReferenceType t = o.referenceType();
-        Field f = t.fieldByName(name);
-        if (f == null && t instanceof ClassType c) {
-            for (ClassType s = c.superclass(); s != null && f == null; s = s.superclass()) f = s.fieldByName(name);
-        }
-        return f;
-    }
-
     @Override
     public void handleDebugEvents(DebugEvent[] events) {
         for (DebugEvent e : events) {
@@ -177,7 +143,7 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
             if (k == DebugEvent.RESUME || k == DebugEvent.TERMINATE || k == DebugEvent.SUSPEND) {
                 if (e.getSource() instanceof IDebugElement d && d.getDebugTarget() != null) {
                     // a suspend starts a new moment too: the registry may have changed since the last read
-                    if (k != DebugEvent.SUSPEND || e.getDetail() != DebugEvent.EVALUATION_IMPLICIT) snapshots.remove(d.getDebugTarget());
+                    if (k != DebugEvent.SUSPEND || e.getDetail() != DebugEvent.EVALUATION_IMPLICIT) moments.remove(d.getDebugTarget());
                 }
             }
         }

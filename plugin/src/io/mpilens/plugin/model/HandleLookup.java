@@ -10,10 +10,11 @@ import java.util.Optional;
 
 /**
  * Finds the registry handle of a binding wrapper object seen in the debugger (a variable of
- * type {@code mpi.Intracomm}, {@code mpi.Request}…) among the snapshots of its JVM. Open MPI
- * wrappers carry their native handle ({@code handle} field), matched against the registry's C
- * handle; MPJ Express wrappers have none and are found by identity in the agent's wrapper index
- * (see {@code plugin.debug.HandleVariables}), which yields the registry id.
+ * type {@code mpi.Intracomm}, {@code mpi.Request}…) among the snapshots of its JVM: by the
+ * registry id that {@code RegistryDecoder.wrapperIds()} gives for the wrapper's identity (both
+ * bindings, freed wrappers included), or, for Open MPI requests (not in the agent's wrapper
+ * index), by the native handle the wrapper carries ({@code handle} field) matched against the
+ * registry's C handle (see {@code plugin.debug.HandleVariables}).
  */
 public final class HandleLookup {
     /** The wrapper classes whose subclasses are MPI handles, in both bindings (the agent's profiles). */

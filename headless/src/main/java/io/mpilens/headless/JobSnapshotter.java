@@ -4,6 +4,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
+import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObjects;
@@ -16,6 +17,7 @@ import io.mpilens.headless.jdi.ThreadFrames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -161,7 +163,21 @@ public final class JobSnapshotter {
                 agentlessRead = vmSuspended ? read.get() : r.whileSuspended(read);
                 processes = List.of();
             }
-            return new Reading(processes, frames ? ThreadFrames.read(r.virtualMachine(), vmSuspended) : List.of());
+            return new Reading(processes, frames ? ThreadFrames.read(r.virtualMachine(), vmSuspended,
+                    receiverIds(r, !processes.isEmpty())) : List.of());
+        }
+
+        /** Wrapper identity to registry id, for the receivers of the frames; nothing without a registry. */
+        private java.util.function.Function<com.sun.jdi.ObjectReference, Long> receiverIds(JdiTargetReader r,
+                                                                                          boolean registry) {
+            if (!registry) return o -> null;
+            Map<TargetObject, Long> ids;
+            try {
+                ids = new RegistryDecoder(r).wrapperIds();
+            } catch (RuntimeException e) { // the frames are still worth showing, mapped the other ways
+                return o -> null;
+            }
+            return o -> ids.get(r.object(o));
         }
 
         Reading await() {

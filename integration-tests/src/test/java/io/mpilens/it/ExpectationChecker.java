@@ -41,7 +41,11 @@ final class ExpectationChecker {
         if (released && find(e, process.handles()).isPresent()) {
             problems.add("rank " + e.owner() + ": still live although released: " + e.text());
         }
-        HandleInfo h = found.get();
+        check(e, found.get());
+    }
+
+    /** Every key of the expectation against this handle (found some other way than by its line). */
+    void check(Expectation e, HandleInfo h) {
         for (Map.Entry<String, String> kv : e.values().entrySet()) {
             String key = kv.getKey();
             String want = kv.getValue();

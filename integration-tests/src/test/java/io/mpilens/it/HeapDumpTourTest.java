@@ -14,7 +14,6 @@ import io.mpilens.headless.agentless.BindingObject;
 import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.launch.Binding;
-import io.mpilens.headless.launch.Job;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,47 +46,31 @@ class HeapDumpTourTest {
     }
 
     private static void dumpsEqualLive(Binding b, Path control, Path dumps) throws Exception {
-        Files.createDirectories(control);
-        // jcmd reaches a JVM whose threads a debugger suspended only through an attach listener started beforehand
-        try (Job job = Job.launch(Tours.tour(b, control).jvmOptions("-XX:+StartAttachListener").build())) {
-            List<JdiTargetReader> readers = Tours.connect(Tours.addresses(job, b));
-            try {
-                Tours.awaitPause(job, "created");
-                job.release("created");
-                Tours.awaitPause(job, "orphans");
-                int orphans = 0;
-                for (JdiTargetReader r : readers) {
-                    List<ProcessSnapshot> live;
-                    Path dump;
-                    r.virtualMachine().suspend();
-                    try {
-                        live = new RegistryDecoder(r).decode();
-                        Set<Long> pids = new LinkedHashSet<>();
-                        for (ProcessSnapshot p : live) pids.add(p.pid());
-                        assertEquals(1, pids.size(), "one pid per JVM");
-                        long pid = pids.iterator().next();
-                        dump = jcmdHeapDump(pid, dumps.resolve("rank-pid" + pid + ".hprof"));
-                    } finally {
-                        r.virtualMachine().resume();
-                    }
-                    List<ProcessSnapshot> fromDump = HeapDumps.read(dump);
-                    assertSameSnapshots(live, fromDump);
-                    if (b == Binding.OPENMPI) agentlessShowsTheRegistrysCHandles(fromDump.get(0), dump);
-                    for (ProcessSnapshot p : fromDump) {
-                        orphans += (int) p.handles().stream().filter(h -> h.state() == Lifecycle.FREED).count();
-                    }
+        Tours.atOrphans(b, control, (job, readers) -> {
+            int orphans = 0;
+            for (JdiTargetReader r : readers) {
+                List<ProcessSnapshot> live;
+                Path dump;
+                r.virtualMachine().suspend();
+                try {
+                    live = new RegistryDecoder(r).decode();
+                    Set<Long> pids = new LinkedHashSet<>();
+                    for (ProcessSnapshot p : live) pids.add(p.pid());
+                    assertEquals(1, pids.size(), "one pid per JVM");
+                    long pid = pids.iterator().next();
+                    dump = jcmdHeapDump(pid, dumps.resolve("rank-pid" + pid + ".hprof"));
+                } finally {
+                    r.virtualMachine().resume();
                 }
-                assertTrue(orphans >= 4, "the dumps show the orphans of every rank: " + orphans);
-                job.release("orphans");
-                Tours.awaitPause(job, "released");
-                job.release("released");
-                Tours.awaitPause(job, "finalized");
-            } finally {
-                Tours.disconnect(readers);
+                List<ProcessSnapshot> fromDump = HeapDumps.read(dump);
+                assertSameSnapshots(live, fromDump);
+                if (b == Binding.OPENMPI) agentlessShowsTheRegistrysCHandles(fromDump.get(0), dump);
+                for (ProcessSnapshot p : fromDump) {
+                    orphans += (int) p.handles().stream().filter(h -> h.state() == Lifecycle.FREED).count();
+                }
             }
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
-        }
+            assertTrue(orphans >= 4, "the dumps show the orphans of every rank: " + orphans);
+        });
     }
 
     /**

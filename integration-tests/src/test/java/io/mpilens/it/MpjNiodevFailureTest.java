@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.headless.ft.CommState;
@@ -55,7 +56,7 @@ class MpjNiodevFailureTest {
 
     /** The calls inside {@code Allreduce} in the observer's last round (it reads frames). */
     private static List<InFlightCall> allreduces(JobModel m, JobObserver o) {
-        return InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(".Allreduce")).collect(Collectors.toList());
+        return calls(m, o, ".Allreduce");
     }
 
     /** Ranks that printed {@code MPILENS-CAUGHT}: their call ended with an MPIException. */
@@ -216,6 +217,27 @@ class MpjNiodevFailureTest {
             assertFalse(c.neverCompletes(), "rank 3 is late, not failed: " + c);
             job.release("late");
             job.awaitLines(l -> l.contains("MPILENS-REDUCED "), 4, Tours.START);
+
+            // rank 1 waits on a request (MPJ: no native handle), posted on a clone of its half with
+            // the same group: only the wrapper's identity in the agent's index maps it
+            job.awaitLines(l -> l.contains("MPILENS-WAIT "), 1, Tours.START);
+            JobModel w = o.observeUntil(x -> !calls(x, o, ".Wait").isEmpty(), POLL, Duration.ofSeconds(30));
+            InFlightCall wait = calls(w, o, ".Wait").get(0);
+            assertEquals(1, wait.rank(), wait.toString());
+            HandleInfo recv = w.rank(1).orElseThrow().snapshot().handles().stream()
+                    .filter(h -> h.kind() == HandleKind.REQUEST && "Irecv".equals(h.creatingCall()))
+                    .findFirst().orElseThrow();
+            assertEquals(recv.id(), wait.handleId(), "the receiver is rank 1's Irecv request: " + wait);
+            HandleInfo twin = w.rank(1).orElseThrow().snapshot().handle(recv.communicator()).orElseThrow();
+            assertEquals("clone", twin.creatingCall(), "posted on the twin of the Split communicator: " + twin);
+            assertEquals(3, wait.peer(), "local rank 1 of the twin {1, 3} is rank 3: " + wait);
+            assertFalse(wait.neverCompletes(), "rank 3 is paused, not failed: " + wait);
+            job.release("send");
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=done"), 4, Tours.START);
         }
+    }
+
+    private static List<InFlightCall> calls(JobModel m, JobObserver o, String suffix) {
+        return InFlightCalls.of(m, o.frames()).stream().filter(c -> c.call().endsWith(suffix)).collect(Collectors.toList());
     }
 }

@@ -79,6 +79,37 @@ final class Tours {
         return out;
     }
 
+    /** What a test does at the "orphans" pause, with a debugger connection to every rank JVM. */
+    interface AtOrphans {
+        void run(Job job, List<JdiTargetReader> readers) throws Exception;
+    }
+
+    /**
+     * The tour up to "orphans", {@code check} there, then on to the end: for reads at that pause,
+     * heap dumps included ({@code jcmd} reaches a JVM whose threads a debugger suspended only
+     * through an attach listener started beforehand).
+     */
+    static void atOrphans(Binding b, Path control, AtOrphans check) throws Exception {
+        Files.createDirectories(control);
+        try (Job job = Job.launch(tour(b, control).jvmOptions("-XX:+StartAttachListener").build())) {
+            List<JdiTargetReader> readers = connect(addresses(job, b));
+            try {
+                awaitPause(job, "created");
+                job.release("created");
+                awaitPause(job, "orphans");
+                check.run(job, readers);
+                job.release("orphans");
+                awaitPause(job, "released");
+                job.release("released");
+                awaitPause(job, "finalized");
+            } finally {
+                disconnect(readers);
+            }
+            job.release("finalized");
+            assertEquals(0, job.waitFor(START), "job exit code; output:\n" + job.tail());
+        }
+    }
+
     static List<JdiTargetReader> connect(List<JdwpAddress> addresses) {
         List<JdiTargetReader> readers = new ArrayList<>();
         for (JdwpAddress a : addresses) readers.add(JdiTargetReader.attach(a, READ));

@@ -68,6 +68,40 @@ public final class RegistryDecoder {
         }
     }
 
+    /**
+     * The wrappers the agent's wrapper index still holds ({@link RegistryLayout#WRAPPERS}), each
+     * with the id of its handle: the identity of a binding object the application holds, mapped
+     * without any code running in the target. Keys are this reader's objects (equal when they
+     * are the same target object); a wrapper not in the map is unknown to the registry (an Open
+     * MPI request, found by its native handle instead, or a handle created before the agent
+     * came). An id may name a handle released meanwhile (look in the snapshot's history). Cost:
+     * one read of the table per {@link TargetReader#MAX_OBJECT_ARRAY_CHUNK} entries and one
+     * field read per entry in use.
+     */
+    public Map<TargetObject, Long> wrapperIds() {
+        TargetObject root = findRoot();
+        Map<String, Object> f = reader.fields(root, List.of(MAGIC_FIELD, VERSION_FIELD, WRAPPERS));
+        checkLayout(f);
+        Map<TargetObject, Long> out = new HashMap<>();
+        TargetObject index = (TargetObject) f.get(WRAPPERS);
+        if (index == null) return out;
+        TargetObject table = (TargetObject) reader.fields(index, List.of(WRAPPER_TABLE)).get(WRAPPER_TABLE);
+        if (table == null) return out;
+        int length = reader.arrayLength(table);
+        List<String> entryFields = List.of(WRAPPER_REFERENT, WRAPPER_ID);
+        for (int from = 0; from < length; from += TargetReader.MAX_OBJECT_ARRAY_CHUNK) {
+            for (TargetObject entry : reader.objects(table, from, Math.min(TargetReader.MAX_OBJECT_ARRAY_CHUNK, length - from))) {
+                if (entry == null) continue;
+                Map<String, Object> e = reader.fields(entry, entryFields);
+                long id = asLong(e.get(WRAPPER_ID));
+                if (e.get(WRAPPER_REFERENT) instanceof TargetObject && id != 0) {
+                    out.put((TargetObject) e.get(WRAPPER_REFERENT), id);
+                }
+            }
+        }
+        return out;
+    }
+
     private TargetObject findRoot() {
         List<TargetClass> classes = reader.classesNamed(ROOT_CLASS);
         for (TargetClass c : classes) {

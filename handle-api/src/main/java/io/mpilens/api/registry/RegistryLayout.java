@@ -15,13 +15,17 @@ package io.mpilens.api.registry;
  * <p>Version 2 (version 1 had one request table in the root and counted pending requests in
  * {@link #REF_COUNT}): request tables; a pending request's hold on its communicator is no longer
  * in {@code refCount} but derived from the request rows.
+ *
+ * <p>Version 3: the wrapper index ({@link #WRAPPERS}) is part of the contract, so a debugger or a
+ * heap-dump reader maps an application's wrapper object to its handle id; a freed handle's
+ * wrapper stays in it while the handle is an orphan.
  */
 public final class RegistryLayout {
     private RegistryLayout() {
     }
 
     public static final int MAGIC = 0x4D50494C; // "MPIL"
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final String ROOT_CLASS = "io.mpilens.agent.registry.HandleRegistry";
     public static final String ROOT_FIELD = "INSTANCE";
@@ -180,6 +184,26 @@ public final class RegistryLayout {
     private static int unfield16(int v) {
         return v == NONE16 ? -1 : v;
     }
+
+    // ---- wrapper index: the application's wrapper objects -> handle ids, without retaining them
+    /*
+     * Root field WRAPPERS holds an object whose field WRAPPER_TABLE is an array of entries
+     * (open addressing by identity hash; null and cleared entries are free). An entry is a
+     * java.lang.ref.WeakReference: its field WRAPPER_REFERENT (Reference's own field) is the
+     * wrapper, null once collected; WRAPPER_ID (long) is the handle's registry id, of a main-table
+     * row or of a request-table row. Read with field and array reads only (the table in chunks of
+     * at most TargetReader.MAX_OBJECT_ARRAY_CHUNK, then one read per entry). Which wrappers are in it:
+     * every handle created with a wrapper (communicators, groups, datatypes, windows, ...), from
+     * creation while the wrapper lives, freed ones included; requests tracked by wrapper (MPJ
+     * Express) until they complete. Not in it: requests with a native handle (Open MPI), found by
+     * their native handle. An entry may outlive its handle (freed, then released, wrapper not yet
+     * collected): its id then names no live row. The table is replaced when it grows; an entry's
+     * id changes only when the same wrapper is registered again (stored 0 first).
+     */
+    public static final String WRAPPERS = "wrappers";
+    public static final String WRAPPER_TABLE = "table";
+    public static final String WRAPPER_REFERENT = "referent";
+    public static final String WRAPPER_ID = "id";
 
     // ---- history ring of released handles
     /** long: number of releases ever recorded; entry i lives at i % capacity. */

@@ -16,9 +16,10 @@ import java.util.TreeMap;
 
 /**
  * Turns the binding frames read from each rank into {@link InFlightCall}s: maps the receiver to
- * the registry's handle (Open MPI by native handle; MPJ Express wrappers have none: predefined
- * ones by the {@code mpi.MPI} field that holds them, others by their group when exactly one
- * communicator of the rank has it) and
+ * the registry's handle (by its identity in the agent's wrapper index when the frame carries the
+ * id, which covers MPJ Express communicators and requests; else Open MPI by native handle, MPJ
+ * predefined handles by the {@code mpi.MPI} field that holds them, other MPJ communicators by their
+ * group when exactly one communicator of the rank has it) and
  * flags calls that wait for a FAILED rank. Pure, like {@link FaultModel}.
  */
 public final class InFlightCalls {
@@ -69,11 +70,17 @@ public final class InFlightCalls {
     }
 
     /**
-     * The registry handle of the frame's receiver: matched by native handle value (Open MPI), or,
-     * for a receiver without one (MPJ Express), by the predefined handle it is.
+     * The registry handle of the frame's receiver: by the id its identity maps to, else matched by
+     * native handle value (Open MPI), or, for a receiver without one (MPJ Express), by the
+     * predefined handle it is or its group.
      */
     private static HandleInfo receiver(BindingFrame f, ProcessSnapshot p) {
         if (p == null) return null;
+        if (f.receiverId() != null) {
+            Optional<HandleInfo> byIdentity = p.handle(f.receiverId()).filter(x -> x.kind() == HandleKind.COMMUNICATOR
+                    || x.kind() == HandleKind.REQUEST || x.kind() == HandleKind.WINDOW);
+            if (byIdentity.isPresent()) return byIdentity.get();
+        }
         if (f.receiverHandle() == null && f.receiverPredefined() != null) {
             return p.handles().stream().filter(x -> x.predefined() && f.receiverPredefined().equals(x.name()))
                     .filter(x -> x.kind() == HandleKind.COMMUNICATOR || x.kind() == HandleKind.REQUEST

@@ -17,10 +17,20 @@ import java.util.List;
  *                       How MPJ Express receivers, which have no native handle, are identified.
  * @param receiverMembers for an MPJ Express communicator that is not predefined: its group as
  *                       COMM_WORLD ranks (read from its device group's process ids), else null
+ * @param receiverId     the registry id of the receiver found by its identity in the agent's wrapper
+ *                       index ({@code RegistryDecoder.wrapperIds()}), null when not there (no agent,
+ *                       an Open MPI request, a handle from before the agent came)
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                            Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
-                           List<Integer> receiverMembers) {
+                           List<Integer> receiverMembers, Long receiverId) {
+    public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
+                        Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
+                        List<Integer> receiverMembers) {
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, receiverPredefined,
+                receiverMembers, null);
+    }
+
     public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                         Long receiverHandle, List<Integer> intArguments) {
         this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, null, null);

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Which MPI call each thread of a target is inside, read from its stack frames. Reads only:
@@ -37,17 +38,27 @@ public final class ThreadFrames {
 
     /** @param vmSuspended the caller suspended the whole VM, so threads need no suspension of their own */
     public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended) {
+        return read(vm, vmSuspended, o -> null);
+    }
+
+    /**
+     * @param registryId the registry id of a wrapper object by its identity (from
+     *                   {@code RegistryDecoder.wrapperIds()}), null when unknown
+     */
+    public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended,
+                                          Function<ObjectReference, Long> registryId) {
         List<BindingFrame> out = new ArrayList<>();
         Map<ClassLoaderReference, Map<ObjectReference, String>> predefined = new HashMap<>();
         for (ThreadReference t : vm.allThreads()) {
-            BindingFrame f = read(t, vmSuspended, predefined);
+            BindingFrame f = read(t, vmSuspended, predefined, registryId);
             if (f != null) out.add(f);
         }
         return Collections.unmodifiableList(out);
     }
 
     private static BindingFrame read(ThreadReference t, boolean vmSuspended,
-                                     Map<ClassLoaderReference, Map<ObjectReference, String>> predefined) {
+                                     Map<ClassLoaderReference, Map<ObjectReference, String>> predefined,
+                                     Function<ObjectReference, Long> registryId) {
         boolean suspended = false;
         try {
             if (!vmSuspended) {
@@ -68,10 +79,12 @@ public final class ThreadFrames {
                         : predefined.computeIfAbsent(f.location().declaringType().classLoader(),
                                 loader -> predefinedHandles(t.virtualMachine(), loader));
                 String name = self == null ? null : named.get(self);
-                List<Integer> members = self == null || handle != null || name != null ? null
+                Long id = self == null ? null : registryId.apply(self);
+                // the group is only a fallback for an MPJ communicator the wrapper index does not know
+                List<Integer> members = self == null || handle != null || name != null || id != null ? null
                         : mpjMembers(self, worldOf(named));
                 return new BindingFrame(t.name(), declaring, f.location().method().name(),
-                        self == null ? null : self.referenceType().name(), handle, ints, name, members);
+                        self == null ? null : self.referenceType().name(), handle, ints, name, members, id);
             }
             return null;
         } catch (IncompatibleThreadStateException | ObjectCollectedException | com.sun.jdi.InternalException e) {

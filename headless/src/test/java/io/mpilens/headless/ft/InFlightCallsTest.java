@@ -126,4 +126,24 @@ class InFlightCallsTest {
         assertEquals(0, c.handleId());
         assertFalse(c.neverCompletes(), "not known to be on a communicator with a failed member");
     }
+
+    @Test
+    void anMpjRequestReceiverIsMappedByTheIdItsIdentityHasInTheWrapperIndex() {
+        // MPJ Express: no native handle, no predefined name, no group; the wrapper index knows it as #7
+        InFlightCall c = only(new BindingFrame("main", "mpi.Request", "Wait", "mpi.Request", null, List.of(), null,
+                null, 7L));
+        assertEquals(7, c.handleId());
+        assertEquals(2, c.peer(), "the request's peer 0 of {2, 3}");
+        assertTrue(c.neverCompletes());
+    }
+
+    @Test
+    void aCommunicatorKnownByIdentityIsThatOneEvenWhenAnotherHasTheSameGroup() {
+        // no native handle, no predefined name, no group read: identity alone names communicator #5
+        InFlightCall c = only(new BindingFrame("main", "mpi.Intracomm", "Allreduce", "mpi.Intracomm", null, List.of(),
+                null, null, 5L));
+        assertEquals(5, c.handleId());
+        assertEquals(List.of(2), c.failedPeers());
+        assertTrue(c.neverCompletes());
+    }
 }

@@ -289,7 +289,7 @@ public final class HandleRegistry {
             sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
             flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
             endWrite(s);
-            wrappers.put(wrapper, s);
+            wrappers.put(wrapper, s, newId);
             return newId;
         } finally {
             unlock();
@@ -355,7 +355,7 @@ public final class HandleRegistry {
         try {
             if (key == 0) {
                 drainCollected();
-                if (wrappers.slotOf(request) >= 0) return;
+                if (sharedRow(request, 0) >= 0) return;
             } else {
                 int stale = shared.keys.get(key);
                 if (stale >= 0) {
@@ -367,9 +367,10 @@ public final class HandleRegistry {
             int r = t.take();
             int c = communicatorSlot(communicator);
             int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
-            t.write(r, nextId++, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
+            long rid = nextId++;
+            t.write(r, rid, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
                     RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc), c);
-            if (key != 0) t.keys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT);
+            if (key != 0) t.keys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT, rid);
         } finally {
             unlock();
         }
@@ -624,8 +625,8 @@ public final class HandleRegistry {
         if (communicator == null) return -1;
         int c = lastCommSlot;
         if (c >= 0 && lastComm.get() == communicator && id[c] == lastCommId) return c;
-        c = wrappers.slotOf(communicator);
-        if (c >= 0 && (c & REQUEST_SLOT) == 0) {
+        c = mainSlot(communicator);
+        if (c >= 0) {
             lastComm = new WeakReference<>(communicator);
             lastCommSlot = c;
             lastCommId = id[c];
@@ -634,17 +635,26 @@ public final class HandleRegistry {
         return -1;
     }
 
-    /** Main-table slot of a wrapper, -1 when unknown or when it is a request's. */
+    /**
+     * Main-table slot of a wrapper whose handle is active; -1 when unknown, when it is a request's,
+     * or when its handle was freed (a freed wrapper stays in the index, so that a debugger can
+     * still map it to its orphan, until the wrapper is collected; its id tells a reused slot).
+     */
     private int mainSlot(Object wrapper) {
-        int s = wrappers.slotOf(wrapper);
-        return s >= 0 && (s & REQUEST_SLOT) == 0 ? s : -1;
+        WrapperIndex.Entry e = wrapper == null ? null : wrappers.entry(wrapper);
+        if (e == null) return -1;
+        int s = e.slot;
+        return s >= 0 && (s & REQUEST_SLOT) == 0 && s < highWater && id[s] == e.id
+                && state[s] == Lifecycle.ACTIVE.code() ? s : -1;
     }
 
     /** Row of a request in the shared table: by native handle when it has one, else by wrapper. */
     private int sharedRow(Object request, long key) {
         if (key != 0) return shared.keys.get(key);
-        int s = request == null ? -1 : wrappers.slotOf(request);
-        return s >= 0 && (s & REQUEST_SLOT) != 0 ? s & ~REQUEST_SLOT : -1;
+        WrapperIndex.Entry e = request == null ? null : wrappers.entry(request);
+        if (e == null || e.slot < 0 || (e.slot & REQUEST_SLOT) == 0) return -1;
+        int r = e.slot & ~REQUEST_SLOT;
+        return r < shared.reqHighWater && shared.id(r) == e.id ? r : -1;
     }
 
     public boolean isTrackedRequest(Object request, long key) {
@@ -726,13 +736,13 @@ public final class HandleRegistry {
                     return;
                 }
             }
-            int s = wrappers.slotOf(wrapper);
-            if (s < 0 || (s & REQUEST_SLOT) != 0) {
+            int s = mainSlot(wrapper);
+            if (s < 0) {
                 untrackedEvents++;
                 return;
             }
-            wrappers.remove(wrapper);
-            if (state[s] != Lifecycle.ACTIVE.code()) return;
+            // the wrapper stays in the index (weakly) while its handle is an orphan: a debugger
+            // maps a freed wrapper, whose binding no longer names the handle, by its identity
             beginWrite(s);
             state[s] = Lifecycle.FREED.code();
             endWrite(s);
@@ -875,7 +885,7 @@ public final class HandleRegistry {
     private void watchOrphans() {
         if (orphanWatch) return;
         orphanWatch = true;
-        new WrapperIndex.Entry(null, 0, -1, collected).enqueue(); // wakes the reaper
+        new WrapperIndex.Entry(null, 0, -1, 0, collected).enqueue(); // wakes the reaper
     }
 
     private void sweepOrphans() {
@@ -1124,15 +1134,15 @@ public final class HandleRegistry {
         if (s >= 0 && (s & REQUEST_SLOT) != 0) {
             // a pending request whose wrapper is gone can never be waited for
             int r = s & ~REQUEST_SLOT;
-            if (r < shared.reqHighWater && shared.id(r) != 0) {
+            if (r < shared.reqHighWater && shared.id(r) != 0 && shared.id(r) == e.id) {
                 setRequestFlags(shared, r, RegistryLayout.requestFlags(shared.meta(r)) | F_LEAKED);
             }
             return;
         }
-        if (s < 0 || s >= highWater || id[s] == 0) return;
+        if (s < 0 || s >= highWater || id[s] == 0 || id[s] != e.id) return; // the slot holds another handle now
         // the wrapper is gone but the handle was never freed: MPI still holds the object
-        // a freed or completed wrapper was cleared from the index and is never enqueued, so an
-        // enqueued entry still owns its slot
+        // a completed request's wrapper was cleared from the index and is never enqueued; a freed
+        // handle's wrapper stays until collected, and its id tells whether the slot is still its own
         if (state[s] == Lifecycle.ACTIVE.code() && (flags[s] & F_PREDEFINED) == 0) {
             beginWrite(s);
             flags[s] |= F_LEAKED;

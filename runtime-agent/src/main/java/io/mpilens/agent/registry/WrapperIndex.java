@@ -7,20 +7,29 @@ import java.lang.ref.WeakReference;
  * Maps the application's wrapper objects to registry slots without keeping them alive:
  * an open-addressing table of weak references keyed by identity hash. Not thread-safe; the
  * registry guards it.
+ *
+ * <p>Part of the registry contract ({@code RegistryLayout.WRAPPERS}): a debugger or a heap-dump
+ * reader maps a wrapper to its handle id by reading {@code table[]} (null and cleared entries
+ * skipped) and each entry's {@code referent} (the wrapper) and {@code id}. An entry may outlive
+ * its handle (freed and then released): its id then names no live row, and the agent checks
+ * the id before it trusts an entry's slot.
  */
 final class WrapperIndex {
     static final class Entry extends WeakReference<Object> {
         final int hash;
         int slot;
+        /** The handle's registry id (contract field {@code RegistryLayout.WRAPPER_ID}). */
+        long id;
 
-        Entry(Object wrapper, int hash, int slot, ReferenceQueue<Object> queue) {
+        Entry(Object wrapper, int hash, int slot, long id, ReferenceQueue<Object> queue) {
             super(wrapper, queue);
             this.hash = hash;
             this.slot = slot;
+            this.id = id;
         }
     }
 
-    private static final Entry TOMBSTONE = new Entry(null, 0, -1, null);
+    private static final Entry TOMBSTONE = new Entry(null, 0, -1, 0, null);
     private final ReferenceQueue<Object> queue;
     private Entry[] table = new Entry[256];
     private int used; // live entries + tombstones
@@ -29,16 +38,17 @@ final class WrapperIndex {
         this.queue = queue;
     }
 
-    /** Slot of this wrapper, or -1. */
-    int slotOf(Object wrapper) {
-        Entry e = find(wrapper);
-        return e == null ? -1 : e.slot;
+    /** The entry of this wrapper, or null. */
+    Entry entry(Object wrapper) {
+        return find(wrapper);
     }
 
-    void put(Object wrapper, int slot) {
+    void put(Object wrapper, int slot, long id) {
         Entry existing = find(wrapper);
         if (existing != null) {
+            existing.id = 0; // a reader sees the old id, 0, or the new one, never a mix with the old slot
             existing.slot = slot;
+            existing.id = id;
             return;
         }
         if ((used + 1) * 2 > table.length) rehash(table.length * 2);
@@ -48,7 +58,7 @@ final class WrapperIndex {
             Entry e = table[i];
             if (e == null || e == TOMBSTONE) {
                 if (e == null) used++;
-                table[i] = new Entry(wrapper, h, slot, queue);
+                table[i] = new Entry(wrapper, h, slot, id, queue);
                 return;
             }
         }

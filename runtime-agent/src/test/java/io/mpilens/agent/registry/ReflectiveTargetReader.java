@@ -4,6 +4,7 @@ import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
 import java.lang.reflect.Array;
+import java.lang.ref.Reference;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +18,8 @@ final class ReflectiveTargetReader implements TargetReader {
     int arrayReads;
     /** Every array read, in order (identity), for tests of what a snapshot reads. */
     final List<Object> arraysRead = new ArrayList<>();
+    /** Most elements one object-array read asked for. */
+    int longestObjectRead;
     /** Runs before each array read: a test can write to the registry while the decoder reads it. */
     java.util.function.Consumer<Object> beforeArrayRead = a -> { };
 
@@ -34,6 +37,17 @@ final class ReflectiveTargetReader implements TargetReader {
         @Override
         public String typeName() {
             return value.getClass().getName();
+        }
+
+        /** The same target object, as a debugger's object references are equal. */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Obj && ((Obj) o).value == value;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(value);
         }
     }
 
@@ -60,12 +74,22 @@ final class ReflectiveTargetReader implements TargetReader {
         Object o = ((Obj) object).value;
         Map<String, Object> out = new LinkedHashMap<>();
         for (String n : names) {
+            if (o instanceof Reference && "referent".equals(n)) {
+                // java.base does not open Reference.referent to reflection; a debugger reads the field
+                out.put(n, wrap(((Reference<?>) o).get()));
+                continue;
+            }
+            Field f = null;
+            for (Class<?> c = o.getClass(); c != null && f == null; c = c.getSuperclass()) {
+                try {
+                    f = c.getDeclaredField(n);
+                } catch (NoSuchFieldException e) {
+                    // a field of a superclass, as a debugger's field reads see them
+                }
+            }
             try {
-                Field f = o.getClass().getDeclaredField(n);
-                f.setAccessible(true);
-                out.put(n, wrap(f.get(o)));
-            } catch (NoSuchFieldException e) {
-                out.put(n, null);
+                if (f != null) f.setAccessible(true);
+                out.put(n, f == null ? null : wrap(f.get(o)));
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
@@ -111,6 +135,7 @@ final class ReflectiveTargetReader implements TargetReader {
     @Override
     public TargetObject[] objects(TargetObject array, int from, int count) {
         counted(array);
+        longestObjectRead = Math.max(longestObjectRead, count);
         Object[] a = (Object[]) ((Obj) array).value;
         List<TargetObject> out = new ArrayList<>();
         for (int i = from; i < from + count; i++) out.add(a[i] == null ? null : new Obj(a[i]));

@@ -9,8 +9,11 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryLayout;
 import io.mpilens.api.registry.UnsupportedLayoutException;
+import io.mpilens.api.target.TargetObject;
+import io.mpilens.api.target.TargetReader;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -312,6 +315,91 @@ class RegistryLifecycleTest {
         assertEquals(0, byName("shared").orElseThrow().refCount());
         assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST || h.kind() == HandleKind.GROUP));
         assertEquals(0, s.tornRows());
+    }
+
+    // ---- wrapper identity to handle id (RegistryDecoder.wrapperIds), read as a debugger reads it
+
+    private Long idOf(Object wrapper) {
+        return new RegistryDecoder(reader).wrapperIds().get(new ReflectiveTargetReader.Obj(wrapper));
+    }
+
+    private HandleInfo row(long id) {
+        return snapshot().handles().stream().filter(h -> h.id() == id).findFirst().orElse(null);
+    }
+
+    @Test
+    void wrappersMapToTheirHandlesAndRequestsWithANativeHandleAreNotInTheIndex() {
+        Object comm = new Object();
+        Object type = new Object();
+        Object mpjRequest = new Object();
+        Object ompiRequest = new Object();
+        long commId = registry.add(comm, spec(HandleKind.COMMUNICATOR, "dup"));
+        long typeId = registry.add(type, spec(HandleKind.DATATYPE, "vector"));
+        registry.addRequest(mpjRequest, 0L, 0, "mpi.Request", "Irecv", 1, 5, comm, false);
+        registry.addRequest(ompiRequest, 0x7f00L, 0, "mpi.Request", "iRecv", 1, 6, comm, false);
+
+        Map<TargetObject, Long> ids = new RegistryDecoder(reader).wrapperIds();
+        assertEquals(commId, ids.get(new ReflectiveTargetReader.Obj(comm)));
+        assertEquals(typeId, ids.get(new ReflectiveTargetReader.Obj(type)));
+        long requestId = ids.get(new ReflectiveTargetReader.Obj(mpjRequest));
+        HandleInfo request = row(requestId);
+        assertEquals(HandleKind.REQUEST, request.kind());
+        assertEquals(5, request.tag());
+        assertNull(ids.get(new ReflectiveTargetReader.Obj(ompiRequest)), "found by its native handle, not by identity");
+
+        registry.requestCompleted(mpjRequest);
+        assertNull(idOf(mpjRequest), "a completed request leaves the index");
+    }
+
+    @Test
+    void aFreedWrapperStillMapsToItsOrphanAndToNothingLiveOnceReleased() {
+        Object comm = new Object();
+        Object request = new Object();
+        long commId = registry.add(comm, spec(HandleKind.COMMUNICATOR, "split"));
+        registry.addRequest(request, 0L, 0, "mpi.Request", "Irecv", 1, 7, comm, false);
+        registry.freed(comm);
+
+        assertEquals(commId, idOf(comm));
+        assertEquals(Lifecycle.FREED, row(commId).state());
+
+        registry.requestCompleted(request);
+        assertNull(row(commId), "released");
+        assertTrue(snapshot().released().stream().anyMatch(h -> h.id() == commId));
+        Long stale = idOf(comm);
+        assertTrue(stale == null || stale == commId, "an entry outliving its handle keeps the old id: " + stale);
+    }
+
+    @Test
+    void aWrapperWhoseSlotWasReusedNeitherMapsToNorFreesTheNewHandle() {
+        Object old = new Object();
+        long oldId = registry.add(old, spec(HandleKind.GROUP, "old"));
+        registry.freed(old); // unheld: released at once, its slot free for the next handle
+        Object next = new Object();
+        long nextId = registry.add(next, spec(HandleKind.GROUP, "next"));
+        assertNotEquals(oldId, nextId);
+
+        assertEquals(nextId, idOf(next));
+        assertNotEquals(Long.valueOf(nextId), idOf(old));
+        registry.freed(old); // a second free of the old wrapper must not touch the new handle
+        assertEquals(Lifecycle.ACTIVE, row(nextId).state());
+        assertEquals(1, snapshot().agentHealth().untrackedEvents());
+    }
+
+    @Test
+    void moreWrappersThanOneObjectArrayReadHolds() {
+        List<Object> wrappers = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < TargetReader.MAX_OBJECT_ARRAY_CHUNK + 5_000; i++) {
+            Object w = new Object();
+            wrappers.add(w);
+            ids.add(registry.add(w, spec(HandleKind.GROUP, null)));
+        }
+        Map<TargetObject, Long> found = new RegistryDecoder(reader).wrapperIds();
+        for (int i = 0; i < wrappers.size(); i++) {
+            assertEquals(ids.get(i), found.get(new ReflectiveTargetReader.Obj(wrappers.get(i))), "wrapper " + i);
+        }
+        assertTrue(reader.longestObjectRead <= TargetReader.MAX_OBJECT_ARRAY_CHUNK,
+                "object arrays are read in chunks: " + reader.longestObjectRead);
     }
 
     /** A registry written by an agent from the future. */

@@ -1,0 +1,217 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.sun.jdi.AbsentInformationException;
+import com.sun.jdi.IntegerValue;
+import com.sun.jdi.LocalVariable;
+import com.sun.jdi.ObjectReference;
+import com.sun.jdi.StackFrame;
+import com.sun.jdi.ThreadReference;
+import com.sun.jdi.Value;
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.target.TargetObject;
+import io.mpilens.api.target.TargetReader;
+import io.mpilens.headless.hprof.HprofTargetReader;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Wrapper identity to registry handle ({@link RegistryDecoder#wrapperIds()}) on real jobs: at the
+ * "orphans" pause of the 4-rank HandleTour, every MPI wrapper a rank's {@code main} frame holds
+ * in a local variable {@code v} (created at the line in its local {@code vLine}) maps to the
+ * registry handle created at that line, and that handle has the values the binding printed for
+ * it: the freed {@code split} (whose Open MPI native handle the binding nulled) maps to its
+ * orphan. The heap dump of that moment maps the same wrappers to the same ids.
+ */
+class WrapperIdentityTourTest {
+    /** Values the binding printed at "created" that may have changed by the "orphans" pause. */
+    private static final Set<String> CHANGING = Set.of("state", "refCount", "heldBy", "leaked", "complete",
+            "attachedTo", "cHandle");
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void openMpiWrappersMapToTheirHandlesLiveAndInAHeapDump(@TempDir Path control, @TempDir Path dumps) throws Exception {
+        wrappersMap(Binding.OPENMPI, control, dumps);
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void mpjMulticoreWrappersMapToTheirHandlesLiveAndInAHeapDump(@TempDir Path control, @TempDir Path dumps) throws Exception {
+        wrappersMap(Binding.MPJ_MULTICORE, control, dumps);
+    }
+
+    /** A wrapper held by a local variable of a rank's main frame, and its creation line. */
+    private record Held(int rank, String variable, int line, ObjectReference wrapper) {
+    }
+
+    private static void wrappersMap(Binding b, Path control, Path dumps) throws Exception {
+        Tours.atOrphans(b, control, (job, readers) -> checkAtOrphans(b, dumps, job, readers));
+    }
+
+    private static void checkAtOrphans(Binding b, Path dumps, Job job, List<JdiTargetReader> readers) throws Exception {
+        List<Expectation> printed = new ArrayList<>();
+        for (String line : job.linesStartingWith("MPILENS-EXPECT")) printed.add(Expectation.parse(line));
+        List<String> problems = new ArrayList<>();
+        int mapped = 0;
+        boolean sawFreedSplit = false;
+        for (JdiTargetReader r : readers) {
+            r.virtualMachine().suspend();
+            try {
+                List<ProcessSnapshot> live = new RegistryDecoder(r).decode();
+                Map<TargetObject, Long> ids = new RegistryDecoder(r).wrapperIds();
+                List<Held> held = heldWrappers(r);
+                assertTrue(held.size() >= live.size() * 8, "wrappers held by main frames: " + held);
+                for (Held h : held) {
+                    ProcessSnapshot p = live.stream().filter(x -> x.rank() == h.rank()).findFirst().orElseThrow();
+                    Long id = ids.get(r.object(h.wrapper()));
+                    if (b == Binding.OPENMPI && isRequest(h.wrapper())) {
+                        assertNull(id, "Open MPI requests are found by native handle, not in the wrapper index");
+                        continue;
+                    }
+                    assertNotNull(id, "rank " + h.rank() + ": " + h.variable() + " (line " + h.line()
+                            + ") is not in the wrapper index");
+                    HandleInfo handle = p.handle(id).orElse(null);
+                    assertNotNull(handle, "rank " + h.rank() + ": " + h.variable() + " maps to #" + id
+                            + ", not a live handle of its rank");
+                    assertTrue(handle.createdAt() != null && handle.createdAt().endsWith("(HandleTour.java:"
+                            + h.line() + ")"), h.variable() + " maps to " + handle);
+                    Object nativeHandle = r.fields(r.object(h.wrapper()), List.of("handle")).get("handle");
+                    if (b == Binding.OPENMPI && handle.state() == Lifecycle.ACTIVE) {
+                        assertEquals(nativeHandle, handle.cHandle(), h.variable() + ": the binding's handle field");
+                    }
+                    if (h.variable().equals("split") && handle.state() == Lifecycle.FREED) sawFreedSplit = true;
+                    mapped += checkPrinted(printed, h, handle, p, problems);
+                }
+                long pid = live.get(0).pid();
+                Path dump = HeapDumpTourTest.jcmdHeapDump(pid, dumps.resolve("pid" + pid + ".hprof"));
+                sameInTheDump(r, ids, held, dump, b);
+            } finally {
+                r.virtualMachine().resume();
+            }
+        }
+        if (!problems.isEmpty()) fail(problems.size() + " differences:\n" + String.join("\n", problems));
+        assertTrue(sawFreedSplit, "the freed split maps to its orphan");
+        assertTrue(mapped >= 4 * 8, "wrappers checked against what the binding printed: " + mapped);
+    }
+
+    /**
+     * What the binding printed for the handle created at the wrapper's line: at "orphans" all of
+     * it, at "created" what cannot have changed since. Returns 1 when something was checked.
+     */
+    private static int checkPrinted(List<Expectation> printed, Held h, HandleInfo handle, ProcessSnapshot p,
+                                    List<String> problems) {
+        ExpectationChecker checker = new ExpectationChecker(p, "HandleTour.java");
+        int checked = 0;
+        for (String point : List.of("orphans", "created")) {
+            for (Expectation e : printed) {
+                if (e.owner() != h.rank() || e.line() != h.line() || !e.point().equals(point)
+                        || !e.kind().equals(handle.kind().name())) {
+                    continue;
+                }
+                Map<String, String> values = new LinkedHashMap<>(e.values());
+                if (point.equals("created")) values.keySet().removeAll(CHANGING);
+                checker.check(new Expectation(e.owner(), e.point(), e.line(), e.kind(), values, e.text()), handle);
+                checked = 1;
+            }
+            if (checked == 1) break;
+        }
+        problems.addAll(checker.problems());
+        return checked;
+    }
+
+    /**
+     * The heap dump of the same moment (the VM still suspended): every wrapper a main frame holds
+     * maps to the same id as live, and every wrapper the dump maps is one the live read mapped to
+     * that id (same class, same native handle field).
+     */
+    private static void sameInTheDump(JdiTargetReader live, Map<TargetObject, Long> liveIds, List<Held> held, Path dump,
+                                      Binding b) {
+        Map<Long, String> liveById = describeById(live, liveIds);
+        try (HprofTargetReader d = HprofTargetReader.open(dump)) {
+            Map<Long, String> dumpById = describeById(d, new RegistryDecoder(d).wrapperIds());
+            for (Map.Entry<Long, String> e : dumpById.entrySet()) {
+                assertEquals(liveById.get(e.getKey()), e.getValue(), "#" + e.getKey() + " in the dump");
+            }
+            int found = 0;
+            for (Held h : held) {
+                Long id = liveIds.get(live.object(h.wrapper()));
+                if (id == null) continue; // Open MPI requests
+                assertEquals(liveById.get(id), dumpById.get(id), h.variable() + " of rank " + h.rank() + " in the dump");
+                found++;
+            }
+            assertTrue(found >= 8, b + ": wrappers found in the dump: " + found);
+        }
+    }
+
+    /** Each id's wrapper: its class and, when it has one, the binding's native handle field. */
+    private static Map<Long, String> describeById(TargetReader r, Map<TargetObject, Long> ids) {
+        Map<Long, String> out = new HashMap<>();
+        for (Map.Entry<TargetObject, Long> e : ids.entrySet()) {
+            Object handle = r.fields(e.getKey(), List.of("handle")).get("handle");
+            String was = out.put(e.getValue(), e.getKey().typeName() + (handle == null ? "" : " handle=" + handle));
+            assertNull(was, "two wrappers map to #" + e.getValue());
+        }
+        return out;
+    }
+
+    /** Locals {@code v} holding an {@code mpi.*} object next to an int local {@code vLine}, per rank's main frame. */
+    private static List<Held> heldWrappers(JdiTargetReader r) throws Exception {
+        List<Held> out = new ArrayList<>();
+        for (ThreadReference t : r.virtualMachine().allThreads()) {
+            List<StackFrame> frames;
+            try {
+                frames = t.frames();
+            } catch (com.sun.jdi.IncompatibleThreadStateException e) {
+                continue;
+            }
+            for (StackFrame f : frames) {
+                if (!f.location().method().name().equals("main")
+                        || !f.location().declaringType().name().endsWith(".HandleTour")) {
+                    continue;
+                }
+                Map<String, Value> locals = new HashMap<>();
+                try {
+                    for (Map.Entry<LocalVariable, Value> e : f.getValues(f.visibleVariables()).entrySet()) {
+                        locals.put(e.getKey().name(), e.getValue());
+                    }
+                } catch (AbsentInformationException e) {
+                    throw new AssertionError("HandleTour was compiled without local variable tables", e);
+                }
+                int rank = ((IntegerValue) locals.get("rank")).value();
+                for (Map.Entry<String, Value> e : locals.entrySet()) {
+                    if (!(e.getValue() instanceof ObjectReference o) || !o.referenceType().name().startsWith("mpi.")) continue;
+                    if (!(locals.get(e.getKey() + "Line") instanceof IntegerValue line)) continue;
+                    out.add(new Held(rank, e.getKey(), line.value(), o));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isRequest(ObjectReference o) {
+        for (com.sun.jdi.ClassType c = (com.sun.jdi.ClassType) o.referenceType(); c != null; c = c.superclass()) {
+            if (c.name().equals("mpi.Request")) return true;
+        }
+        return false;
+    }
+}
