@@ -78,7 +78,7 @@ abstract class FaultCommand implements Callable<Integer> {
     void openObserver() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         checkPicture();
-        if (target == null) throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,...");
+        JobTarget.requireOneSource(spec, target, false);
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
@@ -111,11 +111,8 @@ abstract class FaultCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Path> dumps = dumps() == null ? List.of() : dumps();
+        JobTarget.requireOneSource(spec, target, !dumps.isEmpty());
         if (!dumps.isEmpty()) {
-            if (target != null) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "give either a live job (--job, --attach) or heap dumps, not both");
-            }
             HandleOutput.timeout(timeoutSeconds, spec);
             checkPicture();
             if (!HandleOutput.dumpFilesExist(dumps, err)) return MpiLensCli.EXIT_USAGE;
@@ -125,10 +122,6 @@ abstract class FaultCommand implements Callable<Integer> {
             int printed = print(r.model(), out, err);
             return printed != MpiLensCli.EXIT_OK ? printed
                     : r.problems().isEmpty() ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_UNREADABLE;
-        }
-        if (target == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give --job ID or --attach HOST:PORT,..."
-                    + (spec.positionalParameters().isEmpty() ? "" : ", or heap dumps"));
         }
         openObserver();
         if (!jobExists(err)) return MpiLensCli.EXIT_USAGE;

@@ -16,6 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** {@code --job ID} or {@code --attach HOST:PORT,…}: which ranks a command reads. */
@@ -30,6 +32,21 @@ final class JobTarget {
 
         @Option(names = "--job", paramLabel = "ID", description = "A job listed by 'mpilens jobs': all its ranks.")
         String job;
+    }
+
+    /**
+     * Exactly one source of ranks: a live job ({@code --job}/{@code --attach}) or, for commands
+     * that take them, heap dumps; anything else is a usage error naming what to give.
+     */
+    static void requireOneSource(CommandSpec spec, Choice target, boolean dumpsGiven) {
+        if (target != null && dumpsGiven) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "give either a live job (--job, --attach) or heap dump files, not both");
+        }
+        if (target == null && !dumpsGiven) {
+            throw new CommandLine.ParameterException(spec.commandLine(), spec.positionalParameters().isEmpty()
+                    ? "give --job ID or --attach HOST:PORT,..." : "give --job ID, --attach HOST:PORT,... or heap dump files");
+        }
     }
 
     /** How long a JVM takes to listen again, and its agent to update the record, after a debugger detached. */

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,11 +54,7 @@ final class LeaksCommand implements Callable<Integer> {
     public Integer call() {
         boolean live = target != null;
         boolean dumps = files != null && !files.isEmpty();
-        if (live == dumps) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    live ? "give either a live job (--job, --attach) or heap dump files, not both"
-                            : "give --job ID, --attach HOST:PORT,... or heap dump files");
-        }
+        JobTarget.requireOneSource(spec, target, dumps);
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
