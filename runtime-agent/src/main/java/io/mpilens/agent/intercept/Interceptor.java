@@ -185,6 +185,7 @@ public final class Interceptor {
             int proc = PROFILE_OF.get(type) == null ? -1 : PROC_OF.get(type);
             BindingProfile p = PROFILE_OF.get(type);
             boolean persistent = request && p != null && isA(type, p.persistentRequestClass);
+            if (persistent) persistentSeen = true;
             return new RequestType(type, request, persistent, keyField(type), proc, holder);
         }
     };
@@ -310,6 +311,13 @@ public final class Interceptor {
         }
     }
 
+    /**
+     * Whether a persistent request class has been met (set when its {@link RequestType} is made,
+     * at its first creation). Until then a completion call of a binding with a write-back method
+     * has nothing left to do, and returns before looking at the array.
+     */
+    private static volatile boolean persistentSeen;
+
     /** Message loops call one completion method: its answer is kept (immutable, so a racy read is consistent). */
     private static ArrayCall lastArrayCall = new ArrayCall(Void.class, "", null);
 
@@ -328,6 +336,7 @@ public final class Interceptor {
             boolean all = site.waitAll || (site.testAll && (Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean))));
             boolean onlyPersistent = site.onlyPersistent;
+            if (onlyPersistent && !persistentSeen) return;
             if (all) {
                 for (Object r : requests) {
                     if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {
