@@ -48,6 +48,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.eclipse.core.filesystem.EFS;
 import org.eclipse.core.resources.IProject;
@@ -421,10 +422,17 @@ class MpiViewsInWorkbenchTest {
         waitUntil("the Variables view lists dup", () -> topItem(viewer, "dup") != null);
         viewer.expandToLevel(topItem(viewer, "dup").getData(), 1);
         List<String> rows = new ArrayList<>();
-        waitUntil("dup's MPI handle fields appear in the Variables view", () -> {
+        // The Variables view is a virtual, asynchronously filled tree: a debug event from another
+        // rank (or the logical-structure switch) refreshes it and may collapse or replace the item
+        // after the first expansion, so ask again for as long as it is not expanded.
+        waitUntil(() -> "dup's MPI handle fields appear in the Variables view; it shows " + rows, UI_WAIT_MILLIS, () -> {
             rows.clear();
             TreeItem item = topItem(viewer, "dup");
-            if (item == null || !item.getExpanded()) return false;
+            if (item == null) return false;
+            if (!item.getExpanded()) {
+                viewer.expandToLevel(item.getData(), 1);
+                return false;
+            }
             for (TreeItem child : item.getItems()) rows.add(rowText(child));
             return rows.stream().anyMatch(r -> r.startsWith("Members"));
         });
@@ -642,9 +650,14 @@ class MpiViewsInWorkbenchTest {
     }
 
     static void waitUntil(String what, long millis, BooleanSupplier condition) {
+        waitUntil(() -> what, millis, condition);
+    }
+
+    /** Like the others; {@code what} is asked for only on time-out, so it can tell what was seen last. */
+    static void waitUntil(Supplier<String> what, long millis, BooleanSupplier condition) {
         long deadline = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting until " + what);
+            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting until " + what.get());
             spin(50);
         }
     }
