@@ -291,26 +291,35 @@ class MpiViewsInWorkbenchTest {
         for (JobViewPart v : List.of(handles, comms, hosts)) {
             waitUntil(v.getTitle() + " shows 4 ranks read", () -> allRead(v.shownJob(), 4));
         }
+        waitUntilSettled(handles);
 
         // MPI Handles: rank 0 at the "orphans" pause
         JobView job = handles.shownJob();
         for (RankView r : job.ranks()) assertEquals(ProcessState.OK, r.state(), r.label());
         assertEquals(List.of(0, 1, 2, 3), job.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
-        HandleTree tree = handles.tree();
-        HandleTree.RankNode r0 = tree.ranks().get(0);
         page.setPartState(page.getReference(handles), IWorkbenchPage.STATE_MAXIMIZED);
-        spin(300);
-        handles.viewer().setExpandedState(r0, true);
-        spin(300);
-        for (HandleTree.KindNode k : tree.kinds(r0)) {
-            if (k.kind() == HandleKind.COMMUNICATOR || k.kind() == HandleKind.DATATYPE || k.kind() == HandleKind.GROUP) {
-                handles.viewer().setExpandedState(k, true);
-                spin(200);
+        // a rank still arriving at its breakpoint makes the view read the job again and rebuild
+        // its tree (new nodes, collapsed): expand and look again until the row is there
+        TreeItem[] found = new TreeItem[1];
+        HandleTree[] shown = new HandleTree[1];
+        waitUntil(() -> "a row for tour-split-0 in MPI Handles; rank 0 shows "
+                + handles.tree().kinds(handles.tree().ranks().get(0)), UI_WAIT_MILLIS, () -> {
+            HandleTree t = handles.tree();
+            HandleTree.RankNode r = t.ranks().get(0);
+            handles.viewer().setExpandedState(r, true);
+            for (HandleTree.KindNode k : t.kinds(r)) {
+                if (k.kind() == HandleKind.COMMUNICATOR || k.kind() == HandleKind.DATATYPE || k.kind() == HandleKind.GROUP) {
+                    handles.viewer().setExpandedState(k, true);
+                }
             }
-        }
-        spin(500);
-        TreeItem split = findItem(handles.viewer().getTree().getItems(), "tour-split-0");
-        assertNotNull(split, "a row for tour-split-0 in MPI Handles");
+            spin(100);
+            shown[0] = t;
+            found[0] = t == handles.tree() ? findItem(handles.viewer().getTree().getItems(), "tour-split-0") : null;
+            return found[0] != null;
+        });
+        HandleTree tree = shown[0];
+        HandleTree.RankNode r0 = tree.ranks().get(0);
+        TreeItem split = found[0];
         assertEquals("FREED (orphan)", split.getText(HandleColumn.STATE.ordinal()));
         assertTrue(split.getText(HandleColumn.REFS.ordinal()).startsWith("1 \u2190 #"), split.getText(HandleColumn.REFS.ordinal()));
         assertEquals("0/2", split.getText(HandleColumn.RANK_SIZE.ordinal()));
@@ -320,7 +329,7 @@ class MpiViewsInWorkbenchTest {
                 .filter(r -> r.handle().isOrphan()).findFirst().orElseThrow().handle());
         assertEquals(red.red(), split.getForeground(HandleColumn.STATE.ordinal()).getRed(), "orphans are drawn red");
         screenshot(handles, "mpi-handles.png");
-        checkDetailsHoldersAndFilters(handles, r0);
+        checkDetailsHoldersAndFilters(handles, tree, r0);
         page.setPartState(page.getReference(handles), IWorkbenchPage.STATE_RESTORED);
 
         // MPI Communicators: COMM_WORLD with 4 members, the two splits (orphans) derived from it
@@ -523,8 +532,7 @@ class MpiViewsInWorkbenchTest {
     }
 
     /** The details pane of the orphan tour-split-0, its holder, its creation site, and "only orphans". */
-    private void checkDetailsHoldersAndFilters(HandlesView handles, HandleTree.RankNode r0) throws Exception {
-        HandleTree tree = handles.tree();
+    private void checkDetailsHoldersAndFilters(HandlesView handles, HandleTree tree, HandleTree.RankNode r0) throws Exception {
         HandleTree.HandleRow split = tree.kinds(r0).stream().flatMap(k -> tree.rows(k).stream())
                 .filter(r -> "tour-split-0".equals(r.handle().name())).findFirst().orElseThrow();
         handles.viewer().setSelection(new StructuredSelection(split), true);
@@ -643,6 +651,23 @@ class MpiViewsInWorkbenchTest {
             }
         }
         return null;
+    }
+
+    /**
+     * Until the view has shown the same job for a second: ranks still arriving at their
+     * breakpoints make it read the job again, and each read rebuilds its tree.
+     */
+    static void waitUntilSettled(JobViewPart view) {
+        Object[] last = {view.shownJob()};
+        long[] since = {System.currentTimeMillis()};
+        waitUntil(view.getTitle() + " stops changing", () -> {
+            Object now = view.shownJob();
+            if (now != last[0]) {
+                last[0] = now;
+                since[0] = System.currentTimeMillis();
+            }
+            return System.currentTimeMillis() - since[0] >= 1000;
+        });
     }
 
     static void waitUntil(String what, BooleanSupplier condition) {

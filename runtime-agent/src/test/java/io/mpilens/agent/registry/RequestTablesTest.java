@@ -282,4 +282,100 @@ class RequestTablesTest {
         registry.requestCompleted(null, 0x40);
         assertTrue(requests(snapshot()).isEmpty());
     }
+
+    // ---- requests with a row hint (the field the agent adds to a request class loaded after it)
+
+    private long sendHinted(long key) {
+        return registry.addRequest(new Object(), key, 0, "mpi.Request", "iSend", 1, 5, comm, false, true);
+    }
+
+    @Test
+    void hintedRequestsAreCompletedThroughTheirHintWithoutTheKeyMap() throws Exception {
+        long[] hints = new long[40];
+        for (int i = 0; i < hints.length; i++) hints[i] = sendHinted(0x7f00_0000L + i * 16);
+        RequestTable own = tables(registry)[1];
+        assertEquals(0, own.keys.size(), "hinted rows stay out of the key map");
+        for (long h : hints) assertEquals(own.index + 1, (int) (h >>> 32), "the hint names the thread's table");
+        assertEquals(40, requests(snapshot()).size());
+        assertEquals(40, communicator(snapshot()).refCount());
+        for (int i = 0; i < hints.length; i += 2) registry.requestCompleted(null, 0x7f00_0000L + i * 16, hints[i]);
+        List<HandleInfo> left = requests(snapshot());
+        assertEquals(20, left.size());
+        assertTrue(left.stream().allMatch(h -> (h.cHandle() - 0x7f00_0000L) % 32 == 16), left.toString());
+        // a hint whose handle no longer matches (the request completed, its row reused) changes nothing
+        registry.requestCompleted(null, 0x7f00_0000L, hints[0]);
+        assertEquals(20, requests(snapshot()).size());
+        // freeing through the hint
+        registry.freed(new Object(), 0x7f00_0000L + 16, hints[1]);
+        assertEquals(19, requests(snapshot()).size());
+        // a freed communicator goes when its last hinted request completes
+        registry.freed(comm);
+        for (int i = 3; i < hints.length; i += 2) {
+            assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+            registry.requestCompleted(null, 0x7f00_0000L + i * 16, hints[i]);
+        }
+        assertTrue(snapshot().handle(commId).isEmpty() || communicator(snapshot()).state() == Lifecycle.RELEASED);
+    }
+
+    @Test
+    void hintedRequestCompletedByAnotherThreadIsGoneAndTheOwnerReusesItsRow() throws Exception {
+        CountDownLatch created = new CountDownLatch(1);
+        CountDownLatch completed = new CountDownLatch(1);
+        long[] hint = new long[2];
+        Thread owner = new Thread(() -> {
+            hint[0] = sendHinted(0x100);
+            created.countDown();
+            try {
+                completed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            hint[1] = sendHinted(0x200);
+        }, "owner");
+        owner.start();
+        created.await();
+        assertEquals(1, requests(snapshot()).size());
+        registry.requestCompleted(null, 0x100, hint[0]); // this thread is not the owner: the row is marked
+        assertEquals(0, requests(snapshot()).size(), "complete as soon as marked");
+        completed.countDown();
+        owner.join();
+        List<HandleInfo> left = requests(snapshot());
+        assertEquals(1, left.size());
+        assertEquals(0x200, left.get(0).cHandle());
+        assertEquals((int) hint[0], (int) hint[1], "the owner took the marked row in and reused it");
+    }
+
+    @Test
+    void rowsOfHandlesGivenOutAgainAreNotShownAndAreReclaimedWhenTheTableFills() throws Exception {
+        // completions the agent did not see: MPI hands the same handles out again
+        for (int round = 0; round < 3; round++) {
+            for (long k = 1; k <= 3; k++) sendHinted(k << 8);
+        }
+        List<HandleInfo> shown = requests(snapshot());
+        assertEquals(Set.of(0x100L, 0x200L, 0x300L), shown.stream().map(HandleInfo::cHandle).collect(Collectors.toSet()),
+                "one request per handle: " + shown);
+        long newest = shown.stream().mapToLong(HandleInfo::id).min().orElseThrow();
+        assertTrue(newest > 6, "the newest rows are shown, not the first ones: " + shown);
+        assertEquals(3, communicator(snapshot()).refCount(), "only the live requests hold the communicator");
+        RequestTable own = tables(registry)[1];
+        int capacity = own.reqId.length;
+        // the table filled up and was cleaned instead of growing without end
+        for (int round = 0; round < 200; round++) {
+            for (long k = 1; k <= 3; k++) sendHinted(k << 8);
+        }
+        assertTrue(own.reqId.length <= Math.max(capacity, 16), "rows of reused handles were reclaimed, table " + own.reqId.length);
+        assertEquals(3, requests(snapshot()).size());
+    }
+
+    @Test
+    void decoderKeepsTheNewestRowOfAHandleAcrossTables() throws Exception {
+        onOtherThread(() -> sendHinted(0x500)); // completion unseen, its thread ended
+        sendHinted(0x500);
+        List<HandleInfo> shown = requests(snapshot());
+        assertEquals(1, shown.size(), shown.toString());
+        long[] ids = java.util.Arrays.stream(tables(registry)).skip(1)
+                .flatMapToLong(t -> java.util.Arrays.stream(t.reqId)).filter(id -> id != 0).sorted().toArray();
+        assertEquals(2, ids.length);
+        assertEquals(ids[1], shown.get(0).id(), "the newer of the two rows");
+    }
 }
