@@ -28,10 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 @State(Scope.Thread)
 public class RequestRegistryBench {
-    /** Stands in for the binding's Request wrapper, with the row hint field the agent adds at load time. */
+    /** Stands in for the binding's Request wrapper. */
     static final class Request {
         long handle;
-        long hint;
     }
 
     private final HandleRegistry registry = HandleRegistry.INSTANCE;
@@ -58,28 +57,13 @@ public class RequestRegistryBench {
 
     private long nextHandle = 0x7f0000000000L;
 
-    /** Open MPI after a late attach (no hint field): requests keyed by their native handle in the table's key map. */
+    /** Open MPI: requests keyed by their native handle, no reference to the wrapper. */
     @Benchmark
     public Object createAndCompleteByHandle() {
         Request r = new Request();
         r.handle = nextHandle += 64;
         registry.addRequest(r, r.handle, proc, "mpi.Request", "iSend", 1, 7, comm, false);
         registry.requestCompleted(r, r.handle);
-        return r;
-    }
-
-    /**
-     * Open MPI with the agent loaded at start (-javaagent): the agent adds a row hint field to
-     * the Request class, so completion finds the row without a lookup (a plain field here).
-     */
-    @Benchmark
-    public Object createAndCompleteByHint() {
-        Request r = new Request();
-        r.handle = nextHandle += 64;
-        r.hint = registry.addRequest(r, r.handle, proc, "mpi.Request", "iSend", 1, 7, comm, false, true);
-        long h = r.hint;
-        r.hint = 0;
-        registry.requestCompleted(r, r.handle, h);
         return r;
     }
 

@@ -93,8 +93,6 @@ public final class MpiLensAgent {
         Set<String> requestClasses = new LinkedHashSet<>();
         Set<String> mpiClasses = new LinkedHashSet<>();
         Set<String> failingClasses = new LinkedHashSet<>();
-        // request class -> its native-handle field: such a class gets the row hint field
-        java.util.Map<String, String> keyedRequestClasses = new java.util.LinkedHashMap<>();
         Names n = new Names();
         for (BindingProfile p : profiles) {
             handleClasses.addAll(p.handleClasses.keySet());
@@ -102,9 +100,6 @@ public final class MpiLensAgent {
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
                 if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
-                if (k == io.mpilens.api.model.HandleKind.REQUEST && p.requestKeyField != null) {
-                    keyedRequestClasses.put(c, p.requestKeyField);
-                }
                 if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.REQUEST
                         || k == io.mpilens.api.model.HandleKind.WINDOW) failingClasses.add(c);
             });
@@ -122,23 +117,15 @@ public final class MpiLensAgent {
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
-        AgentBuilder b = new AgentBuilder.Default();
-        // a class loaded after the agent may get a field (the request row hint); on late attach
-        // the binding's classes are already loaded, and a retransformation cannot add one
-        if (late) b = b.disableClassFormatChanges();
-        b = b.with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+        AgentBuilder b = new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
                 .with(new ErrorListener(options.verbose));
         if (late) b = b.with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
-                    String keyField = keyedRequestClasses.get(type.getName());
-                    if (!late && keyField != null && !type.getDeclaredFields()
-                            .filter(named(keyField).and(not(isStatic())).and(fieldType(long.class))).isEmpty()) {
-                        builder = builder.defineField(Interceptor.ROW_HINT_FIELD, long.class,
-                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
-                    }
                     builder = builder.visit(Advice.to(Advices.Create.class).on(creators))
                             .visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))
                             .visit(Advice.to(Advices.P2pRequest45.class).on(p2p45))

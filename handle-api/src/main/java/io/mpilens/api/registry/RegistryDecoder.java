@@ -142,7 +142,7 @@ public final class RegistryDecoder {
     }
 
     /** One request table as read: which rows are consistent, and their packed fields. */
-    static final class RequestRows {
+    private static final class RequestRows {
         int rows;
         long[] ids = new long[0];
         long[] reqs = new long[0];
@@ -201,7 +201,6 @@ public final class RegistryDecoder {
             for (int i = 0; i < tableCount; i++) {
                 c.tables.add(readTable(counters[i], ids[i], packed[i], sideAt[i], sideLen[i], done[i]));
             }
-            dropReusedHandles(c.tables);
         }
         // every side record in one bulk read, after the rows that point into it
         TargetObject pool = (TargetObject) f.get(SIDE_POOL);
@@ -209,51 +208,6 @@ public final class RegistryDecoder {
         c.sidePool = poolUsed > 0 ? reader.longs(pool, 0, poolUsed) : new long[0];
         c.stampAfter = reader.ints(stampArray, 0, rows);
         return c;
-    }
-
-    /**
-     * MPI gives a request's native handle out again only after that request finished. A row
-     * the agent has not yet released when its handle reappears in a newer row (the agent
-     * releases such rows lazily, see the layout's request tables) is therefore complete: of the
-     * rows of one process with one native handle, only the newest (highest id) is shown.
-     */
-    static void dropReusedHandles(List<RequestRows> tables) {
-        int live = 0;
-        for (RequestRows t : tables) live += t.rows;
-        if (live < 2) return;
-        // open addressing on (owner, handle) -> packed (table, row) of the newest row so far
-        int cap = Integer.highestOneBit(Math.max(4, live * 2 - 1)) << 1;
-        long[] keys = new long[cap];
-        int[] owners = new int[cap];
-        long[] at = new long[cap];
-        int mask = cap - 1;
-        for (int ti = 0; ti < tables.size(); ti++) {
-            RequestRows t = tables.get(ti);
-            for (int r = 0; r < t.rows; r++) {
-                if (!t.usable(r)) continue;
-                long meta = t.reqs[r * REQ_STRIDE + REQ_META];
-                long key = t.reqs[r * REQ_STRIDE + REQ_KEY];
-                if (key == 0 || (requestFlags(meta) & F_PERSISTENT) != 0) continue;
-                int owner = requestOwner(meta);
-                long h = (key ^ ((long) owner << 48)) * 0x9E3779B97F4A7C15L;
-                int i = (int) (h >>> 40) & mask;
-                while (at[i] != 0 && (keys[i] != key || owners[i] != owner)) i = (i + 1) & mask;
-                if (at[i] == 0) {
-                    keys[i] = key;
-                    owners[i] = owner;
-                    at[i] = ((long) (ti + 1) << 32) | r;
-                    continue;
-                }
-                RequestRows ot = tables.get((int) (at[i] >>> 32) - 1);
-                int or = (int) at[i];
-                boolean thisNewer = t.ids[r] > ot.ids[or];
-                RequestRows oldT = thisNewer ? ot : t;
-                int oldR = thisNewer ? or : r;
-                if (oldT.done == null) oldT.done = new boolean[oldT.rows];
-                oldT.done[oldR] = true;
-                if (thisNewer) at[i] = ((long) (ti + 1) << 32) | r;
-            }
-        }
     }
 
     /** Element i of the root's per-table array {@code name}, for the first {@code count} tables (nulls if absent). */

@@ -19,13 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * The agent's own calls into the binding (to read attributes) are not intercepted.
  */
 public final class Interceptor {
-    /**
-     * Name of the field the agent adds to a binding's request class when it is loaded after the
-     * agent (not on late attach: a loaded class cannot get new fields). It holds the request's row
-     * hint ({@link HandleRegistry#addRequest}), so completing the request finds its row directly.
-     */
-    public static final String ROW_HINT_FIELD = "mpilens$row";
-
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
     private static final ThreadLocal<int[]> AGENT_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
     private static final int STACK_FRAMES = 8;
@@ -130,34 +123,6 @@ public final class Interceptor {
         static long read(Object request, RequestType type) throws IllegalAccessException {
             return type.keyOffset >= 0 ? UNSAFE.getLong(request, type.keyOffset) : type.key.getLong(request);
         }
-
-        /** Only when {@code type.hintOffset >= 0} (then Unsafe is there). */
-        static void putHint(Object request, RequestType type, long hint) {
-            UNSAFE.putLong(request, type.hintOffset, hint);
-        }
-
-        /** The request's row hint, cleared: a request completes once. */
-        static long takeHint(Object request, RequestType type) {
-            long h = UNSAFE.getLong(request, type.hintOffset);
-            if (h != 0) UNSAFE.putLong(request, type.hintOffset, 0L);
-            return h;
-        }
-    }
-
-    /** The row hint field of a request class (declared by it or a superclass), or null. */
-    private static Field hintField(Class<?> type) {
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(ROW_HINT_FIELD);
-                if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return null;
-                return f;
-            } catch (NoSuchFieldException e) {
-                // keep looking in the superclass
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        return null;
     }
 
     /** What the request hot path needs to know about a class, looked up once per class. */
@@ -172,8 +137,6 @@ public final class Interceptor {
         final int proc;
         /** 0: not a request holder, 1: communicator/window/file, 2: binding internals. */
         final int holder;
-        /** Offset of the row hint field ({@link #ROW_HINT_FIELD}), -1 if the class has none. */
-        final long hintOffset;
 
         RequestType(Class<?> type, boolean request, boolean persistent, Field key, int proc, int holder) {
             this.type = type;
@@ -184,8 +147,6 @@ public final class Interceptor {
             this.keyOffset = key == null ? -1 : NativeHandles.offsetOf(key);
             this.proc = proc;
             this.holder = holder;
-            Field hint = request && this.keyOffset >= 0 && !persistent ? hintField(type) : null;
-            this.hintOffset = hint == null ? -1 : NativeHandles.offsetOf(hint);
         }
     }
 
@@ -244,26 +205,15 @@ public final class Interceptor {
             RequestType type = requestType(result.getClass());
             if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
             long key = type.key != null ? NativeHandles.read(result, type) : 0;
-            long hint = REGISTRY.addRequest(result, key, type.proc, type.name, call,
+            REGISTRY.addRequest(result, key, type.proc, type.name, call,
                     peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
-                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent,
-                    type.hintOffset >= 0);
-            if (hint != 0) NativeHandles.putHint(result, type, hint);
+                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent);
             if (requestStacks) {
                 BindingProfile p = PROFILE_OF.get(origin);
                 if (p != null) REGISTRY.setStack(result, key, stack(p));
             }
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
-        }
-    }
-
-    /** A request finished: by its row hint when its class has the field. */
-    private static void complete(Object request, RequestType type, long key) {
-        if (type.hintOffset >= 0) {
-            REGISTRY.requestCompleted(request, key, NativeHandles.takeHint(request, type));
-        } else {
-            REGISTRY.requestCompleted(request, key);
         }
     }
 
@@ -277,7 +227,7 @@ public final class Interceptor {
                 if (rs[i] == null) continue;
                 RequestType type = requestType(rs[i].getClass());
                 long old = type.key != null ? NativeHandles.read(rs[i], type) : 0;
-                if (old != 0 && old != hs[i] && !type.persistent) complete(rs[i], type, old);
+                if (old != 0 && old != hs[i] && !type.persistent) REGISTRY.requestCompleted(rs[i], old);
             }
         } catch (Throwable t) {
             REGISTRY.internalError("request write-back", t);
@@ -318,12 +268,7 @@ public final class Interceptor {
     public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
-            RequestType type = key != 0 ? requestType(self.getClass()) : null;
-            if (type != null && type.hintOffset >= 0) {
-                REGISTRY.freed(self, key, NativeHandles.takeHint(self, type));
-            } else {
-                REGISTRY.freed(self, key);
-            }
+            REGISTRY.freed(self, key);
         } catch (Throwable t) {
             REGISTRY.internalError("free", t);
         }
@@ -337,7 +282,7 @@ public final class Interceptor {
             if (p == null) return;
             boolean done = p.waitMethods.contains(call) || Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean));
-            if (done) complete(request, requestType(request.getClass()), key);
+            if (done) REGISTRY.requestCompleted(request, key);
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
         }
@@ -395,7 +340,7 @@ public final class Interceptor {
             if (all) {
                 for (Object r : requests) {
                     if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {
-                        complete(r, requestType(r.getClass()), requestKey(r));
+                        REGISTRY.requestCompleted(r, requestKey(r));
                     }
                 }
                 return;
@@ -403,7 +348,7 @@ public final class Interceptor {
             for (int i : completedIndexes(result)) {
                 if (i >= 0 && i < requests.length && requests[i] != null
                         && (!onlyPersistent || requestType(requests[i].getClass()).persistent)) {
-                    complete(requests[i], requestType(requests[i].getClass()), requestKey(requests[i]));
+                    REGISTRY.requestCompleted(requests[i], requestKey(requests[i]));
                 }
             }
             // whatever the call returned, a request the binding reports as null has finished

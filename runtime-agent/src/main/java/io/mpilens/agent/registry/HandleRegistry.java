@@ -342,22 +342,11 @@ public final class HandleRegistry {
      */
     public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
-        addRequest(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent, false);
-    }
-
-    /**
-     * {@code hinted}: the caller keeps the returned row hint with the request (in a field the
-     * agent added to the binding's request class) and hands it back on completion, so the row is
-     * found without the table's key map. Returns the hint, {@code (table index + 1) << 32 | row},
-     * or 0 when the request went elsewhere (shared table) and no hint is to be kept.
-     */
-    public long addRequest(Object request, long key, int proc, String bindingClass, String callName,
-                           int peer, int tag, Object communicator, boolean persistent, boolean hinted) {
         if (key != 0 && !persistent && fastRequests) {
-            return addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator, hinted);
+            addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
+        } else {
+            addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
         }
-        addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
-        return 0;
     }
 
     private void addShared(Object request, long key, int proc, String bindingClass, String callName,
@@ -395,8 +384,8 @@ public final class HandleRegistry {
      * Owner only. Everything the loop repeats is cached in the table; a miss takes the lock once.
      * Kept small, with the rare cases in methods of their own, so the JIT inlines it into the advice.
      */
-    private long addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
-                        Object communicator, boolean hinted) {
+    private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
+                        Object communicator) {
         if (t.doneCount() != 0) takeInMarks(t);
         long meta = ownMeta(t, callName, bindingClass, proc);
         int c = -1;
@@ -412,39 +401,9 @@ public final class HandleRegistry {
         if (t.nextId == t.idLimit) takeIds(t);
         int r = t.take();
         t.write(r, t.nextId++, key, peerTag(peer, tag), commId, meta, c);
-        // a hinted row is not in the key map: a row whose completion was not seen (its handle
-        // given out again) is released when the table fills up (reclaimReused), and a reader
-        // shows only the newest row of a handle (RegistryDecoder.dropReusedHandles)
-        if (hinted) return ((long) (t.index + 1) << 32) | r;
         int stale = t.keys.put(key, r);
         // MPI hands out a request's handle again only after the old one finished
         if (stale >= 0) completeStale(t, stale);
-        return 0;
-    }
-
-    /**
-     * Owner (or registry lock holder of a shared table), the table is full: rows whose native
-     * handle a newer row of the table also has are released (MPI gave the handle out again, so
-     * their requests finished without the agent seeing it). Returns how many were released.
-     */
-    int reclaimReused(RequestTable t) {
-        int n = t.reqHighWater;
-        if (n < 2) return 0;
-        LongSlotMap newest = new LongSlotMap(Integer.highestOneBit(n * 2 - 1) << 1);
-        int released = 0;
-        for (int r = 0; r < n; r++) {
-            long key = t.key(r);
-            if (t.id(r) == 0 || key == 0 || t.marked(r)) continue;
-            if ((RegistryLayout.requestFlags(t.meta(r)) & F_PERSISTENT) != 0) continue;
-            int o = newest.put(key, r);
-            if (o < 0) continue;
-            int older = t.id(o) < t.id(r) ? o : r;
-            if (older == r) newest.put(key, o);
-            if (t.keys.get(key) == older) t.keys.remove(key);
-            completeRow(t, older);
-            released++;
-        }
-        return released;
     }
 
     /** The row of a handle MPI gave out again (its key now maps to the new row). */
@@ -719,7 +678,6 @@ public final class HandleRegistry {
         RequestTable mine = ownTableIfAny();
         if (mine != null) {
             int r = mine.keys.get(key);
-            if (r < 0) r = mine.findOwn(key);
             if (r >= 0) {
                 foundRow = r;
                 foundId = mine.id(r);
@@ -761,11 +719,6 @@ public final class HandleRegistry {
 
     /** {@code key}: the native handle the wrapper had before the call, 0 if none. */
     public void freed(Object wrapper, long key) {
-        freed(wrapper, key, 0);
-    }
-
-    /** {@code hint}: a request's row hint (see {@link #addRequest}), 0 if none. */
-    public void freed(Object wrapper, long key, long hint) {
         lock();
         try {
             drainCollected();
@@ -774,11 +727,6 @@ public final class HandleRegistry {
             int r = sharedRow(wrapper, key);
             if (r >= 0) {
                 releaseShared(wrapper, r);
-                return;
-            }
-            RequestTable hinted = hint != 0 && key != 0 ? hintedRow(key, hint) : null;
-            if (hinted != null) {
-                completeKeyed(hinted, foundRow, foundId);
                 return;
             }
             if (key != 0 && fastRequests) {
@@ -810,59 +758,6 @@ public final class HandleRegistry {
         requestCompleted(request, 0);
     }
 
-    /**
-     * A request with a row hint field finished; {@code hint} is what {@link #addRequest} returned
-     * for it (0: it is not in a thread table, or it was completed before).
-     */
-    public void requestCompleted(Object request, long key, long hint) {
-        if (hint != 0 && key != 0) {
-            RequestTable t = lastTable;
-            int r = (int) hint;
-            if (t.index + 1 == (int) (hint >>> 32) && t.ownerId == Thread.currentThread().getId()
-                    && r < t.reqHighWater && t.key(r) == key && t.id(r) != 0 && t.doneCount() == 0) {
-                completeRow(t, r);
-                return;
-            }
-            completeHinted(request, key, hint);
-            return;
-        }
-        // no hint: in the shared table, or already complete (then the handle is MPI's null request)
-        completeLocked(request, key, false);
-    }
-
-    /** The hint's table is not the caller's last one, or the row may be marked: the general path. */
-    private void completeHinted(Object request, long key, long hint) {
-        lock();
-        try {
-            RequestTable t = hintedRow(key, hint);
-            if (t != null) {
-                completeKeyed(t, foundRow, foundId);
-                return;
-            }
-        } finally {
-            unlock();
-        }
-        completeLocked(request, key, true);
-    }
-
-    /** Registry lock held: the table and row ({@link #foundRow}, {@link #foundId}) a hint names, if still that request's. */
-    private RequestTable hintedRow(long key, long hint) {
-        int ti = (int) (hint >>> 32) - 1;
-        int r = (int) hint;
-        if (ti < 1 || ti >= reqTableCount) return null;
-        RequestTable t = tables[ti];
-        if (t.ownerId == Thread.currentThread().getId() || t.ownerDead()) {
-            if (r >= t.reqHighWater || t.key(r) != key || t.id(r) == 0 || t.marked(r)) return null;
-            foundRow = r;
-            foundId = t.id(r);
-            return t;
-        }
-        if (!t.verifyForeign(r, key)) return null;
-        foundRow = r;
-        foundId = t.foundId;
-        return t;
-    }
-
     public void requestCompleted(Object request, long key) {
         if (key != 0 && fastRequests) {
             RequestTable t = ownTableIfAny();
@@ -886,16 +781,11 @@ public final class HandleRegistry {
     }
 
     private void completeLocked(Object request, long key) {
-        completeLocked(request, key, true);
-    }
-
-    /** {@code threadTables}: also look for the handle in the thread tables (else the shared table only). */
-    private void completeLocked(Object request, long key, boolean threadTables) {
         lock();
         try {
             int r = sharedRow(request, key);
             if (r < 0) {
-                RequestTable t = key != 0 && fastRequests && threadTables ? findKeyed(key) : null;
+                RequestTable t = key != 0 && fastRequests ? findKeyed(key) : null;
                 if (t != null) completeKeyed(t, foundRow, foundId);
                 return;
             }

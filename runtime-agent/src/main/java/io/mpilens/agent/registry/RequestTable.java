@@ -106,14 +106,10 @@ final class RequestTable {
         LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
     }
 
-    /** A free row (grown when needed, unless rows of requests that finished unseen can be reused). */
+    /** A free row (grown when needed). */
     int take() {
         if (freeCount > 0) return free[--freeCount];
-        if (reqHighWater == reqId.length) {
-            int reclaimed = ownerId == SHARED ? 0 : registry.reclaimReused(this);
-            if (reclaimed == 0 || reclaimed < reqId.length / 8) registry.grow(this);
-            if (freeCount > 0) return free[--freeCount];
-        }
+        if (reqHighWater == reqId.length) registry.grow(this);
         int r = reqHighWater++;
         LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
         return r;
@@ -224,22 +220,6 @@ final class RequestTable {
 
     /** Id of the row {@link #findForeign} found (registry lock held). */
     long foundId;
-
-    /** Owner (or lock holder of a table whose owner ended): the live, unmarked row with this handle, or -1. */
-    int findOwn(long key) {
-        int found = -1;
-        for (int r = 0; r < reqHighWater; r++) {
-            // the newest, should a row whose completion was not seen still have the handle
-            if (reqs[r * REQ_STRIDE + REQ_KEY] == key && reqId[r] != 0 && !marked(r)
-                    && (found < 0 || reqId[r] > reqId[found])) found = r;
-        }
-        return found;
-    }
-
-    /** Like {@link #findForeign} for a row named by a hint: whether row r is live with this handle (its id in {@link #foundId}). */
-    boolean verifyForeign(int r, long key) {
-        return r >= 0 && verify(r, key);
-    }
 
     private boolean verify(int r, long key) {
         long[] ids = reqId;
