@@ -41,6 +41,7 @@ public final class StatePalette {
             case UP: return Rgb.hex(0x2e7d32);
             case PARTIAL: return Rgb.hex(0xef6c00);
             case DOWN: return Rgb.hex(0xc62828);
+            case UNKNOWN: return Rgb.hex(0xffe082); // as an UNAVAILABLE rank
             default: throw new IllegalArgumentException(s.toString());
         }
     }

@@ -242,9 +242,11 @@ public final class FaultModel {
                 if (d != null) ds.put(r.parentPid(), d);
             }
             long failed = e.getValue().stream().filter(r -> r.state() == ProcessState.FAILED).count();
+            long unread = e.getValue().stream().filter(r -> r.state() == ProcessState.UNAVAILABLE).count();
             boolean daemonGone = ds.values().stream().anyMatch(d -> !d.alive());
             HostState s = failed == e.getValue().size() ? HostState.DOWN
-                    : failed > 0 || daemonGone ? HostState.PARTIAL : HostState.UP;
+                    : failed > 0 || daemonGone ? HostState.PARTIAL
+                    : unread == e.getValue().size() ? HostState.UNKNOWN : HostState.UP;
             out.add(new HostView(e.getKey(), s, List.copyOf(e.getValue()), List.copyOf(ds.values())));
         }
         return out;

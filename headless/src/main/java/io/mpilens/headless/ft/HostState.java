@@ -6,5 +6,10 @@ public enum HostState {
     /** Some of its ranks failed, or its launcher daemon is gone. */
     PARTIAL,
     /** Every rank on it failed. */
-    DOWN
+    DOWN,
+    /**
+     * No rank on it could be read (all UNAVAILABLE: stopped, busy, or not reachable) and none is
+     * known to have failed: whether the host is up is not known.
+     */
+    UNKNOWN
 }

@@ -94,12 +94,23 @@ final class HeapDumpScan implements AutoCloseable {
         this.compressed = magic.position() == 2 && (magic.get(0) & 0xff) == 0x1f && (magic.get(1) & 0xff) == 0x8b;
     }
 
+    /** The reason alone: a file-system exception's message is often just the path again. */
+    static String whyNotOpened(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) return "no such file";
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+        if (e instanceof java.nio.file.FileSystemException) {
+            String reason = ((java.nio.file.FileSystemException) e).getReason();
+            if (reason != null) return reason;
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
     static HeapDumpScan open(Path path, Progress progress) {
         FileChannel channel;
         try {
             channel = FileChannel.open(path, StandardOpenOption.READ);
         } catch (IOException e) {
-            throw new TargetReadException("cannot open heap dump " + path + ": " + e.getMessage(), e);
+            throw new TargetReadException("cannot open heap dump " + path + ": " + whyNotOpened(e), e);
         }
         try {
             HeapDumpScan scan = new HeapDumpScan(path, channel, progress);

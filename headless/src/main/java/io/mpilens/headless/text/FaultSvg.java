@@ -56,6 +56,7 @@ public final class FaultSvg {
         switch (s) {
             case UP: return "#2e7d32";
             case PARTIAL: return "#ef6c00";
+            case UNKNOWN: return "#fbc02d"; // as an UNAVAILABLE rank
             default: return "#b71c1c"; // DOWN
         }
     }

@@ -195,6 +195,17 @@ class FaultModelTest {
     }
 
     @Test
+    void aHostNoneOfWhoseRanksCouldBeReadIsUnknownNotUp() {
+        Map<Integer, ProcessState> s = allOk();
+        for (int r = 0; r < 4; r++) s.put(r, ProcessState.UNAVAILABLE);
+        assertEquals(HostState.UNKNOWN, model(s, views(null, 0), null).hosts().get(0).state());
+        s.put(1, ProcessState.OK);
+        assertEquals(HostState.UP, model(s, views(null, 0), null).hosts().get(0).state(), "one rank answered");
+        s.put(1, ProcessState.FAILED);
+        assertEquals(HostState.PARTIAL, model(s, views(null, 0), null).hosts().get(0).state(), "one rank is dead");
+    }
+
+    @Test
     void aGoneLauncherDaemonMakesTheHostPartial() {
         List<RankStatus> ranks = List.of(status(0, ProcessState.OK));
         JobModel m = FaultModel.build("j", T0, ranks, Map.of(), (h, pid) -> new HostView.Daemon(pid, "orted", false), null);

@@ -72,6 +72,14 @@ class DamagedDumpTest {
     }
 
     @Test
+    void aDumpThatIsNotThereIsNamedWithTheReasonOnce(@org.junit.jupiter.api.io.TempDir Path empty) {
+        Path missing = empty.resolve("rank0.hprof");
+        TargetReadException e = org.junit.jupiter.api.Assertions.assertThrows(TargetReadException.class,
+                () -> HprofTargetReader.open(missing));
+        assertEquals("cannot open heap dump " + missing + ": no such file", e.getMessage());
+    }
+
+    @Test
     void everyDamagedDumpDecodesOrFailsWithAMessage() throws Exception {
         Random random = new Random(SEED);
         Map<String, Integer> outcomes = new TreeMap<>();
