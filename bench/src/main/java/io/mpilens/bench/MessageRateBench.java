@@ -21,17 +21,20 @@ import java.util.stream.Collectors;
 public final class MessageRateBench {
     static final String USAGE = String.join("\n",
             "usage: bench/run rate [--modes self,pair] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
-            "                      [--self-messages N] [--pair-messages N] [--repetitions N]",
+            "                      [--self-messages N] [--pair-messages N] [--repetitions N] [--agent-options OPTS]",
             "  --modes          which workloads, in order (default self,pair)",
             "  --java           the ranks' java (default: java, the application JDK)",
             "  --self-pairs     launches per side in self mode, np 1 (default 5)",
             "  --pair-pairs     launches per side in pair mode, np 2 (default 10)",
             "  --self-messages  messages per repetition in self mode (default 1000000)",
             "  --pair-messages  messages per repetition in pair mode (default 300000)",
-            "  --repetitions    repetitions per launch; each launch reports its best (default 10)");
+            "  --repetitions    repetitions per launch; each launch reports its best (default 10)",
+            "  --agent-options  more agent options for the launches with the agent, e.g. requests=false");
     static final String MAIN_CLASS = "io.mpilens.examples.openmpi.MessageRate";
     /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
     static final String AGENT_OPTIONS = "verbose=true";
+    /** AGENT_OPTIONS plus what --agent-options adds. */
+    private static String agentOptions = AGENT_OPTIONS;
     private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)");
     /**
      * MessageRate prints its line with printf, which flushes each piece separately, and
@@ -53,6 +56,8 @@ public final class MessageRateBench {
         int selfMessages = args.integer("--self-messages", 1_000_000);
         int pairMessages = args.integer("--pair-messages", 300_000);
         int repetitions = Math.max(1, args.integer("--repetitions", 10));
+        String more = args.string("--agent-options", "");
+        if (!more.isBlank()) agentOptions = AGENT_OPTIONS + "," + more;
         args.done();
         for (String m : modes) {
             if (!m.equals("self") && !m.equals("pair")) {
@@ -74,7 +79,7 @@ public final class MessageRateBench {
         System.out.printf(Locale.ROOT, "MessageRateBench: Open MPI, %s, 8-byte iRecv+iSend+waitAll per message;"
                 + " rate = best of %d repetitions per launch, median over launches;%n", MAIN_CLASS, repetitions);
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
-                + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), AGENT_OPTIONS,
+                + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), agentOptions,
                 Runtime.version());
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after%n%n", Machine.cpus(),
                 loadBefore, Machine.loadAverage());
@@ -139,7 +144,7 @@ public final class MessageRateBench {
                 .classPath(ws.openMpiExampleClassPath())
                 .appArgs(w.mode, Integer.toString(w.messages), Integer.toString(w.repetitions))
                 .javaExecutable(java);
-        if (agent) spec.agentJar(ws.agentJar()).agentOptions(AGENT_OPTIONS);
+        if (agent) spec.agentJar(ws.agentJar()).agentOptions(agentOptions);
         try (Job job = Job.launch(spec.build())) {
             String line = untagged(job.awaitLine(l -> RATE.matcher(untagged(l)).find(), LAUNCH_TIMEOUT));
             int exit = job.waitFor(LAUNCH_TIMEOUT);

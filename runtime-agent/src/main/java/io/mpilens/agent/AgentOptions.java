@@ -3,6 +3,8 @@ package io.mpilens.agent;
 /** Options after {@code -javaagent:mpilens-agent.jar=}, comma-separated {@code key=value}. */
 final class AgentOptions {
     boolean requestStacks;
+    /** Intercept request creation and completion (the per-message cost); {@code requests=false} turns it off. */
+    boolean requests = true;
     boolean historyOfRequests;
     boolean verbose;
     String failOn;
@@ -21,6 +23,7 @@ final class AgentOptions {
             String value = eq < 0 ? "true" : p.substring(eq + 1);
             switch (key) {
                 case "requestStacks": o.requestStacks = Boolean.parseBoolean(value); break;
+                case "requests": o.requests = Boolean.parseBoolean(value); break;
                 case "requestHistory": o.historyOfRequests = Boolean.parseBoolean(value); break;
                 case "verbose": o.verbose = Boolean.parseBoolean(value); break;
                 case "failOn": o.failOn = value; break;
@@ -28,7 +31,7 @@ final class AgentOptions {
                 case "dumpDir": o.dumpDir = value; break;
                 default:
                     System.err.println("mpilens: ignoring unknown agent option '" + key
-                            + "' (known: requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir)");
+                            + "' (known: requests, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir)");
             }
         }
         return o;

@@ -66,6 +66,7 @@ public final class MpiLensAgent {
                 return;
             }
             HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests, options.requestStacks);
+            if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             transformer(profiles, options, late).installOn(inst);
@@ -126,17 +127,21 @@ public final class MpiLensAgent {
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
-                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators))
-                            .visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))
-                            .visit(Advice.to(Advices.P2pRequest45.class).on(p2p45))
-                            .visit(Advice.to(Advices.OtherRequest.class).on(otherRequests));
+                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators));
+                    if (options.requests) {
+                        builder = builder.visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))
+                                .visit(Advice.to(Advices.P2pRequest45.class).on(p2p45))
+                                .visit(Advice.to(Advices.OtherRequest.class).on(otherRequests));
+                    }
                     if (constructed.contains(type.getName())) {
                         builder = builder.visit(Advice.to(Advices.Construct.class).on(isConstructor().and(isPublic())));
                     }
+                    if (isHandleType.matches(type) && (options.requests || !isRequestType.matches(type))) {
+                        builder = builder.visit(Advice.to(Advices.Free.class).on(isMethod().and(not(isStatic()))
+                                .and(namedOneOf(n.frees.toArray(new String[0]))).and(takesArguments(0))));
+                    }
                     if (isHandleType.matches(type)) {
                         builder = builder
-                                .visit(Advice.to(Advices.Free.class).on(isMethod().and(not(isStatic()))
-                                        .and(namedOneOf(n.frees.toArray(new String[0]))).and(takesArguments(0))))
                                 .visit(Advice.to(Advices.SetErrhandler.class).on(isMethod()
                                         .and(namedOneOf(n.setErrhandlers.toArray(new String[0]))).and(takesArguments(1))))
                                 .visit(Advice.to(Advices.SetName.class).on(isMethod()
@@ -144,7 +149,7 @@ public final class MpiLensAgent {
                                 .visit(Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
                                         .and(namedOneOf(n.commits.toArray(new String[0]))).and(takesArguments(0))));
                     }
-                    if (isRequestType.matches(type)) {
+                    if (options.requests && isRequestType.matches(type)) {
                         builder = builder
                                 .visit(Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
                                         .and(namedOneOf(n.completeOne.toArray(new String[0]))).and(takesArguments(0))))

@@ -11,12 +11,19 @@ public final class AgentHealth {
     private final int internalErrors;
     private final String lastError;
     private final long untrackedEvents;
+    private final boolean requestsTracked;
 
     public AgentHealth(String agentVersion, int internalErrors, String lastError, long untrackedEvents) {
+        this(agentVersion, internalErrors, lastError, untrackedEvents, true);
+    }
+
+    public AgentHealth(String agentVersion, int internalErrors, String lastError, long untrackedEvents,
+                       boolean requestsTracked) {
         this.agentVersion = agentVersion;
         this.internalErrors = internalErrors;
         this.lastError = lastError;
         this.untrackedEvents = untrackedEvents;
+        this.requestsTracked = requestsTracked;
     }
 
     public String agentVersion() { return agentVersion; }
@@ -27,17 +34,23 @@ public final class AgentHealth {
     /** MPI events the agent could not record (for example a free of a handle it never saw). */
     public long untrackedEvents() { return untrackedEvents; }
     public boolean healthy() { return internalErrors == 0; }
+    /**
+     * False when the agent runs with {@code requests=false}: no request is recorded, so the
+     * snapshot shows none, a freed communicator is not held by its pending requests, and nothing
+     * can be said about requests pending on a failed peer.
+     */
+    public boolean requestsTracked() { return requestsTracked; }
 
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof AgentHealth)) return false;
         AgentHealth a = (AgentHealth) o;
         return internalErrors == a.internalErrors && untrackedEvents == a.untrackedEvents
-                && Objects.equals(agentVersion, a.agentVersion) && Objects.equals(lastError, a.lastError);
+                && requestsTracked == a.requestsTracked && Objects.equals(agentVersion, a.agentVersion) && Objects.equals(lastError, a.lastError);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(agentVersion, internalErrors, lastError, untrackedEvents);
+        return Objects.hash(agentVersion, internalErrors, lastError, untrackedEvents, requestsTracked);
     }
 }

@@ -30,7 +30,7 @@ import java.util.Map;
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
-            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, PROC_COUNT, PROC_RANK,
+            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
             REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
@@ -360,7 +360,7 @@ public final class RegistryDecoder {
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)));
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)));
         List<ProcessSnapshot> out = new ArrayList<>();
         for (Map.Entry<Integer, List<HandleInfo>> e : byProc.entrySet()) {
             int p = e.getKey();

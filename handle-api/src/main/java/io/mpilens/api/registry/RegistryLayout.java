@@ -44,6 +44,12 @@ public final class RegistryLayout {
     public static final String INTERNAL_ERRORS = "internalErrors";
     public static final String LAST_ERROR = "lastError";
     public static final String UNTRACKED_EVENTS = "untrackedEvents";
+    /**
+     * boolean: true when the agent was told not to track requests (agent option
+     * {@code requests=false}); then the request tables stay empty whatever the application does.
+     * Absent (older agents) means false.
+     */
+    public static final String REQUESTS_OFF = "requestsOff";
 
     // ---- MPI processes in this JVM (one per rank; several under MPJ Express multicore)
     public static final String PROC_COUNT = "procCount";

@@ -69,6 +69,7 @@ public final class SnapshotJson {
                     .field("internalErrors", a.internalErrors())
                     .field("lastError", a.lastError())
                     .field("untrackedEvents", a.untrackedEvents())
+                    .field("requestsTracked", a.requestsTracked())
                     .endObject();
         }
         w.field("tornRows", p.tornRows());

@@ -45,6 +45,11 @@ public final class FaultBoxes {
         Map<Integer, ProcessState> states = states(m);
         out.add(header(m, m.processes().size(), "rank"));
         if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
+        List<Integer> untracked = requestsUntracked(m);
+        if (!untracked.isEmpty()) {
+            out.add(cut("requests not tracked on ranks " + untracked
+                    + " (agent option requests=false): pending requests on a failed peer cannot be shown", W));
+        }
         for (CommunicatorView c : m.communicators()) {
             List<String> body = new ArrayList<>();
             body.add("members " + members(c.members(), states));
@@ -59,6 +64,17 @@ public final class FaultBoxes {
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
             out.addAll(box(c.label(), paint(c.state().name(), c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED ? YELLOW : RED), c.state().name().length(), body));
+        }
+        return out;
+    }
+
+    /** Ranks read whose agent runs with {@code requests=false}. */
+    static List<Integer> requestsUntracked(JobModel m) {
+        List<Integer> out = new ArrayList<>();
+        for (io.mpilens.headless.ft.RankStatus r : m.processes()) {
+            if (r.snapshot() != null && r.snapshot().agentHealth() != null && !r.snapshot().agentHealth().requestsTracked()) {
+                out.add(r.rank());
+            }
         }
         return out;
     }

@@ -92,6 +92,9 @@ public final class HandleTable {
         if (a != null && !a.healthy() && a.lastError() != null) {
             out.add(paint(RED, fit("  agent's last error: " + a.lastError())));
         }
+        if (a != null && !a.requestsTracked()) {
+            out.add(fit("  requests not tracked (agent option requests=false): none shown, none hold a handle"));
+        }
         if (a != null && a.untrackedEvents() > 0) {
             out.add(fit("  " + a.untrackedEvents() + " MPI events the agent could not track"));
         }

@@ -43,6 +43,7 @@ public final class HandleRegistry {
     private volatile int internalErrors;
     private String lastError;
     private long untrackedEvents;
+    private boolean requestsOff;
 
     // ---- processes (layout)
     private int procCount;
@@ -162,6 +163,16 @@ public final class HandleRegistry {
             this.binding = binding;
             this.historyOfRequests = historyOfRequests;
             this.fastRequests = !historyOfRequests && !requestStacks;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** The agent does not intercept requests (option {@code requests=false}): readers are told so. */
+    public void requestsNotTracked() {
+        lock();
+        try {
+            requestsOff = true;
         } finally {
             unlock();
         }
@@ -342,6 +353,7 @@ public final class HandleRegistry {
      */
     public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
+        if (requestsOff) return; // a request that reaches here anyway (an unusual creating call) is not shown either
         if (key != 0 && !persistent && fastRequests) {
             addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
         } else {

@@ -64,6 +64,21 @@ class RegistryLifecycleTest {
     }
 
     @Test
+    void withRequestsNotTrackedNoRequestIsRecordedAndTheSnapshotSaysSo() {
+        assertTrue(snapshot().agentHealth().requestsTracked(), "tracked unless told otherwise");
+        registry.requestsNotTracked();
+        Object comm = new Object();
+        registry.add(comm, spec(HandleKind.COMMUNICATOR, "split"));
+        registry.addRequest(new Object(), 0x40L, 0, "mpi.Request", "iRecv", 1, 77, comm, false);
+        registry.addRequest(new Object(), 0L, 0, "mpi.Request", "iRecv", 1, 77, comm, false);
+        ProcessSnapshot s = snapshot();
+        assertFalse(s.agentHealth().requestsTracked());
+        assertTrue(s.handles().stream().noneMatch(h -> h.kind() == HandleKind.REQUEST), s.handles().toString());
+        registry.freed(comm);
+        assertTrue(byName("split").map(h -> h.state() == Lifecycle.RELEASED).orElse(true), "nothing holds it");
+    }
+
+    @Test
     void communicatorFreedWithPendingRequestIsOrphanUntilTheRequestCompletes() {
         Object comm = new Object();
         Object request = new Object();
