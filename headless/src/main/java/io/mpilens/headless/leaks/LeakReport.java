@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * active. A running rank's active handles are in use, not leaked, so they are not counted.
  */
 public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
-    public static final String SCHEMA = "mpilens-leaks/1";
+    /** /2: problem and kind as upper-case names and ids as strings, as in {@code mpilens/1} (/1 had lower case and numbers). */
+    public static final String SCHEMA = "mpilens-leaks/2";
     static final String NO_SITE = "(creation site not recorded: agent option requestStacks=true)";
 
     public enum Problem {
@@ -112,12 +113,12 @@ public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("total", total())
                 .field("ranksEnded", ranksEnded).field("ranksRunning", ranksRunning).name("groups").beginArray();
         for (Group g : groups) {
-            w.beginObject().field("problem", g.problem().name().toLowerCase(Locale.ROOT))
-                    .field("kind", g.kind().name().toLowerCase(Locale.ROOT)).field("site", g.site())
+            w.beginObject().field("problem", g.problem().name())
+                    .field("kind", g.kind().name()).field("site", g.site())
                     .field("count", g.count()).name("ranks").beginArray();
             for (int r : g.ranks()) w.value(r);
             w.endArray().name("ids").beginArray();
-            for (long id : g.ids()) w.value(id);
+            for (long id : g.ids()) w.value(Long.toString(id));
             w.endArray().endObject();
         }
         w.endArray().name("failures").beginArray();

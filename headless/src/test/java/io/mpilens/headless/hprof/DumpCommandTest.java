@@ -92,7 +92,10 @@ class DumpCommandTest {
         for (String line : lines) assertTrue(line.length() <= 80, line);
 
         Run json = run("leaks", "--json", rank1.toString());
-        assertTrue(json.out().startsWith("{\"schema\":\"mpilens-leaks/1\",\"total\":2"), json.out());
+        assertTrue(json.out().startsWith("{\"schema\":\"mpilens-leaks/2\",\"total\":2"), json.out());
+        // the conventions of mpilens/1: enum names as they are, ids as strings
+        assertTrue(json.out().contains("{\"problem\":\"REQUEST_NEVER_COMPLETED\",\"kind\":\"REQUEST\","), json.out());
+        assertTrue(json.out().matches(".*\"ids\":\\[\"\\d+\"\\].*\\s*"), json.out());
     }
 
     @Test
