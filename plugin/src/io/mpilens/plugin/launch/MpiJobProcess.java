@@ -72,6 +72,11 @@ public final class MpiJobProcess implements IProcess {
         DebugPlugin.getDefault().fireDebugEventSet(new DebugEvent[] {new DebugEvent(this, DebugEvent.TERMINATE)});
     }
 
+    /** A line of mpilens's own in the job's console (standard output), marked as such. */
+    public void note(String text) {
+        out.append("[mpilens] " + text + "\n");
+    }
+
     /** The running job (tests wait for its output and check its processes). */
     public Job job() {
         return job;

@@ -23,6 +23,7 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchManager;
 import org.eclipse.jdt.launching.AbstractJavaLaunchConfigurationDelegate;
 import org.eclipse.jdt.launching.ExecutionArguments;
 import org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants;
@@ -34,6 +35,9 @@ import org.osgi.framework.Bundle;
  * with the agent and JDWP on every rank JVM, adds the job as the launch's process
  * ({@link MpiJobProcess}: console, terminate) and attaches one JDT Java debug target per rank
  * JVM to the same launch, so breakpoints, suspend and resume work per rank and for all.
+ * In run mode the job starts the same way (agent and JDWP on every rank, nobody attached): the
+ * console names the ranks' JDWP addresses, so a job that hangs can be attached to later
+ * (Attach to MPI Job, or {@code ./mpilens cominfo --job}) without a restart.
  * Runs in the launch's background job, never on the UI thread.
  */
 public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDelegate {
@@ -90,6 +94,10 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
             sub.subTask("waiting for the JDWP port of every rank JVM");
             List<JdwpAddress> addresses = awaitAddresses(job, sub);
             sub.worked(1);
+            if (ILaunchManager.RUN_MODE.equals(mode)) {
+                process.note(runModeNote(addresses));
+                return;
+            }
             sub.subTask("attaching to " + addresses.size() + " rank JVMs");
             JobAttach.attachTargets(launch, addresses, settings.targetLabels(addresses), ATTACH);
             sub.worked(1);
@@ -97,6 +105,15 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
             process.terminate();
             throw e;
         }
+    }
+
+    /** What run mode tells the user: where the ranks listen, and how to look inside later. */
+    static String runModeNote(List<JdwpAddress> addresses) {
+        StringBuilder all = new StringBuilder();
+        for (JdwpAddress a : addresses) all.append(all.length() == 0 ? "" : ",").append(a);
+        return "run mode: " + addresses.size() + " rank JVM" + (addresses.size() == 1 ? "" : "s")
+                + " with the mpilens agent, no debugger attached. To look inside (a hang, a leak), without a restart:"
+                + " Run > Attach to MPI Job... with " + all + "  (or: ./mpilens handles --attach " + all + ")";
     }
 
     private static List<JdwpAddress> awaitAddresses(Job job, IProgressMonitor monitor) throws CoreException {

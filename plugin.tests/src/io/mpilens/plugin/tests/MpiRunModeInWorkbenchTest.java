@@ -1,0 +1,124 @@
+package io.mpilens.plugin.tests;
+
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.awaitPause;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.plugin.debug.JobAttach;
+import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.launch.MpiJobProcess;
+import io.mpilens.plugin.launch.MpiLaunchSettings;
+import io.mpilens.plugin.model.JobView;
+import io.mpilens.plugin.model.RankView;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.core.model.IProcess;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.PlatformUI;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Run As > MPI Java Application: the job runs with the agent and JDWP on every rank but no
+ * debugger; the console says where the ranks listen, and attaching there later (the Attach to
+ * MPI Job command's code path) shows the running job in the MPI views, without a restart. The
+ * job then runs to its end on its own and the launch terminates with it.
+ */
+class MpiRunModeInWorkbenchTest {
+    private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
+    private static final Pattern ADDRESSES = Pattern.compile("Attach to MPI Job\\.\\.\\. with (\\S+)");
+
+    @Test
+    void aRunModeLaunchHasNoDebuggerNamesItsPortsAndCanBeAttachedToLater() throws Exception {
+        Path control = Files.createTempDirectory("mpilens-ui-run-");
+        debugPerspective();
+        ILaunchConfiguration config = configuration("mpi-run", "openmpi", TOUR, "-Dmpilens.control=" + control,
+                new MpiLaunchSettings(Binding.OPENMPI, 4, "", ""));
+        ILaunch launch = inBackground("the launch delegate starts the job in run mode",
+                () -> config.launch(ILaunchManager.RUN_MODE, new NullProgressMonitor()));
+        IProcess process = launch.getProcesses()[0];
+        Job job = ((MpiJobProcess) process).job();
+        ILaunch attached = null;
+        try {
+            assertEquals(0, launch.getDebugTargets().length, "run mode: no debugger attached");
+            awaitPause(job, "created");
+            String console = process.getStreamsProxy().getOutputStreamMonitor().getContents();
+            Matcher m = ADDRESSES.matcher(console);
+            assertTrue(m.find(), "the console names the ranks' JDWP addresses:\n" + console);
+            List<JdwpAddress> addresses = new ArrayList<>();
+            for (String a : m.group(1).split(",")) addresses.add(JdwpAddress.parse(a));
+            assertEquals(4, addresses.size(), m.group(1));
+            assertTrue(console.contains("[mpilens] run mode: 4 rank JVMs with the mpilens agent, no debugger attached."), console);
+            IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+            page.getWorkbenchWindow().getShell().setBounds(0, 0, 1280, 1000);
+            org.eclipse.ui.IViewPart consoleView = page.showView("org.eclipse.ui.console.ConsoleView");
+            page.setPartState(page.getReference(consoleView), IWorkbenchPage.STATE_MAXIMIZED);
+            MpiViewsInWorkbenchTest.spin(500);
+            MpiViewsInWorkbenchTest.screenshot(page.getWorkbenchWindow().getShell(), "the workbench", "run-mode-console.png");
+            page.setPartState(page.getReference(consoleView), IWorkbenchPage.STATE_RESTORED);
+
+            release(control, "created");
+            awaitPause(job, "orphans");
+            // later, the user attaches to the addresses the console gave
+            attached = inBackground("attaching to the running job", () -> JobAttach.attach("run-mode tour", addresses,
+                    Duration.ofSeconds(20)));
+            assertEquals(4, attached.getDebugTargets().length);
+            MpiJobs.get().follow(attached);
+            waitUntil("the MPI views read the 4 ranks of the job started in run mode", () -> {
+                JobView v = MpiJobs.get().current();
+                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null);
+            });
+            JobView v = MpiJobs.get().current();
+            for (RankView r : v.ranks()) assertEquals(ProcessState.OK, r.state(), r.label());
+            HandleInfo split = v.ranks().stream().filter(r -> r.rank() == 0).findFirst().orElseThrow().process().handles()
+                    .stream().filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
+            assertTrue(split.isOrphan(), "the freed split held by its pending receive: " + split);
+            for (IDebugTarget t : attached.getDebugTargets()) t.disconnect();
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(attached);
+            attached = null;
+
+            for (String point : List.of("orphans", "released", "finalized")) {
+                if (!point.equals("orphans")) awaitPause(job, point);
+                release(control, point);
+            }
+            waitUntil("the job ends on its own and the run launch with it", START.toMillis(), launch::isTerminated);
+            assertEquals(0, process.getExitValue(), "the job's exit code; output:\n" + job.tail());
+        } finally {
+            if (attached != null) {
+                ILaunch a = attached;
+                inBackground("the attach launch ends", () -> {
+                    a.terminate();
+                    return null;
+                });
+            }
+            if (!launch.isTerminated()) {
+                inBackground("the run launch terminates", () -> {
+                    launch.terminate();
+                    return null;
+                });
+            }
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        }
+    }
+}
