@@ -22,6 +22,7 @@ public final class MessageRateBench {
     static final String USAGE = String.join("\n",
             "usage: bench/run rate [--modes self,pair] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
             "                      [--self-messages N] [--pair-messages N] [--repetitions N] [--agent-options OPTS]",
+            "                      [--binding openmpi|mpj]",
             "  --modes          which workloads, in order (default self,pair)",
             "  --java           the ranks' java (default: java, the application JDK)",
             "  --self-pairs     launches per side in self mode, np 1 (default 5)",
@@ -29,8 +30,12 @@ public final class MessageRateBench {
             "  --self-messages  messages per repetition in self mode (default 1000000)",
             "  --pair-messages  messages per repetition in pair mode (default 300000)",
             "  --repetitions    repetitions per launch; each launch reports its best (default 10)",
-            "  --agent-options  more agent options for the launches with the agent, e.g. requests=false");
+            "  --agent-options  more agent options for the launches with the agent, e.g. requests=false",
+            "  --binding        openmpi (default) or mpj (MPJ Express multicore: the ranks are threads of one JVM)");
     static final String MAIN_CLASS = "io.mpilens.examples.openmpi.MessageRate";
+    static final String MPJ_MAIN_CLASS = "io.mpilens.examples.mpj.MessageRate";
+    /** The binding measured (--binding). */
+    private static Binding binding = Binding.OPENMPI;
     /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
     static final String AGENT_OPTIONS = "verbose=true";
     /** AGENT_OPTIONS plus what --agent-options adds. */
@@ -58,6 +63,13 @@ public final class MessageRateBench {
         int repetitions = Math.max(1, args.integer("--repetitions", 10));
         String more = args.string("--agent-options", "");
         if (!more.isBlank()) agentOptions = AGENT_OPTIONS + "," + more;
+        String b = args.string("--binding", "openmpi");
+        if (b.equals("mpj")) {
+            binding = Binding.MPJ_MULTICORE;
+        } else if (!b.equals("openmpi")) {
+            System.err.println("unknown binding '" + b + "'\n" + USAGE);
+            System.exit(2);
+        }
         args.done();
         for (String m : modes) {
             if (!m.equals("self") && !m.equals("pair")) {
@@ -76,8 +88,9 @@ public final class MessageRateBench {
         }
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "MessageRateBench: Open MPI, %s, 8-byte iRecv+iSend+waitAll per message;"
-                + " rate = best of %d repetitions per launch, median over launches;%n", MAIN_CLASS, repetitions);
+        System.out.printf(Locale.ROOT, "MessageRateBench: %s, %s, 8-byte iRecv+iSend+waitAll per message;"
+                + " rate = best of %d repetitions per launch, median over launches;%n",
+                binding == Binding.OPENMPI ? "Open MPI" : "MPJ Express multicore", mainClass(), repetitions);
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
                 + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), agentOptions,
                 Runtime.version());
@@ -117,6 +130,10 @@ public final class MessageRateBench {
         }
     }
 
+    private static String mainClass() {
+        return binding == Binding.OPENMPI ? MAIN_CLASS : MPJ_MAIN_CLASS;
+    }
+
     private record Workload(String mode, int np, int messages, int repetitions) {
     }
 
@@ -140,8 +157,8 @@ public final class MessageRateBench {
 
     /** One job through the project's launcher; returns rank 0's messages per second. */
     private static double launch(Workspace ws, String java, Workload w, boolean agent) throws Exception {
-        JobSpec.Builder spec = JobSpec.builder(Binding.OPENMPI, w.np, MAIN_CLASS)
-                .classPath(ws.openMpiExampleClassPath())
+        JobSpec.Builder spec = JobSpec.builder(binding, w.np, mainClass())
+                .classPath(binding == Binding.OPENMPI ? ws.openMpiExampleClassPath() : ws.mpjExampleClassPath())
                 .appArgs(w.mode, Integer.toString(w.messages), Integer.toString(w.repetitions))
                 .javaExecutable(java);
         if (agent) spec.agentJar(ws.agentJar()).agentOptions(agentOptions);

@@ -42,6 +42,11 @@ final class Workspace {
         return List.of(require("examples/support/target/classes"), require("examples/openmpi/target/classes"));
     }
 
+    /** What the MPJ Express examples run from (the launcher adds MPJ Express's jars). */
+    List<Path> mpjExampleClassPath() {
+        return List.of(require("examples/support/target/classes"), require("examples/mpj/target/classes"));
+    }
+
     private Path require(String relative) {
         Path p = root.resolve(relative);
         if (!Files.exists(p)) throw new IllegalStateException(p + " does not exist: " + BUILD_HINT);
