@@ -31,7 +31,8 @@ final class WrapperIndex {
 
     private static final Entry TOMBSTONE = new Entry(null, 0, -1, 0, null);
     private final ReferenceQueue<Object> queue;
-    private Entry[] table = new Entry[256];
+    static final int MIN_CAPACITY = 256;
+    private Entry[] table = new Entry[MIN_CAPACITY];
     private int used; // live entries + tombstones
 
     WrapperIndex(ReferenceQueue<Object> queue) {
@@ -51,7 +52,7 @@ final class WrapperIndex {
             existing.id = id;
             return;
         }
-        if ((used + 1) * 2 > table.length) rehash(table.length * 2);
+        if ((used + 1) * 2 > table.length) rehash();
         int h = System.identityHashCode(wrapper);
         int mask = table.length - 1;
         for (int i = mix(h) & mask; ; i = (i + 1) & mask) {
@@ -98,11 +99,18 @@ final class WrapperIndex {
         }
     }
 
-    private void rehash(int capacity) {
+    /**
+     * Live and tombstone slots reached half the table. The new size follows the live entries
+     * alone (at most a quarter full, at least {@link #MIN_CAPACITY}): wrappers that come and go
+     * (MPJ Express requests, one per message) leave tombstones, not a bigger table, and the next
+     * rehash is at least a quarter of the table's insertions away.
+     */
+    private void rehash() {
         Entry[] old = table;
         int live = 0;
         for (Entry e : old) if (e != null && e != TOMBSTONE && e.get() != null) live++;
-        while (live * 2 >= capacity) capacity *= 2;
+        int capacity = MIN_CAPACITY;
+        while (live * 4 > capacity) capacity *= 2;
         table = new Entry[capacity];
         used = 0;
         int mask = capacity - 1;
@@ -113,6 +121,11 @@ final class WrapperIndex {
             table[i] = e;
             used++;
         }
+    }
+
+    /** Slots of the table (tests). */
+    int capacity() {
+        return table.length;
     }
 
     private static int mix(int h) {
