@@ -22,7 +22,10 @@ import java.util.TreeSet;
  * active. A running rank's active handles are in use, not leaked, so they are not counted.
  */
 public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
-    /** /2: problem and kind as upper-case names and ids as strings, as in {@code mpilens/1} (/1 had lower case and numbers). */
+    /**
+     * /2: problem and kind as upper-case names, ids as strings, unread ranks under {@code errors},
+     * as in {@code mpilens/1} (/1 had lower case, numbers and {@code failures}).
+     */
     public static final String SCHEMA = "mpilens-leaks/2";
     static final String NO_SITE = "(creation site not recorded: agent option requestStacks=true)";
 
@@ -121,7 +124,7 @@ public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
             for (long id : g.ids()) w.value(Long.toString(id));
             w.endArray().endObject();
         }
-        w.endArray().name("failures").beginArray();
+        w.endArray().name("errors").beginArray();
         for (JobSnapshot.Failure f : failures) {
             w.beginObject().field("address", f.address()).field("message", f.message()).endObject();
         }

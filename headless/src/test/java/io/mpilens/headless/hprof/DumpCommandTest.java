@@ -96,6 +96,7 @@ class DumpCommandTest {
         // the conventions of mpilens/1: enum names as they are, ids as strings
         assertTrue(json.out().contains("{\"problem\":\"REQUEST_NEVER_COMPLETED\",\"kind\":\"REQUEST\","), json.out());
         assertTrue(json.out().matches(".*\"ids\":\\[\"\\d+\"\\].*\\s*"), json.out());
+        assertTrue(json.out().contains(",\"errors\":[]}"), json.out());
     }
 
     @Test
