@@ -5,8 +5,9 @@ import java.lang.ref.WeakReference;
 
 /**
  * Maps the application's wrapper objects to registry slots without keeping them alive:
- * an open-addressing table of weak references keyed by identity hash. Not thread-safe; the
- * registry guards it.
+ * an open-addressing table of weak references keyed by identity hash, linear probing with
+ * backward-shift deletion (no tombstones: wrappers that come and go, one or two MPJ Express
+ * requests per message, leave nothing behind to rehash). Not thread-safe; the registry guards it.
  *
  * <p>Part of the registry contract ({@code RegistryLayout.WRAPPERS}): a debugger or a heap-dump
  * reader maps a wrapper to its handle id by reading {@code table[]} (null and cleared entries
@@ -29,11 +30,10 @@ final class WrapperIndex {
         }
     }
 
-    private static final Entry TOMBSTONE = new Entry(null, 0, -1, 0, null);
     private final ReferenceQueue<Object> queue;
     static final int MIN_CAPACITY = 256;
     private Entry[] table = new Entry[MIN_CAPACITY];
-    private int used; // live entries + tombstones
+    private int used; // entries in the table (their wrappers may have been collected since)
 
     WrapperIndex(ReferenceQueue<Object> queue) {
         this.queue = queue;
@@ -55,14 +55,10 @@ final class WrapperIndex {
         if ((used + 1) * 2 > table.length) rehash();
         int h = System.identityHashCode(wrapper);
         int mask = table.length - 1;
-        for (int i = mix(h) & mask; ; i = (i + 1) & mask) {
-            Entry e = table[i];
-            if (e == null || e == TOMBSTONE) {
-                if (e == null) used++;
-                table[i] = new Entry(wrapper, h, slot, id, queue);
-                return;
-            }
-        }
+        int i = mix(h) & mask;
+        while (table[i] != null) i = (i + 1) & mask;
+        table[i] = new Entry(wrapper, h, slot, id, queue);
+        used++;
     }
 
     void remove(Object wrapper) {
@@ -70,9 +66,9 @@ final class WrapperIndex {
         int mask = table.length - 1;
         for (int i = mix(h) & mask; table[i] != null; i = (i + 1) & mask) {
             Entry e = table[i];
-            if (e != TOMBSTONE && e.hash == h && e.get() == wrapper) {
+            if (e.hash == h && e.get() == wrapper) {
                 e.clear();
-                table[i] = TOMBSTONE;
+                delete(i);
                 return;
             }
         }
@@ -83,10 +79,30 @@ final class WrapperIndex {
         int mask = table.length - 1;
         for (int i = mix(dead.hash) & mask; table[i] != null; i = (i + 1) & mask) {
             if (table[i] == dead) {
-                table[i] = TOMBSTONE;
+                delete(i);
                 return;
             }
         }
+    }
+
+    /** Empties slot i and moves back the entries of its probe run that may no longer be reached. */
+    private void delete(int i) {
+        Entry[] t = table;
+        int mask = t.length - 1;
+        int hole = i;
+        for (int j = (hole + 1) & mask; t[j] != null; j = (j + 1) & mask) {
+            int home = mix(t[j].hash) & mask;
+            // t[j] stays where it is if its home lies cyclically in (hole, j]
+            boolean stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+            if (!stays) {
+                t[hole] = t[j];
+                hole = j;
+            }
+        }
+        t[hole] = null;
+        used--;
+        // after a peak of live wrappers, give the memory back once few are left
+        if (t.length > MIN_CAPACITY && used * 16 < t.length) rehash();
     }
 
     private Entry find(Object wrapper) {
@@ -95,27 +111,26 @@ final class WrapperIndex {
         for (int i = mix(h) & mask; ; i = (i + 1) & mask) {
             Entry e = table[i];
             if (e == null) return null;
-            if (e != TOMBSTONE && e.hash == h && e.get() == wrapper) return e;
+            if (e.hash == h && e.get() == wrapper) return e;
         }
     }
 
     /**
-     * Live and tombstone slots reached half the table. The new size follows the live entries
-     * alone (at most a quarter full, at least {@link #MIN_CAPACITY}): wrappers that come and go
-     * (MPJ Express requests, one per message) leave tombstones, not a bigger table, and the next
-     * rehash is at least a quarter of the table's insertions away.
+     * The table is half full, or a sixteenth full after deletions. The new size follows the entries whose wrappers are still alive
+     * (at most a quarter full, at least {@link #MIN_CAPACITY}); entries of collected wrappers
+     * are dropped here if the reference queue has not brought them yet.
      */
     private void rehash() {
         Entry[] old = table;
         int live = 0;
-        for (Entry e : old) if (e != null && e != TOMBSTONE && e.get() != null) live++;
+        for (Entry e : old) if (e != null && e.get() != null) live++;
         int capacity = MIN_CAPACITY;
         while (live * 4 > capacity) capacity *= 2;
         table = new Entry[capacity];
         used = 0;
         int mask = capacity - 1;
         for (Entry e : old) {
-            if (e == null || e == TOMBSTONE || e.get() == null) continue;
+            if (e == null || e.get() == null) continue;
             int i = mix(e.hash) & mask;
             while (table[i] != null) i = (i + 1) & mask;
             table[i] = e;

@@ -59,4 +59,28 @@ class WrapperIndexTest {
         for (int i = 0; i < 10; i++) assertEquals(i + 1, index.entry(live.get(i)).id);
         assertNull(index.entry(live.get(10)));
     }
+
+    @Test
+    void randomPutsAndRemovesAgreeWithAPlainMap() {
+        java.util.Random random = new java.util.Random(42);
+        java.util.IdentityHashMap<Object, Long> expected = new java.util.IdentityHashMap<>();
+        List<Object> known = new ArrayList<>();
+        for (int step = 0; step < 300_000; step++) {
+            if (known.isEmpty() || random.nextInt(3) > 0 && known.size() < 5_000) {
+                Object w = new Object();
+                known.add(w);
+                expected.put(w, (long) step + 1);
+                index.put(w, step, step + 1);
+            } else {
+                Object w = known.remove(random.nextInt(known.size()));
+                expected.remove(w);
+                index.remove(w);
+                assertNull(index.entry(w), "removed at step " + step);
+            }
+            if (step % 10_000 == 0) {
+                for (Object w : known) assertEquals(expected.get(w).longValue(), index.entry(w).id, "step " + step);
+            }
+        }
+        for (Object w : known) assertEquals(expected.get(w).longValue(), index.entry(w).id);
+    }
 }
