@@ -99,6 +99,15 @@ public final class SnapshotBench {
             System.out.println();
             verdicts("running", running);
             verdicts("suspended", suspended);
+
+            // the Variables view's and `calls`' way from a wrapper object to its handle: one JDWP
+            // read per index entry, so its cost grows with the wrappers the agent indexes
+            long t0 = System.nanoTime();
+            int entries = new RegistryDecoder(reader).wrapperIds().size();
+            double indexMs = (System.nanoTime() - t0) / 1e6;
+            System.out.printf(Locale.ROOT, "%nwrapper index (RegistryDecoder.wrapperIds, running target): %,d wrappers"
+                    + " read in %.0f ms, %.1f us each (not a goal; it grows with --communicators and --datatypes)%n",
+                    entries, indexMs, entries == 0 ? 0 : indexMs * 1000 / entries);
         }
     }
 
