@@ -39,7 +39,6 @@ public final class RegistryDecoder {
     private static final int MAX_ATTEMPTS = 5;
     private static final long[] NO_IDS = new long[0];
     /** Reads of a request table with its ids read once, before reading them before and after the rows. */
-    private static final int QUIET_ATTEMPTS = 2;
 
     private final TargetReader reader;
     /** Interned strings never change once published, so they are cached across snapshots. */
@@ -220,42 +219,35 @@ public final class RegistryDecoder {
 
     /**
      * A row is filled while its id is 0 and appears when the id is stored, last; ids are never
-     * reused. So a table whose write counter did not move during the read is consistent as read,
-     * and otherwise a row is consistent when its id is the same before and after its fields.
+     * reused. So a row is consistent as read when its id is the same before and after its fields
+     * (a table's writer takes no lock and bumps no counter per row: the ids are read twice).
      */
     private RequestRows readTable(TargetObject counters, TargetObject ids, TargetObject reqs, TargetObject sideAt,
                                   TargetObject sideLen, TargetObject doneIds) {
         RequestRows out = new RequestRows();
         if (counters == null || ids == null || reqs == null) return out;
-        for (int attempt = 0; ; attempt++) {
-            long[] before = reader.longs(counters, 0, REQ_COUNTERS_LENGTH);
-            int rows = (int) Math.min(before[REQ_COUNT_HIGH_WATER],
-                    Math.min(reader.arrayLength(ids), reader.arrayLength(reqs) / REQ_STRIDE));
-            long writes = before[REQ_COUNT_WRITES];
-            boolean marks = before[REQ_COUNT_DONE] != 0 && doneIds != null;
-            boolean quiet = (writes & 1) == 0 && attempt < QUIET_ATTEMPTS;
-            out.rows = rows;
-            out.ids = reader.longs(ids, 0, rows);
-            out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
-            if (sideAt != null && sideLen != null) {
-                out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
-                out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
-            }
-            long[] done = marks ? reader.longs(doneIds, 0, Math.min(rows, reader.arrayLength(doneIds))) : null;
-            if (quiet && reader.longs(counters, 0, REQ_COUNTERS_LENGTH)[REQ_COUNT_WRITES] != writes) continue;
-            long[] after = quiet ? out.ids : reader.longs(ids, 0, rows);
-            if (!quiet) {
-                out.stable = new boolean[rows];
-                // a request there before but gone or replaced after is not shown, and counted torn;
-                // one that appeared meanwhile (id 0 before) is simply not shown
-                for (int r = 0; r < rows; r++) out.stable[r] = out.ids[r] == after[r] || out.ids[r] == 0;
-            }
-            if (done != null) {
-                out.done = new boolean[rows];
-                for (int r = 0; r < rows && r < done.length; r++) out.done[r] = done[r] != 0 && done[r] == out.ids[r];
-            }
-            return out;
+        long[] before = reader.longs(counters, 0, REQ_COUNTERS_LENGTH);
+        int rows = (int) Math.min(before[REQ_COUNT_HIGH_WATER],
+                Math.min(reader.arrayLength(ids), reader.arrayLength(reqs) / REQ_STRIDE));
+        boolean marks = before[REQ_COUNT_DONE] != 0 && doneIds != null;
+        out.rows = rows;
+        out.ids = reader.longs(ids, 0, rows);
+        out.reqs = reader.longs(reqs, 0, rows * REQ_STRIDE);
+        if (sideAt != null && sideLen != null) {
+            out.sideAt = reader.ints(sideAt, 0, Math.min(rows, reader.arrayLength(sideAt)));
+            out.sideLen = reader.ints(sideLen, 0, Math.min(rows, reader.arrayLength(sideLen)));
         }
+        long[] done = marks ? reader.longs(doneIds, 0, Math.min(rows, reader.arrayLength(doneIds))) : null;
+        long[] after = reader.longs(ids, 0, rows);
+        out.stable = new boolean[rows];
+        // a request there before but gone or replaced after is not shown, and counted torn;
+        // one that appeared meanwhile (id 0 before) is simply not shown
+        for (int r = 0; r < rows; r++) out.stable[r] = out.ids[r] == after[r] || out.ids[r] == 0;
+        if (done != null) {
+            out.done = new boolean[rows];
+            for (int r = 0; r < rows && r < done.length; r++) out.done[r] = done[r] != 0 && done[r] == out.ids[r];
+        }
+        return out;
     }
 
     private List<ProcessSnapshot> assemble(Map<String, Object> f, Columns c) {

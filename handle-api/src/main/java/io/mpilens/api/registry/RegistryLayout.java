@@ -19,13 +19,17 @@ package io.mpilens.api.registry;
  * <p>Version 3: the wrapper index ({@link #WRAPPERS}) is part of the contract, so a debugger or a
  * heap-dump reader maps an application's wrapper object to its handle id; a freed handle's
  * wrapper stays in it while the handle is an orphan.
+ *
+ * <p>Version 4: filling a request row no longer moves its table's write counter
+ * ({@link #REQ_COUNT_WRITES}), so a reader proves a row consistent by its id alone (read
+ * before and after the fields); a version-3 reader would trust an unchanged counter.
  */
 public final class RegistryLayout {
     private RegistryLayout() {
     }
 
     public static final int MAGIC = 0x4D50494C; // "MPIL"
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final String ROOT_CLASS = "io.mpilens.agent.registry.HandleRegistry";
     public static final String ROOT_FIELD = "INSTANCE";
@@ -117,16 +121,14 @@ public final class RegistryLayout {
      */
     public static final String REQ_TABLE_COUNT = "reqTableCount";
     /**
-     * long[][]: per table, {@link #REQ_COUNTERS_LENGTH} scalars at the REQ_COUNT_* indexes. Never
-     * replaced, so the write counter can be read before and after the table's arrays.
+     * long[][]: per table, {@link #REQ_COUNTERS_LENGTH} scalars at the REQ_COUNT_* indexes. Never replaced.
      */
     public static final String REQ_COUNTERS = "reqCounters";
     /** Rows [0, high water) have been used at least once. */
     public static final int REQ_COUNT_HIGH_WATER = 0;
     /**
-     * The table's seqlock, odd while a row is filled or its arrays are replaced. When it is even
-     * and unchanged across a read of the table's ids and rows, every row read is consistent and
-     * the ids need not be read a second time.
+     * Odd while the table's arrays are replaced (growth). Rows are not covered by it (version 4):
+     * a row is consistent when its id, read before and after its fields, did not change.
      */
     public static final int REQ_COUNT_WRITES = 1;
     /** Rows completed by another thread than the owner and not yet released by it (see {@link #DONE_IDS}). */

@@ -369,7 +369,7 @@ public final class HandleRegistry {
                 drainCollected();
                 if (sharedRow(request, 0) >= 0) return;
             } else {
-                int stale = shared.keys.get(key);
+                int stale = shared.find(key);
                 if (stale >= 0) {
                     // MPI hands out a request's handle again only after the old one finished
                     releaseShared(null, stale);
@@ -382,7 +382,7 @@ public final class HandleRegistry {
             long rid = nextId++;
             t.write(r, rid, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
                     RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc), c);
-            if (key != 0) t.keys.put(key, r); else wrappers.put(request, r | REQUEST_SLOT, rid);
+            if (key != 0) t.index(key, r); else wrappers.put(request, r | REQUEST_SLOT, rid);
         } finally {
             unlock();
         }
@@ -413,7 +413,7 @@ public final class HandleRegistry {
         if (t.nextId == t.idLimit) takeIds(t);
         int r = t.take();
         t.write(r, t.nextId++, key, peerTag(peer, tag), commId, meta, c);
-        int stale = t.keys.put(key, r);
+        int stale = t.index(key, r);
         // MPI hands out a request's handle again only after the old one finished
         if (stale >= 0) completeStale(t, stale);
     }
@@ -483,7 +483,7 @@ public final class HandleRegistry {
 
     /** Owner only: the request of row r finished; its communicator may be an orphan waiting for it. */
     private void completeOwn(RequestTable t, int r, long key) {
-        t.keys.remove(key);
+        t.unindex(key);
         int c = t.commSlot[r];
         long commId = t.comm(r);
         t.clear(r);
@@ -605,7 +605,10 @@ public final class HandleRegistry {
         reqSideLens[i] = t.reqSideLen;
     }
 
-    /** A table is full: larger arrays, published under the lock while its write counter is odd. */
+    /**
+     * A table is full: larger arrays, published under the lock while its write counter is odd.
+     * A ring grown past {@link RequestTable#RING_MAX} rows becomes keyed.
+     */
     void grow(RequestTable t) {
         lock();
         try {
@@ -615,6 +618,10 @@ public final class HandleRegistry {
                 publish(t);
             } finally {
                 t.endWrites(); // even if out of memory: the counter must not stay odd
+            }
+            if (!t.keyed && t.reqId.length > RequestTable.RING_MAX) {
+                int[] stale = t.becomeKeyed();
+                for (int i = 0; stale[i] >= 0; i++) completeStale(t, stale[i]);
             }
         } finally {
             unlock();
@@ -662,7 +669,7 @@ public final class HandleRegistry {
 
     /** Row of a request in the shared table: by native handle when it has one, else by wrapper. */
     private int sharedRow(Object request, long key) {
-        if (key != 0) return shared.keys.get(key);
+        if (key != 0) return shared.find(key);
         WrapperIndex.Entry e = request == null ? null : wrappers.entry(request);
         if (e == null || e.slot < 0 || (e.slot & REQUEST_SLOT) == 0) return -1;
         int r = e.slot & ~REQUEST_SLOT;
@@ -689,7 +696,7 @@ public final class HandleRegistry {
     private RequestTable findKeyed(long key) {
         RequestTable mine = ownTableIfAny();
         if (mine != null) {
-            int r = mine.keys.get(key);
+            int r = mine.find(key);
             if (r >= 0) {
                 foundRow = r;
                 foundId = mine.id(r);
@@ -774,7 +781,7 @@ public final class HandleRegistry {
         if (key != 0 && fastRequests) {
             RequestTable t = ownTableIfAny();
             if (t != null) {
-                int r = t.keys.remove(key);
+                int r = t.takeOut(key);
                 if (r >= 0) {
                     completeRow(t, r);
                     return;
@@ -786,6 +793,10 @@ public final class HandleRegistry {
 
     /** Owner only: row r (already out of the key map) finished. */
     private void completeRow(RequestTable t, int r) {
+        if (freedCount == 0) { // no orphan can be waiting for it (racy: the reaper's sweep covers a free meanwhile)
+            t.clear(r);
+            return;
+        }
         int c = t.commSlot[r];
         long commId = t.comm(r);
         t.clear(r);
@@ -848,7 +859,7 @@ public final class HandleRegistry {
         long meta = t.meta(r);
         int f = RegistryLayout.requestFlags(meta);
         long key = t.key(r);
-        if (key != 0) t.keys.remove(key);
+        if (key != 0) t.unindex(key);
         else if (wrapper != null) wrappers.remove(wrapper);
         if (historyOfRequests) {
             recordHistory(t.id(r), HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,

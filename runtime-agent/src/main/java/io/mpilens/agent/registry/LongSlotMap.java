@@ -126,7 +126,7 @@ final class LongSlotMap {
         }
     }
 
-    private static int mix(long key) {
+    static int mix(long key) {
         long h = key * 0x9E3779B97F4A7C15L;
         return (int) (h >>> 32);
     }

@@ -13,10 +13,19 @@ import java.util.Arrays;
  * two steps from the root; its scalars are in {@code reqCounters[t]}. A thread's own table is written
  * by that thread only, with plain stores: no lock, no atomic instruction, no allocation. A row is
  * published by storing its id last (release), and emptied by storing 0 there; the ids are unique,
- * so they double as the rows' seqlock stamps, and the write counter (odd while a row is filled)
- * tells a reader whether anything changed while it read the table. Table 0 is
- * shared and written under the registry lock (requests tracked by wrapper, persistent requests,
- * requests with creation stacks or history).
+ * so they are the rows' seqlock stamps: a reader that sees a row's id unchanged before and after
+ * its fields read them consistently. Table 0 is shared and written under the registry lock
+ * (requests tracked by wrapper, persistent requests, requests with creation stacks or history).
+ *
+ * <p>A thread's own table starts as a <em>ring</em>: each request takes the next empty row after
+ * the last one taken, and a small direct-mapped index (native handle hash → row, a newer request
+ * overwriting an older one's entry) finds it again: one store at creation, one probe at
+ * completion, no probing sequence and no deletion. A request whose entry was overwritten is
+ * found by scanning back from the newest row. The same probe at creation notices a handle that
+ * is still in a live row: MPI gave it out again, so that request finished unnoticed.
+ * A ring is at most half full; when more requests are pending than
+ * {@link #RING_MAX} rows allow, the table becomes <em>keyed</em>, as the shared table always is:
+ * a map from native handle to row, and a free list.
  *
  * <p>Another thread that completes a request of a live owner does not write the row: under the
  * registry lock it sets {@code doneId[r]} to the row's id and queues the row; the decoder
@@ -30,6 +39,8 @@ final class RequestTable {
     static final long SHARED = -1;
     /** Request ids are taken from the registry in blocks, so creating one needs no lock. */
     static final int ID_BLOCK = 256;
+    /** A thread table larger than this many rows is keyed (see the class comment). */
+    static final int RING_MAX = 256;
 
     // ---- published in the registry root (layout), replaced only under the registry lock
     /** Id of the request in each row, 0 when the row is empty; stored last when a row is filled. */
@@ -51,7 +62,17 @@ final class RequestTable {
     /** Thread id of the owner (ids are never reused), or SHARED. Written under the registry lock. */
     long ownerId;
     private WeakReference<Thread> owner;
+    /** Native handle to row; kept only while {@link #keyed}. */
     final LongSlotMap keys;
+    /** Whether rows are found through {@link #keys} and taken from the free list; else the table is a ring. */
+    boolean keyed;
+    /** Ring: where the search for the next empty row starts, and the row taken last. */
+    private int cursor;
+    private int lastRow;
+    /** Live rows (ring). */
+    int pending;
+    /** Ring: row + 1 of the request whose native handle hashes to each entry, 0 for none. Lossy. */
+    private int[] byKey;
     /** Main-table slot of the communicator (window, file) of each row, -1 if none. */
     int[] commSlot;
     private int[] free;
@@ -81,6 +102,8 @@ final class RequestTable {
         free = new int[capacity];
         doneId = new long[capacity];
         keys = new LongSlotMap(Math.max(16, Integer.highestOneBit(capacity) * 2));
+        keyed = ownerId == SHARED || capacity > RING_MAX || Integer.bitCount(capacity) != 1;
+        byKey = keyed ? null : new int[capacity * 2];
         this.ownerId = ownerId;
         this.owner = owner == null ? null : new WeakReference<>(owner);
     }
@@ -106,16 +129,86 @@ final class RequestTable {
         LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
     }
 
-    /** A free row (grown when needed). */
+    /** An empty row (grown when needed). */
     int take() {
-        if (freeCount > 0) return free[--freeCount];
-        if (reqHighWater == reqId.length) registry.grow(this);
-        int r = reqHighWater++;
-        LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+        if (keyed) {
+            if (freeCount > 0) return free[--freeCount];
+            if (reqHighWater == reqId.length) registry.grow(this);
+            int r = reqHighWater++;
+            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+            return r;
+        }
+        if ((pending + 1) * 2 > reqId.length) {
+            registry.grow(this);
+            if (keyed) return take();
+        }
+        long[] ids = reqId;
+        int mask = ids.length - 1;
+        int r = cursor;
+        while (ids[r] != 0) r = (r + 1) & mask; // pending rows are skipped; at most half are
+        cursor = (r + 1) & mask;
+        lastRow = r;
+        pending++;
+        if (r >= reqHighWater) {
+            reqHighWater = r + 1;
+            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+        }
         return r;
     }
 
-    /** Registry lock held: larger arrays, published by the caller while the write counter is odd. */
+    /**
+     * Owner (or the registry lock's holder when there is none): the row of the live request with
+     * this native handle, -1 if none. In a ring, the newest matching row: a message loop completes
+     * what it just created, so the scan back from the newest row is short.
+     */
+    int find(long key) {
+        if (keyed) return keys.get(key);
+        long[] ids = reqId;
+        long[] rows = reqs;
+        int[] index = byKey;
+        int r = index[LongSlotMap.mix(key) & (index.length - 1)] - 1;
+        if (r >= 0 && r < ids.length && rows[r * REQ_STRIDE + REQ_KEY] == key && ids[r] != 0) return r;
+        return scan(key);
+    }
+
+    /** Ring: the newest live row with this native handle, scanning back from the newest row. */
+    private int scan(long key) {
+        long[] ids = reqId;
+        long[] rows = reqs;
+        int mask = ids.length - 1;
+        int r = lastRow;
+        for (int n = Math.min(reqHighWater, ids.length); n > 0; n--, r = (r - 1) & mask) {
+            if (rows[r * REQ_STRIDE + REQ_KEY] == key && ids[r] != 0) return r;
+        }
+        return -1;
+    }
+
+    /**
+     * Row r now holds the request with this native handle. Returns the row of another live
+     * request with the same handle, or -1: MPI hands out a handle again only after its request
+     * finished, so that one finished unnoticed. (A ring sees it when the index entry is still
+     * the older request's; {@link #becomeKeyed} catches the rest.)
+     */
+    int index(long key, int r) {
+        if (keyed) return keys.put(key, r);
+        int[] index = byKey;
+        int h = LongSlotMap.mix(key) & (index.length - 1);
+        int old = index[h] - 1;
+        index[h] = r + 1;
+        return old >= 0 && old != r && reqs[old * REQ_STRIDE + REQ_KEY] == key && reqId[old] != 0 ? old : -1;
+    }
+
+    /** Owner: {@link #find} and {@link #unindex} in one step. */
+    int takeOut(long key) {
+        return keyed ? keys.remove(key) : find(key);
+    }
+
+    /** The request with this native handle left row r (the row is emptied separately). */
+    void unindex(long key) {
+        if (keyed) keys.remove(key);
+    }
+
+    /** Registry lock held: larger arrays, published by the caller. */
     void grow() {
         int cap = reqId.length * 2;
         reqs = Arrays.copyOf(reqs, cap * REQ_STRIDE);
@@ -129,21 +222,55 @@ final class RequestTable {
         }
         commSlot = Arrays.copyOf(commSlot, cap);
         free = Arrays.copyOf(free, cap);
+        if (byKey != null) {
+            int[] index = new int[cap * 2];
+            for (int r = 0; r < reqHighWater; r++) {
+                if (reqId[r] != 0) index[LongSlotMap.mix(key(r)) & (index.length - 1)] = r + 1;
+            }
+            byKey = index;
+        }
+    }
+
+    /**
+     * Registry lock held: a ring grown past {@link #RING_MAX} becomes keyed. Returns the rows of
+     * requests whose handle a newer live request has (they finished unnoticed; the caller
+     * completes them), -1 terminated.
+     */
+    int[] becomeKeyed() {
+        int[] stale = new int[reqHighWater + 1];
+        int staleCount = 0;
+        freeCount = 0;
+        for (int r = reqHighWater - 1; r >= 0; r--) {
+            if (reqId[r] == 0) {
+                free[freeCount++] = r;
+                continue;
+            }
+            int other = keys.put(key(r), r);
+            if (other >= 0) { // two live rows with one handle: the older one is stale
+                int older = reqId[other] < reqId[r] ? other : r;
+                if (older == other) keys.put(key(r), r); else keys.put(key(r), other);
+                stale[staleCount++] = older;
+            }
+        }
+        stale[staleCount] = -1;
+        keyed = true;
+        byKey = null;
+        return stale;
     }
 
     /** Fills the empty row r; the row appears to readers when its id is stored, last. */
     void write(int r, long id, long key, long peerTag, long comm, long meta, int slotOfComm) {
         int b = r * REQ_STRIDE;
-        beginWrites();
-        reqs[b + REQ_KEY] = key;
-        reqs[b + REQ_PEER_TAG] = peerTag;
-        reqs[b + REQ_COMM] = comm;
-        reqs[b + REQ_META] = meta;
-        LONGS.setRelease(reqId, r, id);
-        endWrites();
+        long[] rows = reqs;
+        rows[b + REQ_KEY] = key;
+        rows[b + REQ_PEER_TAG] = peerTag;
+        rows[b + REQ_COMM] = comm;
+        rows[b + REQ_META] = meta;
         commSlot[r] = slotOfComm;
+        LONGS.setRelease(reqId, r, id);
     }
 
+    /** Around a replacement of the table's arrays (registry lock held); rows are stamped by their ids. */
     void beginWrites() {
         LONGS.setOpaque(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
         VarHandle.storeStoreFence();
@@ -158,15 +285,15 @@ final class RequestTable {
         LONGS.setOpaque(reqs, r * REQ_STRIDE + REQ_META, meta);
     }
 
-    /** Empties row r (one store: the row is there or gone) and puts it on the free list. */
+    /** Empties row r (one store: the row is there or gone); a keyed table puts it on the free list. */
     void clear(int r) {
         LONGS.setRelease(reqId, r, 0L);
         if (reqSideAt != null) {
             reqSideAt[r] = -1;
             reqSideLen[r] = 0;
         }
-        commSlot[r] = -1;
-        free[freeCount++] = r;
+        if (keyed) free[freeCount++] = r;
+        else pending--;
     }
 
     /** Side record of row r, set before the row's F_HAS_SIDE flag says it is there. */
@@ -208,7 +335,7 @@ final class RequestTable {
      * with that key. Returns the row (its id in {@link #foundId}), or -1.
      */
     int findForeign(long key) {
-        int r = keys.getRacy(key);
+        int r = keyed ? keys.getRacy(key) : -1;
         if (r >= 0 && verify(r, key)) return r;
         long[] rows = reqs;
         int n = Math.min(reqHighWater, rows.length / REQ_STRIDE);

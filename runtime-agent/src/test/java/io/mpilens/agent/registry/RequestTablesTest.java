@@ -31,7 +31,11 @@ class RequestTablesTest {
 
     @BeforeEach
     void freshRegistry() {
-        registry = new HandleRegistry(4, 16); // thread tables start with 4 rows: growth is exercised
+        freshRegistry(4); // thread tables start with 4 rows: growth is exercised
+    }
+
+    private void freshRegistry(int tableRows) {
+        registry = new HandleRegistry(tableRows, 16);
         registry.configure("test", "openmpi", false);
         RegistryLifecycleTest.Root.INSTANCE = registry;
         reader = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, RegistryLifecycleTest.Root.class));
@@ -87,7 +91,8 @@ class RequestTablesTest {
         RequestTable[] tables = tables(registry);
         assertEquals(2, tables.length, "the shared table and this thread's");
         assertEquals(0, tables[0].reqHighWater, "nothing went through the shared table");
-        assertEquals(1, tables[1].reqHighWater, "a completed request's row is taken by the next one");
+        assertFalse(tables[1].keyed, "a message loop keeps its table a ring");
+        assertEquals(4, tables[1].reqId.length, "completed requests' rows are taken again: the ring did not grow");
         HandleInfo r = requests(snapshot()).get(0);
         assertEquals(0x10, r.cHandle());
         assertEquals(commId, r.communicator());
@@ -129,7 +134,8 @@ class RequestTablesTest {
         checked.countDown();
         owner.join();
         assertEquals(0, table.doneCount());
-        assertEquals(2, table.reqHighWater, "the marked row was reused by the owner");
+        assertEquals(2, table.pending, "the owner released the marked row");
+        assertEquals(0, table.reqId[0], "0xA0's row is empty");
         assertEquals(Set.of(0xB0L, 0xC0L), requests(snapshot()).stream().map(HandleInfo::cHandle).collect(Collectors.toSet()));
 
         registry.requestCompleted(null, 0xB0);
@@ -159,7 +165,7 @@ class RequestTablesTest {
         onOtherThread(() -> registry.addRequest(new Object(), 0xF00, 0, "mpi.Request", "iRecv", 0, 0, null, false));
         RequestTable[] tables = tables(registry);
         assertEquals(2, tables.length, "the next thread took over the dead thread's table");
-        assertEquals(3, tables[1].reqHighWater, "and reused its free row");
+        assertEquals(3, tables[1].pending, "with its two pending rows");
         assertEquals(3, requests(snapshot()).size());
         assertEquals(2, communicator(snapshot()).refCount());
 
@@ -213,13 +219,65 @@ class RequestTablesTest {
     }
 
     @Test
-    void quietTableIsReadOnce() throws Exception {
-        for (long k = 1; k <= 100; k++) send(k * 8);
+    void ringTableBecomesKeyedWhenManyArePendingAndFindsEveryRequestInAnyOrder() throws Exception {
+        int n = 2 * RequestTable.RING_MAX + 3;
+        for (long k = 1; k <= n; k++) send(k * 8);
+        RequestTable own = tables(registry)[1];
+        assertTrue(own.keyed, "more than " + RequestTable.RING_MAX / 2 + " pending requests: keyed");
+        assertEquals(n, requests(snapshot()).size());
+        // completed in an order neither newest-first nor oldest-first
+        for (long k = 1; k <= n; k += 2) registry.requestCompleted(null, k * 8);
+        for (long k = (n / 2) * 2; k >= 2; k -= 2) registry.requestCompleted(null, k * 8);
+        assertTrue(requests(snapshot()).isEmpty(), "every completion found its request");
+    }
+
+    @Test
+    void ringFindsRequestsWhoseIndexEntryWasOverwritten() throws Exception {
+        // 12 pending requests in a ring of 32 rows with a 64-entry index, all in one entry
+        freshRegistry(32);
+        long[] keys = new long[12];
+        int entry = LongSlotMap.mix(0x7f00_0000L) & 63;
+        for (long k = 0x7f00_0000L, i = 0; i < keys.length; k += 16) { // all in one index entry
+            if ((LongSlotMap.mix(k) & 63) == entry) keys[(int) i++] = k;
+        }
+        for (long k : keys) send(k);
+        RequestTable own = tables(registry)[1];
+        assertFalse(own.keyed);
+        for (long k : keys) assertTrue(own.find(k) >= 0, "request " + Long.toHexString(k) + " is found");
+        for (int i = 0; i < keys.length; i += 3) registry.requestCompleted(null, keys[i]);
+        assertEquals(8, requests(snapshot()).size());
+        assertEquals(8, communicator(snapshot()).refCount());
+        for (long k : keys) registry.requestCompleted(null, k);
+        assertTrue(requests(snapshot()).isEmpty());
+    }
+
+    @Test
+    void handleGivenOutAgainUnnoticedByTheRingIsResolvedWhenTheTableBecomesKeyed() throws Exception {
+        freshRegistry(32); // a ring of 32 rows, an index of 64 entries
+        long a = 0x7f00_0000L;
+        int entry = LongSlotMap.mix(a) & 63;
+        long b = a + 16;
+        while ((LongSlotMap.mix(b) & 63) != entry) b += 16;
+        registry.addRequest(new Object(), a, 0, "mpi.Request", "iSend", 1, 5, comm, false); // its completion is missed
+        send(b); // overwrites a's index entry
+        registry.addRequest(new Object(), a, 0, "mpi.Request", "iRecv", 1, 5, comm, false); // MPI gave a out again
+        assertEquals(2, requests(snapshot()).stream().filter(r -> r.cHandle() == a).count(),
+                "the ring did not see the reuse: its index entry was b's");
+        for (long k = 1; k <= RequestTable.RING_MAX; k++) send(k * 8 + 0x1000_0000L);
+        assertTrue(tables(registry)[1].keyed);
+        List<HandleInfo> withA = requests(snapshot()).stream().filter(r -> r.cHandle() == a).collect(Collectors.toList());
+        assertEquals(1, withA.size(), "keyed, the older request with handle a is known finished");
+        assertEquals("iRecv", withA.get(0).creatingCall());
+    }
+
+    @Test
+    void idsAreReadBeforeAndAfterTheRows() throws Exception {
+        for (long k = 1; k <= 10; k++) send(k * 8);
         RequestTable own = tables(registry)[1];
         snapshot();
         assertEquals(1, reader.arraysRead.stream().filter(a -> a == own.reqs).count());
-        assertEquals(1, reader.arraysRead.stream().filter(a -> a == own.reqId).count(),
-                "the ids of an unchanged table are read once");
+        assertEquals(2, reader.arraysRead.stream().filter(a -> a == own.reqId).count(),
+                "a table's writer bumps no counter per row: its ids prove its rows consistent");
     }
 
     @Test
