@@ -114,6 +114,8 @@ public final class HandleRegistry {
     private final int tableCapacity;
     /** Requests with a native handle go into thread tables (off while stacks or history are recorded). */
     private boolean fastRequests = true;
+    /** {@link #fastRequests} and requests tracked at all: {@link #addRequest} may try the owner's fast path. */
+    private boolean fastAdds = true;
     /** Handles in state FREED (orphans): while there are none, completing a request checks nothing. */
     private int freedCount;
     /** Some freed communicator waits for requests of thread tables: the reaper re-checks it. */
@@ -163,6 +165,7 @@ public final class HandleRegistry {
             this.binding = binding;
             this.historyOfRequests = historyOfRequests;
             this.fastRequests = !historyOfRequests && !requestStacks;
+            this.fastAdds = fastRequests && !requestsOff;
         } finally {
             unlock();
         }
@@ -173,6 +176,7 @@ public final class HandleRegistry {
         lock();
         try {
             requestsOff = true;
+            fastAdds = false;
         } finally {
             unlock();
         }
@@ -353,6 +357,19 @@ public final class HandleRegistry {
      */
     public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
+        if (key != 0 && !persistent && fastAdds) {
+            RequestTable t = lastTable;
+            if (t.ownerId == Thread.currentThread().getId()
+                    && t.fastAdd(key, proc, bindingClass, callName, peer, tag, communicator, id)) {
+                return;
+            }
+        }
+        addRequestSlow(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
+    }
+
+    /** {@link #addRequest} when the owner's fast path cannot take it: every case, caches filled on the way. */
+    private void addRequestSlow(Object request, long key, int proc, String bindingClass, String callName,
+                                int peer, int tag, Object communicator, boolean persistent) {
         if (requestsOff) return; // a request that reaches here anyway (an unusual creating call) is not shown either
         if (key != 0 && !persistent && fastRequests) {
             addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
@@ -388,7 +405,7 @@ public final class HandleRegistry {
         }
     }
 
-    private static long peerTag(int peer, int tag) {
+    static long peerTag(int peer, int tag) {
         return ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
     }
 
@@ -419,7 +436,7 @@ public final class HandleRegistry {
     }
 
     /** The row of a handle MPI gave out again (its key now maps to the new row). */
-    private void completeStale(RequestTable t, int r) {
+    void completeStale(RequestTable t, int r) {
         int c = t.commSlot[r];
         long commId = t.comm(r);
         t.clear(r);
@@ -779,7 +796,8 @@ public final class HandleRegistry {
 
     public void requestCompleted(Object request, long key) {
         if (key != 0 && fastRequests) {
-            RequestTable t = ownTableIfAny();
+            RequestTable t = lastTable;
+            if (t.ownerId != Thread.currentThread().getId()) t = ownTableIfAny();
             if (t != null) {
                 int r = t.takeOut(key);
                 if (r >= 0) {

@@ -165,8 +165,10 @@ final class RequestTable {
         if (keyed) return keys.get(key);
         long[] ids = reqId;
         long[] rows = reqs;
+        int r = lastRow; // the request just created (wait right after iSend)
+        if (rows[r * REQ_STRIDE + REQ_KEY] == key && ids[r] != 0) return r;
         int[] index = byKey;
-        int r = index[LongSlotMap.mix(key) & (index.length - 1)] - 1;
+        r = index[LongSlotMap.mix(key) & (index.length - 1)] - 1;
         if (r >= 0 && r < ids.length && rows[r * REQ_STRIDE + REQ_KEY] == key && ids[r] != 0) return r;
         return scan(key);
     }
@@ -206,6 +208,46 @@ final class RequestTable {
     /** The request with this native handle left row r (the row is emptied separately). */
     void unindex(long key) {
         if (keyed) keys.remove(key);
+    }
+
+    /**
+     * Owner, ring only: a request of a message loop, taken without a call, a lock or a miss in
+     * the table's caches (call, class, process, communicator). Returns false, having changed
+     * nothing, when any of that does not hold; {@link HandleRegistry#addRequest}'s slow path then
+     * fills the caches and takes it. {@code mainIds}: the registry's id column, to check the
+     * cached communicator slot still holds the same communicator.
+     */
+    boolean fastAdd(long key, int proc, String bindingClass, String callName, int peer, int tag, Object communicator,
+                    long[] mainIds) {
+        long meta;
+        if (metaCall0 == callName && metaClass0 == bindingClass && metaProc0 == proc) meta = metaValue0;
+        else if (metaCall1 == callName && metaClass1 == bindingClass && metaProc1 == proc) meta = metaValue1;
+        else return false;
+        int c = -1;
+        long commId = 0;
+        if (communicator != null) {
+            c = lastCommSlot;
+            if (c < 0 || c >= mainIds.length || mainIds[c] != lastCommId || lastComm.get() != communicator) return false;
+            commId = lastCommId;
+        }
+        long rid = nextId;
+        long[] ids = reqId;
+        if (keyed || rid == idLimit || (pending + 1) * 2 > ids.length || doneCount() != 0) return false;
+        int mask = ids.length - 1;
+        int r = cursor;
+        while (ids[r] != 0) r = (r + 1) & mask;
+        cursor = (r + 1) & mask;
+        lastRow = r;
+        pending++;
+        if (r >= reqHighWater) {
+            reqHighWater = r + 1;
+            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+        }
+        nextId = rid + 1;
+        write(r, rid, key, HandleRegistry.peerTag(peer, tag), commId, meta, c);
+        int stale = index(key, r);
+        if (stale >= 0) registry.completeStale(this, stale);
+        return true;
     }
 
     /** Registry lock held: larger arrays, published by the caller. */
