@@ -125,6 +125,14 @@ final class RequestTable {
         return (int) (long) LONGS.getVolatile(counters, REQ_COUNT_DONE);
     }
 
+    /**
+     * The owner's hot-path form of {@code doneCount() != 0}: an opaque read (not hoisted out of
+     * a loop, no ordering); the marks themselves are then read under the registry lock.
+     */
+    boolean anyMarks() {
+        return (long) LONGS.getOpaque(counters, REQ_COUNT_DONE) != 0;
+    }
+
     void setDoneCount(int n) {
         LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
     }
@@ -142,18 +150,7 @@ final class RequestTable {
             registry.grow(this);
             if (keyed) return take();
         }
-        long[] ids = reqId;
-        int mask = ids.length - 1;
-        int r = cursor;
-        while (ids[r] != 0) r = (r + 1) & mask; // pending rows are skipped; at most half are
-        cursor = (r + 1) & mask;
-        lastRow = r;
-        pending++;
-        if (r >= reqHighWater) {
-            reqHighWater = r + 1;
-            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
-        }
-        return r;
+        return ringTake(); // pending rows are skipped; at most half are
     }
 
     /**
@@ -177,10 +174,11 @@ final class RequestTable {
     private int scan(long key) {
         long[] ids = reqId;
         long[] rows = reqs;
-        int mask = ids.length - 1;
-        int r = lastRow;
-        for (int n = Math.min(reqHighWater, ids.length); n > 0; n--, r = (r - 1) & mask) {
+        int used = Math.min(reqHighWater, ids.length); // rows [0, used) are all a ring ever took
+        int r = lastRow; // the newest, < used
+        for (int n = used; n > 0; n--) {
             if (rows[r * REQ_STRIDE + REQ_KEY] == key && ids[r] != 0) return r;
+            r = r == 0 ? used - 1 : r - 1;
         }
         return -1;
     }
@@ -219,10 +217,9 @@ final class RequestTable {
      */
     boolean fastAdd(long key, int proc, String bindingClass, String callName, int peer, int tag, Object communicator,
                     long[] mainIds) {
-        long meta;
-        if (metaCall0 == callName && metaClass0 == bindingClass && metaProc0 == proc) meta = metaValue0;
-        else if (metaCall1 == callName && metaClass1 == bindingClass && metaProc1 == proc) meta = metaValue1;
-        else return false;
+        // kept under HotSpot's inlining limit for hot methods (FreqInlineSize, 325 bytes of
+        // bytecode): the rare parts are methods of their own
+        long meta = cachedMeta(callName, bindingClass, proc);
         int c = -1;
         long commId = 0;
         if (communicator != null) {
@@ -231,23 +228,38 @@ final class RequestTable {
             commId = lastCommId;
         }
         long rid = nextId;
+        if (meta == 0 || keyed || rid == idLimit || (pending + 1) * 2 > reqId.length || anyMarks()) return false;
+        int r = ringTake();
+        nextId = rid + 1;
+        write(r, rid, key, HandleRegistry.peerTag(peer, tag), commId, meta, c);
+        int stale = index(key, r);
+        if (stale >= 0) registry.completeStale(this, stale);
+        return true;
+    }
+
+    /** The request meta of a call, class and process in the table's two-entry cache; 0 if not there. */
+    private long cachedMeta(String callName, String bindingClass, int proc) {
+        if (metaCall0 == callName && metaClass0 == bindingClass && metaProc0 == proc) return metaValue0;
+        if (metaCall1 == callName && metaClass1 == bindingClass && metaProc1 == proc) return metaValue1;
+        return 0; // a meta always has F_HAS_CHANDLE set
+    }
+
+    /** Ring with room (at most half full after this): the next empty row after the last one taken. */
+    private int ringTake() {
         long[] ids = reqId;
-        if (keyed || rid == idLimit || (pending + 1) * 2 > ids.length || doneCount() != 0) return false;
         int mask = ids.length - 1;
         int r = cursor;
         while (ids[r] != 0) r = (r + 1) & mask;
         cursor = (r + 1) & mask;
         lastRow = r;
         pending++;
-        if (r >= reqHighWater) {
-            reqHighWater = r + 1;
-            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
-        }
-        nextId = rid + 1;
-        write(r, rid, key, HandleRegistry.peerTag(peer, tag), commId, meta, c);
-        int stale = index(key, r);
-        if (stale >= 0) registry.completeStale(this, stale);
-        return true;
+        if (r >= reqHighWater) raiseHighWater(r + 1);
+        return r;
+    }
+
+    private void raiseHighWater(int hw) {
+        reqHighWater = hw;
+        LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) hw);
     }
 
     /** Registry lock held: larger arrays, published by the caller. */

@@ -271,6 +271,29 @@ class RequestTablesTest {
     }
 
     @Test
+    void ringThatWrappedAndGrewStillFindsItsOlderRows() throws Exception {
+        freshRegistry(8); // a ring of 8 rows
+        for (long k = 1; k <= 7; k++) { // rows 0-6 used once: the next request takes the last row
+            send(k * 8);
+            registry.requestCompleted(null, k * 8);
+        }
+        long x = 0x7f00_0000L;
+        send(x); // row 7
+        send(0x100); // row 0, the ring wrapped
+        send(0x200);
+        send(0x300);
+        long v = x + 16; // shares x's entry in the 32-entry index the ring has after growing
+        while ((LongSlotMap.mix(v) & 31) != (LongSlotMap.mix(x) & 31)) v += 16;
+        send(v); // 5 pending in 8 rows: the ring grows to 16 first
+        RequestTable own = tables(registry)[1];
+        assertEquals(16, own.reqId.length);
+        assertFalse(own.keyed);
+        registry.requestCompleted(null, x); // not the newest, not in the index: found by the scan
+        assertTrue(requests(snapshot()).stream().noneMatch(r -> r.cHandle() == x));
+        assertEquals(4, requests(snapshot()).size());
+    }
+
+    @Test
     void idsAreReadBeforeAndAfterTheRows() throws Exception {
         for (long k = 1; k <= 10; k++) send(k * 8);
         RequestTable own = tables(registry)[1];
