@@ -137,6 +137,15 @@ public final class HandleRegistry {
     private boolean historyOfRequests;
 
     HandleRegistry(int capacity, int historyCapacity) {
+        this(capacity, historyCapacity, Math.min(capacity, 8));
+    }
+
+    /**
+     * {@code threadTableRows}: first size of a thread's request table (a power of two: a ring).
+     * A message loop keeps a few requests pending; 8 rows (at most 4 pending before the ring
+     * doubles) keep what one request touches within a handful of cache lines.
+     */
+    HandleRegistry(int capacity, int historyCapacity, int threadTableRows) {
         allocate(capacity);
         hStamp = new int[historyCapacity];
         hId = new long[historyCapacity];
@@ -150,7 +159,7 @@ public final class HandleRegistry {
         shared = new RequestTable(this, 0, capacity, RequestTable.SHARED, null);
         register(shared);
         lastTable = shared;
-        tableCapacity = Math.min(capacity, 32); // a message loop needs a few rows; tables grow by doubling
+        tableCapacity = threadTableRows;
     }
 
     public void configure(String agentVersion, String binding, boolean historyOfRequests) {

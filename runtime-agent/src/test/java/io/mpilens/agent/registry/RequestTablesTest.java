@@ -35,7 +35,7 @@ class RequestTablesTest {
     }
 
     private void freshRegistry(int tableRows) {
-        registry = new HandleRegistry(tableRows, 16);
+        registry = new HandleRegistry(Math.max(tableRows, 16), 16, tableRows);
         registry.configure("test", "openmpi", false);
         RegistryLifecycleTest.Root.INSTANCE = registry;
         reader = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, RegistryLifecycleTest.Root.class));
@@ -291,6 +291,78 @@ class RequestTablesTest {
         registry.requestCompleted(null, x); // not the newest, not in the index: found by the scan
         assertTrue(requests(snapshot()).stream().noneMatch(r -> r.cHandle() == x));
         assertEquals(4, requests(snapshot()).size());
+    }
+
+    /**
+     * The owner creates and completes requests in random orders (newest first, oldest first, any),
+     * reusing handles the way MPI's request pool does, sometimes with hundreds pending (the ring
+     * grows and becomes keyed), while another thread decodes the registry as a debugger reading
+     * a running VM does. Every decoded request must be one that was really created, and at the end
+     * the registry must show exactly the requests the model says are pending.
+     */
+    @Test
+    void randomOrdersMatchAModelWhileADebuggerReadsConcurrently() throws Exception {
+        long seed = System.nanoTime();
+        java.util.Random rnd = new java.util.Random(seed);
+        String why = "seed " + seed;
+        java.util.ArrayList<Long> pending = new java.util.ArrayList<>();
+        java.util.ArrayDeque<Long> freeKeys = new java.util.ArrayDeque<>();
+        java.util.concurrent.atomic.AtomicLong fresh = new java.util.concurrent.atomic.AtomicLong(0x7f00_0000L);
+        Throwable[] readerFailure = new Throwable[1];
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        int[] reads = new int[1];
+        Thread debugger = new Thread(() -> {
+            try {
+                ReflectiveTargetReader live = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS,
+                        RegistryLifecycleTest.Root.class));
+                while (!done.get()) {
+                    for (HandleInfo r : new RegistryDecoder(live).decode().get(0).handles()) {
+                        if (r.kind() != HandleKind.REQUEST) continue;
+                        assertEquals(0, r.cHandle() % 8, why + ": a row mixed of two requests");
+                        assertTrue(r.cHandle() > 0x7f00_0000L && r.cHandle() <= fresh.get(), why);
+                        assertEquals(commId, r.communicator(), why);
+                        assertEquals("iSend", r.creatingCall(), why);
+                    }
+                    reads[0]++;
+                }
+            } catch (Throwable t) {
+                readerFailure[0] = t;
+            }
+        }, "debugger");
+        debugger.start();
+        try {
+            for (int step = 0; step < 40_000; step++) {
+                // a message loop, a ring grown to 128 rows, a message loop again, then keyed
+                int target = new int[] {3, 60, 3, 300}[step / 10_000];
+                boolean create = pending.isEmpty() || rnd.nextInt(2 * target) >= pending.size();
+                if (create) {
+                    long k = !freeKeys.isEmpty() && rnd.nextBoolean() ? freeKeys.pop() : fresh.addAndGet(8);
+                    send(k);
+                    pending.add(k);
+                } else {
+                    int how = rnd.nextInt(3);
+                    int i = how == 0 ? pending.size() - 1 : how == 1 ? 0 : rnd.nextInt(pending.size());
+                    long k = pending.remove(i);
+                    registry.requestCompleted(null, k);
+                    freeKeys.push(k);
+                }
+                if (step == 19_999) {
+                    RequestTable own = tables(registry)[1];
+                    assertFalse(own.keyed, why + ": about 60 pending still fit a ring");
+                    assertTrue(own.reqId.length >= 64, why + ": the ring grew, " + own.reqId.length);
+                }
+            }
+            assertTrue(tables(registry)[1].keyed, why + ": about 300 pending made it keyed");
+        } finally {
+            done.set(true);
+            debugger.join();
+        }
+        if (readerFailure[0] != null) throw new AssertionError(why, readerFailure[0]);
+        assertTrue(reads[0] > 0);
+        ProcessSnapshot s = snapshot();
+        assertEquals(new HashSet<>(pending), requests(s).stream().map(HandleInfo::cHandle).collect(Collectors.toSet()), why);
+        assertEquals(pending.size(), requests(s).size(), why);
+        assertEquals(pending.size(), communicator(s).refCount(), why);
     }
 
     @Test
