@@ -35,6 +35,15 @@ import java.util.Arrays;
  */
 final class RequestTable {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle MARKS;
+
+    static {
+        try {
+            MARKS = MethodHandles.lookup().findVarHandle(RequestTable.class, "marks", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Owner id of the shared table: no thread has it. */
     static final long SHARED = -1;
     /** Request ids are taken from the registry in blocks, so creating one needs no lock. */
@@ -71,6 +80,8 @@ final class RequestTable {
     private int lastRow;
     /** Live rows (ring). */
     int pending;
+    /** {@code counters[REQ_COUNT_DONE]}, for the owner's hot path (see {@link #anyMarks}). */
+    private int marks;
     /** Ring: row + 1 of the request whose native handle hashes to each entry, 0 for none. Lossy. */
     private int[] byKey;
     /** Main-table slot of the communicator (window, file) of each row, -1 if none. */
@@ -130,11 +141,12 @@ final class RequestTable {
      * a loop, no ordering); the marks themselves are then read under the registry lock.
      */
     boolean anyMarks() {
-        return (long) LONGS.getOpaque(counters, REQ_COUNT_DONE) != 0;
+        return (int) MARKS.getOpaque(this) != 0;
     }
 
     void setDoneCount(int n) {
         LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
+        MARKS.setVolatile(this, n); // the owner's copy, in a field beside the others it reads
     }
 
     /** An empty row (grown when needed). */
