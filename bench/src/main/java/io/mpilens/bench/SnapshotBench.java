@@ -9,6 +9,8 @@ import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.target.TargetClass;
+import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
@@ -101,14 +103,51 @@ public final class SnapshotBench {
             verdicts("suspended", suspended);
 
             // the Variables view's and `calls`' way from a wrapper object to its handle: one JDWP
-            // read per index entry, so its cost grows with the wrappers the agent indexes
-            long t0 = System.nanoTime();
-            int entries = new RegistryDecoder(reader).wrapperIds().size();
-            double indexMs = (System.nanoTime() - t0) / 1e6;
-            System.out.printf(Locale.ROOT, "%nwrapper index (RegistryDecoder.wrapperIds, running target): %,d wrappers"
-                    + " read in %.0f ms, %.1f us each (not a goal; it grows with --communicators and --datatypes)%n",
-                    entries, indexMs, entries == 0 ? 0 : indexMs * 1000 / entries);
+            // read per index entry, so its cost grows with the wrappers the agent indexes. The
+            // reader overlaps those reads (JdiTargetReader.fieldsOfEach); the baseline reads them one
+            // by one (the SPI's default), alternating, 3 rounds each.
+            Samples overlapped = new Samples();
+            Samples oneByOne = new Samples();
+            int entries = 0;
+            TargetReader sequential = new OneByOne(reader);
+            for (int round = 0; round < 3; round++) {
+                long t0 = System.nanoTime();
+                int a = new RegistryDecoder(sequential).wrapperIds().size();
+                oneByOne.add((System.nanoTime() - t0) / 1e6);
+                t0 = System.nanoTime();
+                entries = new RegistryDecoder(reader).wrapperIds().size();
+                overlapped.add((System.nanoTime() - t0) / 1e6);
+                if (a != entries) throw new IllegalStateException("one by one " + a + " wrappers, overlapped " + entries);
+            }
+            double seqMs = oneByOne.median();
+            double indexMs = overlapped.median();
+            System.out.printf(Locale.ROOT, "%nwrapper index (RegistryDecoder.wrapperIds, running target, median of 3): %,d"
+                    + " wrappers read in %.0f ms, %.1f us each; one read at a time: %.0f ms, %.1f us each; %.1fx faster"
+                    + " (not a goal; it grows with --communicators and --datatypes)%n",
+                    entries, indexMs, entries == 0 ? 0 : indexMs * 1000 / entries, seqMs,
+                    entries == 0 ? 0 : seqMs * 1000 / entries, seqMs / indexMs);
         }
+    }
+
+    /** A reader that reads objects' fields one at a time: the baseline of the overlapped reads. */
+    private static final class OneByOne implements TargetReader {
+        private final TargetReader r;
+
+        OneByOne(TargetReader r) {
+            this.r = r;
+        }
+
+        @Override public List<TargetClass> classesNamed(String name) { return r.classesNamed(name); }
+        @Override public Object staticField(TargetClass type, String field) { return r.staticField(type, field); }
+        @Override public Map<String, Object> fields(TargetObject o, List<String> names) { return r.fields(o, names); }
+        @Override public int arrayLength(TargetObject a) { return r.arrayLength(a); }
+        @Override public int[] ints(TargetObject a, int from, int count) { return r.ints(a, from, count); }
+        @Override public long[] longs(TargetObject a, int from, int count) { return r.longs(a, from, count); }
+        @Override public byte[] bytes(TargetObject a, int from, int count) { return r.bytes(a, from, count); }
+        @Override public TargetObject[] objects(TargetObject a, int from, int count) { return r.objects(a, from, count); }
+        @Override public String string(TargetObject s) { return r.string(s); }
+        @Override public String describe() { return r.describe(); }
+        @Override public void close() { }
     }
 
     /** One {@code new RegistryDecoder(reader).decode()}, as a debugger takes a snapshot. */

@@ -89,9 +89,12 @@ public final class RegistryDecoder {
         int length = reader.arrayLength(table);
         List<String> entryFields = List.of(WRAPPER_REFERENT, WRAPPER_ID);
         for (int from = 0; from < length; from += TargetReader.MAX_OBJECT_ARRAY_CHUNK) {
+            List<TargetObject> entries = new ArrayList<>();
             for (TargetObject entry : reader.objects(table, from, Math.min(TargetReader.MAX_OBJECT_ARRAY_CHUNK, length - from))) {
-                if (entry == null) continue;
-                Map<String, Object> e = reader.fields(entry, entryFields);
+                if (entry != null) entries.add(entry);
+            }
+            // one read per entry: the reader may overlap them (JDWP round trips)
+            for (Map<String, Object> e : reader.fieldsOfEach(entries, entryFields)) {
                 long id = asLong(e.get(WRAPPER_ID));
                 if (e.get(WRAPPER_REFERENT) instanceof TargetObject && id != 0) {
                     out.put((TargetObject) e.get(WRAPPER_REFERENT), id);

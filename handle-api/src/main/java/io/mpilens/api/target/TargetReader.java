@@ -1,5 +1,6 @@
 package io.mpilens.api.target;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,16 @@ public interface TargetReader extends AutoCloseable {
 
     /** Values of several instance fields in one read; keys are the field names asked for. */
     Map<String, Object> fields(TargetObject object, List<String> names);
+
+    /**
+     * {@link #fields} of each of several objects, in their order. Over JDWP every object costs
+     * round trips of its own; a live reader may overlap them (the default reads one by one).
+     */
+    default List<Map<String, Object>> fieldsOfEach(List<TargetObject> objects, List<String> names) {
+        List<Map<String, Object>> out = new ArrayList<>(objects.size());
+        for (TargetObject o : objects) out.add(fields(o, names));
+        return out;
+    }
 
     int arrayLength(TargetObject array);
 

@@ -36,6 +36,7 @@ import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +47,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -64,6 +67,10 @@ public final class JdiTargetReader implements TargetReader {
      * 65,536 references overflow it and kill the target (MaxJNILocalCapacity).
      */
     static final int OBJECT_CHUNK = MAX_OBJECT_ARRAY_CHUNK;
+    /** {@link #fieldsOfEach}: JDWP requests in flight at once, and how many objects a thread takes at a time. */
+    static final int PIPELINE = 8;
+    private static final int PIPELINE_BATCH = 32;
+    private static final int PIPELINE_MIN_PER_THREAD = 16;
     private static final String SOCKET_ATTACH = "com.sun.jdi.SocketAttach";
     private static final Duration REFUSED_RETRY = Duration.ofSeconds(1);
     private static final Duration REFUSED_PAUSE = Duration.ofMillis(100);
@@ -232,6 +239,48 @@ public final class JdiTargetReader implements TargetReader {
             }
             return out;
         });
+    }
+
+    /**
+     * Reads overlapped: each object costs two JDWP round trips (its type, then its fields), and
+     * the round trip, not the target, is the bottleneck, so {@link #PIPELINE} threads keep that
+     * many requests in flight on the one connection (JDI is thread-safe; the target's JDWP agent
+     * answers them one after another). Object order is kept; the first failure is thrown.
+     */
+    @Override
+    public List<Map<String, Object>> fieldsOfEach(List<TargetObject> objects, List<String> names) {
+        int n = objects.size();
+        int threads = Math.min(PIPELINE, n / PIPELINE_MIN_PER_THREAD);
+        if (threads < 2) return TargetReader.super.fieldsOfEach(objects, names);
+        @SuppressWarnings("unchecked")
+        Map<String, Object>[] out = new Map[n];
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Thread[] workers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            workers[t] = new Thread(() -> {
+                try {
+                    for (int i; failure.get() == null && (i = next.getAndAdd(PIPELINE_BATCH)) < n; ) {
+                        for (int j = i; j < Math.min(n, i + PIPELINE_BATCH); j++) out[j] = fields(objects.get(j), names);
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                } catch (Throwable e) { // an Error: still the caller's failure, not a null result
+                    failure.compareAndSet(null, new TargetReadException("reading " + description + " failed: " + e, e));
+                }
+            }, "mpilens-read-" + description + "-" + t);
+            workers[t].setDaemon(true);
+            workers[t].start();
+        }
+        try {
+            for (Thread w : workers) w.join();
+        } catch (InterruptedException e) {
+            failure.compareAndSet(null, new TargetReadException("interrupted while reading " + description, e));
+            for (Thread w : workers) w.interrupt();
+            Thread.currentThread().interrupt();
+        }
+        if (failure.get() != null) throw failure.get();
+        return Arrays.asList(out);
     }
 
     @Override

@@ -91,6 +91,31 @@ class JdiTargetReaderTest {
         assertEquals(0, reader.ints(array("ints"), 0, 0).length);
     }
 
+    /** The overlapped reads of many objects' fields give what reading them one by one gives, in order. */
+    @Test
+    void readsTheFieldsOfManyObjectsOverlappedInTheirOrder() {
+        TargetObject[] all = reader.objects(array("objects"), 0, 3000);
+        java.util.List<TargetObject> objects = new java.util.ArrayList<>();
+        for (TargetObject o : all) if (o != null) objects.add(o);
+        java.util.List<String> names = java.util.List.of("coder", "hash", "noSuchField");
+
+        java.util.List<java.util.Map<String, Object>> overlapped = reader.fieldsOfEach(objects, names);
+
+        assertEquals(objects.size(), overlapped.size());
+        for (int i = 0; i < objects.size(); i++) {
+            assertEquals(reader.fields(objects.get(i), names), overlapped.get(i), "object " + i);
+            assertNull(overlapped.get(i).get("noSuchField"));
+        }
+        assertTrue(objects.size() >= JdiTargetReader.PIPELINE * 16, "enough objects for overlapped reads");
+    }
+
+    @Test
+    void aFailingReadAmongOverlappedOnesIsThrownToTheCaller() {
+        java.util.List<TargetObject> objects = new java.util.ArrayList<>(java.util.Arrays.asList(reader.objects(array("objects"), 1, 999)));
+        objects.set(500, () -> "java.lang.String"); // not this reader's: the read of it fails
+        assertThrows(RuntimeException.class, () -> reader.fieldsOfEach(objects, java.util.List.of("hash")));
+    }
+
     /** One JDWP request for more than 65,536 references kills the target; the reader splits it. */
     @Test
     void readsAnObjectArrayOf200000ElementsAndTheTargetSurvives() {
