@@ -4,9 +4,8 @@ import com.sun.jdi.ObjectReference;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.WrapperLookup;
 import io.mpilens.api.registry.RegistryNotFoundException;
-import io.mpilens.api.target.TargetObject;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.plugin.model.HandleDetails;
 import io.mpilens.plugin.model.HandleLookup;
@@ -46,21 +45,26 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
     private final Map<IDebugTarget, Moment> moments = new ConcurrentHashMap<>();
 
     /**
-     * One read of a JVM's registry: the snapshots, and the wrapper objects the agent's wrapper
-     * index holds with their handle ids ({@link RegistryDecoder#wrapperIds()}), keyed by the
-     * reader's objects ({@link JdiTargetReader#object}).
+     * One read of a JVM's registry: the snapshots, and the way from a wrapper object to its
+     * handle id ({@link WrapperLookup}: the wrapper's id field, else the wrapper index).
      */
-    private record Moment(List<ProcessSnapshot> jvm, JdiTargetReader reader, Map<TargetObject, Long> ids) {
+    private record Moment(List<ProcessSnapshot> jvm, JdiTargetReader reader, WrapperLookup ids) {
         static Moment read(VirtualMachine vm, String label) {
             List<ProcessSnapshot> jvm = MpiJobs.decode(vm, label);
             JdiTargetReader reader = JdiTargetReader.wrap(vm, label);
-            return new Moment(jvm, reader, new RegistryDecoder(reader).wrapperIds());
+            return new Moment(jvm, reader, new WrapperLookup(reader));
         }
 
-        /** The registry id of the wrapper by its identity, 0 when the wrapper index does not hold it. */
+        /**
+         * The registry id of the wrapper: from its own id field (one read), else by its identity
+         * in the wrapper index (read once per suspend); 0 when neither knows it. The Variables
+         * view asks from several jobs at once.
+         */
         long idOf(ObjectReference wrapper) {
-            Long id = wrapper == null ? null : ids.get(reader.object(wrapper));
-            return id == null ? 0 : id;
+            if (wrapper == null) return 0;
+            synchronized (ids) {
+                return ids.idOf(reader.object(wrapper));
+            }
         }
     }
 

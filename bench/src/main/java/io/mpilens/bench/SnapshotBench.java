@@ -9,6 +9,7 @@ import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.WrapperLookup;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
@@ -126,6 +127,28 @@ public final class SnapshotBench {
                     + " (not a goal; it grows with --communicators and --datatypes)%n",
                     entries, indexMs, entries == 0 ? 0 : indexMs * 1000 / entries, seqMs,
                     entries == 0 ? 0 : seqMs * 1000 / entries, seqMs / indexMs);
+
+            // with -javaagent the wrappers carry their id in a field of their own: the Variables view
+            // looks up the few it shows with one read each (WrapperLookup) instead of reading the index
+            Map<TargetObject, Long> index = new RegistryDecoder(reader).wrapperIds();
+            Samples perLookup = new Samples();
+            int looked = 0;
+            for (Map.Entry<TargetObject, Long> e : index.entrySet()) {
+                if (looked == 200) break;
+                if (!e.getKey().typeName().endsWith("$HandleWrapper")) continue; // the predefined ones have no field
+                WrapperLookup lookup = new WrapperLookup(reader); // a new suspend: nothing cached
+                long t0 = System.nanoTime();
+                long id = lookup.idOf(e.getKey());
+                perLookup.add((System.nanoTime() - t0) / 1e3);
+                if (id != e.getValue() || lookup.indexRead()) {
+                    throw new IllegalStateException("wrapper id field: " + id + ", index: " + e.getValue()
+                            + (lookup.indexRead() ? " (the index had to be read)" : ""));
+                }
+                looked++;
+            }
+            System.out.printf(Locale.ROOT, "wrapper id field (WrapperLookup, one wrapper after a fresh suspend): median %.0f us"
+                    + " over %d wrappers, against %.0f ms for the whole index: %.0fx faster for the first lookup%n",
+                    perLookup.median(), looked, indexMs, indexMs * 1000 / perLookup.median());
         }
     }
 

@@ -22,6 +22,15 @@ public final class SnapshotTarget {
     static final int PREDEFINED = 4;
     static final int WORLD_SIZE = 64;
 
+    /**
+     * Stands in for a communicator's or datatype's wrapper as the agent leaves it when the class
+     * loads after it (-javaagent): with the wrapper id field (RegistryLayout.WRAPPER_ID_FIELD),
+     * which the registry fills when it registers the wrapper.
+     */
+    static final class HandleWrapper {
+        private transient long mpilens$id;
+    }
+
     /** Stands in for Open MPI's {@code mpi.Request}: a native handle plus what the application passed in. */
     static final class RequestWrapper {
         long handle;
@@ -89,7 +98,7 @@ public final class SnapshotTarget {
         Object[] comms = new Object[Math.max(communicators, 1)];
         comms[0] = world;
         for (int i = 0; i < communicators; i++) {
-            Object c = new Object();
+            Object c = new HandleWrapper();
             s = spec(p, HandleKind.COMMUNICATOR, "mpi.Intracomm", "split", null);
             s.i0 = 0;
             s.i1 = 8;
@@ -102,7 +111,7 @@ public final class SnapshotTarget {
             handles[at++] = c;
         }
         for (int i = 0; i < datatypes; i++) {
-            Object t = new Object();
+            Object t = new HandleWrapper();
             s = spec(p, HandleKind.DATATYPE, "mpi.Datatype", i % 2 == 0 ? "createContiguous" : "createVector", null);
             s.l0 = 4L * (i + 2);
             s.l1 = 4L * (i + 2);

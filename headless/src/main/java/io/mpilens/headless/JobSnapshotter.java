@@ -4,7 +4,6 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
-import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObjects;
@@ -17,7 +16,6 @@ import io.mpilens.headless.jdi.ThreadFrames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -171,13 +169,19 @@ public final class JobSnapshotter {
         private java.util.function.Function<com.sun.jdi.ObjectReference, Long> receiverIds(JdiTargetReader r,
                                                                                           boolean registry) {
             if (!registry) return o -> null;
-            Map<TargetObject, Long> ids;
-            try {
-                ids = new RegistryDecoder(r).wrapperIds();
-            } catch (RuntimeException e) { // the frames are still worth showing, mapped the other ways
-                return o -> null;
-            }
-            return o -> ids.get(r.object(o));
+            // the wrapper's own id field (one read), else the wrapper index (read once)
+            io.mpilens.api.registry.WrapperLookup ids = new io.mpilens.api.registry.WrapperLookup(r);
+            boolean[] failed = {false};
+            return o -> {
+                if (failed[0] || o == null) return null;
+                try {
+                    long id = ids.idOf(r.object(o));
+                    return id == 0 ? null : id;
+                } catch (RuntimeException e) { // the frames are still worth showing, mapped the other ways
+                    failed[0] = true;
+                    return null;
+                }
+            };
         }
 
         Reading await() {

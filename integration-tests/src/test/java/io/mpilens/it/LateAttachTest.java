@@ -1,12 +1,16 @@
 package io.mpilens.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.WrapperLookup;
+import io.mpilens.api.target.TargetObject;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
@@ -16,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -86,6 +91,17 @@ class LateAttachTest {
                     ExpectationChecker c = new ExpectationChecker(p, SOURCE);
                     c.check(dropped); // the group dropped without free(): present, ACTIVE, leaked
                     assertEquals(List.of(), c.problems(), "rank " + p.rank() + ": the group created after the attach");
+                }
+                for (JdiTargetReader r : readers) {
+                    // classes loaded before the attach cannot get the wrapper id field: the index answers
+                    Map<TargetObject, Long> ids = new RegistryDecoder(r).wrapperIds();
+                    assertFalse(ids.isEmpty(), "wrappers created after the attach are indexed");
+                    WrapperLookup lookup = new WrapperLookup(r);
+                    for (Map.Entry<TargetObject, Long> e : ids.entrySet()) {
+                        assertEquals(-1, new RegistryDecoder(r).wrapperIdField(e.getKey()), e.getKey().typeName());
+                        assertEquals((long) e.getValue(), lookup.idOf(e.getKey()), e.getKey().typeName());
+                    }
+                    assertTrue(lookup.indexRead());
                 }
             } finally {
                 Tours.disconnect(readers);

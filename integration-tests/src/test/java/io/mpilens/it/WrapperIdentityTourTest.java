@@ -1,6 +1,7 @@
 package io.mpilens.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.WrapperLookup;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
 import io.mpilens.headless.hprof.HprofTargetReader;
@@ -79,6 +81,7 @@ class WrapperIdentityTourTest {
             try {
                 List<ProcessSnapshot> live = new RegistryDecoder(r).decode();
                 Map<TargetObject, Long> ids = new RegistryDecoder(r).wrapperIds();
+                WrapperLookup lookup = new WrapperLookup(r);
                 List<Held> held = heldWrappers(r);
                 assertTrue(held.size() >= live.size() * 8, "wrappers held by main frames: " + held);
                 for (Held h : held) {
@@ -90,6 +93,12 @@ class WrapperIdentityTourTest {
                     }
                     assertNotNull(id, "rank " + h.rank() + ": " + h.variable() + " (line " + h.line()
                             + ") is not in the wrapper index");
+                    if (!isRequest(h.wrapper())) {
+                        // started with -javaagent: the wrapper carries the same id in a field of its own
+                        assertEquals((long) id, new RegistryDecoder(r).wrapperIdField(r.object(h.wrapper())),
+                                h.variable() + ": its id field");
+                        assertEquals((long) id, lookup.idOf(r.object(h.wrapper())), h.variable() + ": WrapperLookup");
+                    }
                     HandleInfo handle = p.handle(id).orElse(null);
                     assertNotNull(handle, "rank " + h.rank() + ": " + h.variable() + " maps to #" + id
                             + ", not a live handle of its rank");
@@ -102,6 +111,7 @@ class WrapperIdentityTourTest {
                     if (h.variable().equals("split") && handle.state() == Lifecycle.FREED) sawFreedSplit = true;
                     mapped += checkPrinted(printed, h, handle, p, problems);
                 }
+                assertFalse(lookup.indexRead(), "wrappers with an id field need no read of the wrapper index");
                 long pid = live.get(0).pid();
                 Path dump = HeapDumpTourTest.jcmdHeapDump(pid, dumps.resolve("pid" + pid + ".hprof"));
                 sameInTheDump(r, ids, held, dump, b);
@@ -166,8 +176,14 @@ class WrapperIdentityTourTest {
     /** Each id's wrapper: its class and, when it has one, the binding's native handle field. */
     private static Map<Long, String> describeById(TargetReader r, Map<TargetObject, Long> ids) {
         Map<Long, String> out = new HashMap<>();
+        RegistryDecoder decoder = new RegistryDecoder(r);
         for (Map.Entry<TargetObject, Long> e : ids.entrySet()) {
             Object handle = r.fields(e.getKey(), List.of("handle")).get("handle");
+            long own = decoder.wrapperIdField(e.getKey());
+            // live and in the dump: a wrapper's id field agrees with its index entry; request
+            // wrappers (MPJ Express) have no such field
+            assertTrue(own == e.getValue() || (own == -1 && e.getKey().typeName().toLowerCase(java.util.Locale.ROOT).endsWith("request")),
+                    e.getKey().typeName() + " #" + e.getValue() + " has id field " + own);
             String was = out.put(e.getValue(), e.getKey().typeName() + (handle == null ? "" : " handle=" + handle));
             assertNull(was, "two wrappers map to #" + e.getValue());
         }

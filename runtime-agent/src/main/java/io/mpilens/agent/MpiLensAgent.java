@@ -6,6 +6,7 @@ import io.mpilens.agent.intercept.Advices;
 import io.mpilens.agent.intercept.Interceptor;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.api.registry.RegistryLayout;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
@@ -118,15 +119,22 @@ public final class MpiLensAgent {
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
-        AgentBuilder b = new AgentBuilder.Default()
-                .disableClassFormatChanges()
-                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+        AgentBuilder b = new AgentBuilder.Default();
+        // loaded after the agent, a root handle class gets the wrapper id field; on late attach the
+        // binding's classes are already loaded, and a retransformation cannot add a field
+        if (late) b = b.disableClassFormatChanges();
+        b = b.with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
                 .with(new ErrorListener(options.verbose));
         if (late) b = b.with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
+                    if (!late && isHandleType.matches(type) && !isRequestType.matches(type) && !type.isInterface()
+                            && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
+                        builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
+                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
+                    }
                     builder = builder.visit(Advice.to(Advices.Create.class).on(creators));
                     if (options.requests) {
                         builder = builder.visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))

@@ -104,6 +104,17 @@ public final class RegistryDecoder {
         return out;
     }
 
+    /**
+     * The handle id a wrapper carries in its own {@link RegistryLayout#WRAPPER_ID_FIELD}: one field
+     * read. Returns the id; 0 when the wrapper has the field but was never registered; -1 when its
+     * class has no such field (a late-attached agent, a request wrapper, no agent): then only the
+     * wrapper index ({@link #wrapperIds()}) knows. {@link WrapperLookup} does both.
+     */
+    public long wrapperIdField(TargetObject wrapper) {
+        Object v = reader.fields(wrapper, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
+        return v instanceof Long ? Math.max(0, (Long) v) : -1;
+    }
+
     private TargetObject findRoot() {
         List<TargetClass> classes = reader.classesNamed(ROOT_CLASS);
         for (TargetClass c : classes) {

@@ -22,7 +22,8 @@ package io.mpilens.api.registry;
  *
  * <p>Version 4: filling a request row no longer moves its table's write counter
  * ({@link #REQ_COUNT_WRITES}), so a reader proves a row consistent by its id alone (read
- * before and after the fields); a version-3 reader would trust an unchanged counter.
+ * before and after the fields); a version-3 reader would trust an unchanged counter. Wrappers
+ * may carry their handle's id in a field of their own ({@link #WRAPPER_ID_FIELD}).
  */
 public final class RegistryLayout {
     private RegistryLayout() {
@@ -212,6 +213,16 @@ public final class RegistryLayout {
     public static final String WRAPPER_TABLE = "table";
     public static final String WRAPPER_REFERENT = "referent";
     public static final String WRAPPER_ID = "id";
+    /**
+     * long, on the application's wrapper objects themselves (layout 4, optional): the agent adds
+     * this private transient field to the root class of each non-request handle hierarchy of the
+     * binding when it is loaded after the agent (-javaagent), and stores the handle's registry
+     * id there when it registers the wrapper. A debugger that holds a wrapper reads its id with
+     * one field read instead of the whole wrapper index. Absent after a late attach (a loaded
+     * class cannot get a field) and on request wrappers: then the wrapper index answers. 0: not
+     * registered (yet). Like an index entry it may outlive its handle.
+     */
+    public static final String WRAPPER_ID_FIELD = "mpilens$id";
 
     // ---- history ring of released handles
     /** long: number of releases ever recorded; entry i lives at i % capacity. */

@@ -314,6 +314,7 @@ public final class HandleRegistry {
             flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
             endWrite(s);
             wrappers.put(wrapper, s, newId);
+            WrapperIdField.set(wrapper, newId);
             return newId;
         } finally {
             unlock();

@@ -1,0 +1,56 @@
+package io.mpilens.agent.registry;
+
+import io.mpilens.api.registry.RegistryLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+
+/**
+ * The wrapper id field ({@link RegistryLayout#WRAPPER_ID_FIELD}) the agent adds to the root class
+ * of each handle hierarchy it transforms at load time: set when the wrapper is registered, so a
+ * debugger holding a wrapper reads its handle id with one field read. Classes without the field
+ * (loaded before a late attach, request classes) are simply skipped. Never throws.
+ */
+final class WrapperIdField {
+    private static final Field NONE;
+
+    static {
+        try {
+            NONE = WrapperIdField.class.getDeclaredField("NONE");
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Per class: the field (declared by the class or a superclass), or {@link #NONE}. */
+    private static final ClassValue<Field> FIELD = new ClassValue<>() {
+        @Override
+        protected Field computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                try {
+                    Field f = c.getDeclaredField(RegistryLayout.WRAPPER_ID_FIELD);
+                    if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return NONE;
+                    f.setAccessible(true);
+                    return f;
+                } catch (NoSuchFieldException e) {
+                    // keep looking in the superclass
+                } catch (RuntimeException e) { // inaccessible: behave as if absent
+                    return NONE;
+                }
+            }
+            return NONE;
+        }
+    };
+
+    private WrapperIdField() {
+    }
+
+    static void set(Object wrapper, long id) {
+        if (wrapper == null) return;
+        try {
+            Field f = FIELD.get(wrapper.getClass());
+            if (f != NONE) f.setLong(wrapper, id);
+        } catch (Throwable t) {
+            // the field is a shortcut for debuggers; the wrapper index still answers
+        }
+    }
+}
