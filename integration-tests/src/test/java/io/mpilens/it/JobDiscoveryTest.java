@@ -19,6 +19,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -99,6 +100,29 @@ class JobDiscoveryTest {
             assertTrue(!records(jobs).get(0).jdwp().equals(before), "rank 0's record names its new port");
             JobModel second = o.observe();
             for (int r = 0; r < 4; r++) assertEquals(ProcessState.OK, rank(second, r).state(), rank(second, r).evidence());
+        }
+    }
+
+    /**
+     * {@code handles --job} right after another debugger detached from every rank: the JVMs move
+     * to new ports, so the addresses the records name when the command starts may be refused
+     * (then the command waits for the agents to update the records and reads those ranks again,
+     * JobObserver.movedListeners) or already new. Either way all four ranks are printed.
+     */
+    @Test
+    void handlesByJobReadsEveryRankRightAfterAnotherDebuggerDetached() throws Exception {
+        Path jobs = tmp.resolve("jobs");
+        try (Job job = launch(jobs)) {
+            JobObserver.forJob(new JobDirectory(jobs), JOB, TIMEOUT).observe(); // attaches and detaches
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int exit = io.mpilens.headless.cli.MpiLensCli.run(new String[] {"handles", "--job", JOB, "--json"},
+                    new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8),
+                    Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1"));
+            String json = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, exit, "exit code; stderr: " + err.toString(java.nio.charset.StandardCharsets.UTF_8));
+            for (int r = 0; r < 4; r++) assertTrue(json.contains("\"rank\":" + r + ","), "rank " + r + " printed: " + json);
         }
     }
 

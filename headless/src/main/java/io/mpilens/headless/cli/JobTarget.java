@@ -49,9 +49,6 @@ final class JobTarget {
         }
     }
 
-    /** How long a JVM takes to listen again, and its agent to update the record, after a debugger detached. */
-    private static final long LISTENER_MOVE_MILLIS = 400;
-
     /** With {@code --job}: each live rank's JDWP address as its record names it now (empty without --job). */
     static Map<Integer, JdwpAddress> addressByRank(Choice choice, Map<String, String> env) throws IOException {
         Map<Integer, JdwpAddress> out = new HashMap<>();
@@ -75,17 +72,15 @@ final class JobTarget {
         if (choice.job == null || read.job().failures().isEmpty()) return read;
         Set<String> failed = new HashSet<>();
         for (JobSnapshot.Failure f : read.job().failures()) failed.add(f.address());
-        Map<String, JdwpAddress> moved = new LinkedHashMap<>();
+        Map<Integer, JdwpAddress> triedAndFailed = new LinkedHashMap<>();
+        for (Map.Entry<Integer, JdwpAddress> e : tried.entrySet()) {
+            if (failed.contains(e.getValue().toString())) triedAndFailed.put(e.getKey(), e.getValue());
+        }
+        if (triedAndFailed.isEmpty()) return read;
+        Map<String, JdwpAddress> moved = new LinkedHashMap<>(); // failed address -> where that rank listens now
         try {
-            Thread.sleep(LISTENER_MOVE_MILLIS);
-            Map<Integer, JdwpAddress> now = addressByRank(choice, env);
-            for (Map.Entry<Integer, JdwpAddress> e : tried.entrySet()) {
-                JdwpAddress then = e.getValue();
-                JdwpAddress current = now.get(e.getKey());
-                if (failed.contains(then.toString()) && current != null && !current.equals(then)) {
-                    moved.put(then.toString(), current);
-                }
-            }
+            JobObserver.movedListeners(JobDirectory.forCurrentUser(env), choice.job, triedAndFailed)
+                    .forEach((rank, now) -> moved.put(triedAndFailed.get(rank).toString(), now));
         } catch (IOException e) {
             return read;
         } catch (InterruptedException e) {

@@ -142,21 +142,39 @@ public final class JobObserver {
     }
 
     private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
+        JdwpAddress now;
         try {
-            Thread.sleep(LISTENER_MOVE_MILLIS);
+            now = movedListeners(directory, jobId, Map.of(t.record.rank(), t.address)).get(t.record.rank());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed;
         }
+        if (now == null) return failed;
+        long start = System.nanoTime();
+        Attempt again = new Attempt(now, start);
+        awaitWithDeadline(List.of(again), start);
+        return again;
+    }
+
+    /**
+     * The ranks among {@code tried} (rank → the JDWP address that failed) whose JVM listens
+     * elsewhere now: a JVM started with {@code address=...:0} listens on a new port after a
+     * debugger (another mpilens, Eclipse) detached, and its agent updates the job record. Waits
+     * for that first (400 ms). Rank → new address; empty when none moved.
+     * The one rule behind both the observer's retry and the CLI's ({@code JobTarget.retryMoved}).
+     */
+    public static Map<Integer, JdwpAddress> movedListeners(JobDirectory directory, String jobId,
+                                                           Map<Integer, JdwpAddress> tried)
+            throws IOException, InterruptedException {
+        Thread.sleep(LISTENER_MOVE_MILLIS);
+        Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
         for (JobRecord r : directory.job(jobId).records()) {
-            if (r.rank() == t.record.rank() && r.jdwpAddress() != null && !r.jdwpAddress().equals(t.address)) {
-                long start = System.nanoTime();
-                Attempt again = new Attempt(r.jdwpAddress(), start);
-                awaitWithDeadline(List.of(again), start);
-                return again;
+            JdwpAddress then = tried.get(r.rank());
+            if (then != null && r.jdwpAddress() != null && !ended(r) && !r.jdwpAddress().equals(then)) {
+                out.put(r.rank(), r.jdwpAddress());
             }
         }
-        return failed;
+        return out;
     }
 
     // ------------------------------------------------------------------ reading
