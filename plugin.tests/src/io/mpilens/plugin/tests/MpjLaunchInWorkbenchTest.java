@@ -74,8 +74,9 @@ class MpjLaunchInWorkbenchTest {
             awaitPause(job, "orphans");
             MpiJobs.get().follow(launch);
             waitUntil("the MPI views read 4 ranks from the one JVM", () -> {
-                JobView v = MpiJobs.get().current();
-                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null);
+                JobView v = MpiJobs.get().current(); // this launch's: one target (not an earlier launch's view)
+                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
+                        && v.ranks().stream().map(RankView::target).distinct().count() == 1;
             });
             JobView v = MpiJobs.get().current();
             assertEquals(List.of(0, 1, 2, 3), v.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
@@ -131,5 +132,91 @@ class MpjLaunchInWorkbenchTest {
         assertTrue(launch.isTerminated());
         waitUntil("no process of the MPJ job is left (starter, rank JVM " + pids + ")", START.toMillis(), () -> pids.stream()
                 .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+    }
+
+    /**
+     * The same launch on MPJ Express niodev: one JVM per rank (and a private daemon), so four
+     * debug targets; the breakpoint stops each rank's JVM, each JVM's registry shows its own
+     * rank's handles, and terminating the launch leaves no process of the job behind.
+     */
+    @Test
+    void anMpjNiodevLaunchIsOneTargetPerRankAndEachShowsItsOwnHandles() throws Exception {
+        Path control = Files.createTempDirectory("mpilens-ui-niodev-");
+        debugPerspective();
+        ILaunchConfiguration config = configuration("niodev-tour", "mpj", TOUR, "-Dmpilens.control=" + control,
+                new MpiLaunchSettings(Binding.MPJ_NIODEV, 4, "", ""));
+        ILaunch launch = inBackground("the launch delegate starts the niodev job and attaches",
+                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
+        List<Long> pids = new ArrayList<>(List.of(job.pid()));
+        IJavaLineBreakpoint bp = null;
+        try {
+            assertEquals(4, launch.getDebugTargets().length, "niodev: one JVM per rank");
+            awaitPause(job, "created");
+            release(control, "created");
+            awaitPause(job, "orphans");
+            for (ProcessHandle p : job.processes()) pids.add(p.pid());
+            MpiJobs.get().follow(launch);
+            // this launch's view, not the one still shown from an earlier launch: four targets
+            waitUntil("the MPI views read 4 ranks from 4 JVMs", () -> {
+                JobView v = MpiJobs.get().current();
+                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
+                        && v.ranks().stream().map(RankView::target).distinct().count() == 4;
+            });
+            JobView v = MpiJobs.get().current();
+            assertEquals(List.of(0, 1, 2, 3), v.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
+            for (RankView r : v.ranks()) {
+                assertEquals(ProcessState.OK, r.state(), r.label());
+                pids.add(r.process().pid());
+            }
+            assertEquals(4, v.ranks().stream().map(r -> r.process().pid()).distinct().count(), "four rank JVMs: "
+                    + v.ranks().stream().map(r -> r.label() + " pid " + r.process().pid()).collect(Collectors.toList()));
+
+            bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR, BREAK_LINE, -1, -1, 0,
+                    true, null);
+            release(control, "orphans");
+            Map<Integer, IJavaStackFrame> byRank = new HashMap<>();
+            waitUntil("the 4 rank JVMs stop at HandleTour.java:" + BREAK_LINE, () -> {
+                byRank.clear();
+                try {
+                    for (IDebugTarget target : launch.getDebugTargets()) {
+                        for (IThread t : target.getThreads()) {
+                            if (!t.isSuspended() || t.getBreakpoints().length == 0) continue;
+                            IJavaStackFrame f = (IJavaStackFrame) t.getTopStackFrame();
+                            byRank.put(((IJavaPrimitiveValue) f.findVariable("rank").getValue()).getIntValue(), f);
+                        }
+                    }
+                } catch (Exception e) {
+                    return false;
+                }
+                return byRank.size() == 4;
+            });
+            IJavaStackFrame r2 = byRank.get(2);
+            ILogicalStructureType type = Arrays.stream(DebugPlugin.getLogicalStructureTypes(r2.findVariable("dup").getValue()))
+                    .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
+                            () -> new AssertionError("no MPI handle structure offered for MPJ's mpi.Intracomm"));
+            Map<String, String> dup = structure(type, r2.findVariable("dup"));
+            assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
+            assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
+            assertEquals("2", dup.get("Rank"));
+            assertEquals("4", dup.get("Size"));
+            assertEquals("[0, 1, 2, 3]", dup.get("Members"));
+            Map<String, String> recv = structure(type, r2.findVariable("recv"));
+            assertEquals("REQUEST", recv.get("Kind"), recv.toString());
+            assertEquals("Irecv", recv.get("Creating call"), recv.toString());
+            Map<String, String> dup0 = structure(type, byRank.get(0).findVariable("dup"));
+            assertEquals("0", dup0.get("Rank"), dup0.toString());
+            assertTrue(!dup0.get("Process").equals(dup.get("Process")), "each rank's own JVM: " + dup0 + " / " + dup);
+        } finally {
+            if (bp != null) bp.delete();
+            inBackground("the launch terminates", () -> {
+                launch.terminate();
+                return null;
+            });
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        }
+        assertTrue(launch.isTerminated());
+        waitUntil("no process of the niodev job is left (launcher, daemon, rank JVMs " + pids + ")", START.toMillis(),
+                () -> pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
     }
 }
