@@ -38,7 +38,6 @@ public final class RegistryDecoder {
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
     private static final long[] NO_IDS = new long[0];
-    /** Reads of a request table with its ids read once, before reading them before and after the rows. */
 
     private final TargetReader reader;
     /** Interned strings never change once published, so they are cached across snapshots. */

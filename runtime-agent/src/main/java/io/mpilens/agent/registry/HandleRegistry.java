@@ -426,37 +426,17 @@ public final class HandleRegistry {
     private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
                         Object communicator) {
         if (t.doneCount() != 0) takeInMarks(t);
-        long meta = ownMeta(t, callName, bindingClass, proc);
+        long meta = t.cachedMeta(callName, bindingClass, proc);
+        if (meta == 0) meta = ownMetaMiss(t, callName, bindingClass, proc);
         int c = -1;
         long commId = 0;
         if (communicator != null) {
-            c = t.lastCommSlot;
-            long[] ids = id;
-            if (c < 0 || t.lastComm.get() != communicator || c >= ids.length || ids[c] != t.lastCommId) {
-                c = ownCommunicatorSlot(t, communicator);
-            }
+            c = t.cachedCommSlot(communicator, id);
+            if (c < 0) c = ownCommunicatorSlot(t, communicator);
             commId = c >= 0 ? t.lastCommId : 0;
         }
         if (t.nextId == t.idLimit) takeIds(t);
-        int r = t.take();
-        t.write(r, t.nextId++, key, peerTag(peer, tag), commId, meta, c);
-        int stale = t.index(key, r);
-        // MPI hands out a request's handle again only after the old one finished
-        if (stale >= 0) completeStale(t, stale);
-    }
-
-    /** The row of a handle MPI gave out again (its key now maps to the new row). */
-    void completeStale(RequestTable t, int r) {
-        int c = t.commSlot[r];
-        long commId = t.comm(r);
-        t.clear(r);
-        if (c >= 0) checkOrphan(c, commId);
-    }
-
-    private long ownMeta(RequestTable t, String callName, String bindingClass, int proc) {
-        if (t.metaCall0 == callName && t.metaClass0 == bindingClass && t.metaProc0 == proc) return t.metaValue0;
-        if (t.metaCall1 == callName && t.metaClass1 == bindingClass && t.metaProc1 == proc) return t.metaValue1;
-        return ownMetaMiss(t, callName, bindingClass, proc);
+        t.fill(t.take(), t.nextId++, key, peer, tag, commId, meta, c);
     }
 
     /** Creating call, class and owner of a request not in the table's two-entry cache (iRecv, iSend). */
@@ -511,10 +491,7 @@ public final class HandleRegistry {
     /** Owner only: the request of row r finished; its communicator may be an orphan waiting for it. */
     private void completeOwn(RequestTable t, int r, long key) {
         t.unindex(key);
-        int c = t.commSlot[r];
-        long commId = t.comm(r);
-        t.clear(r);
-        if (c >= 0) checkOrphan(c, commId);
+        completeRow(t, r);
     }
 
     /**
@@ -648,7 +625,7 @@ public final class HandleRegistry {
             }
             if (!t.keyed && t.reqId.length > RequestTable.RING_MAX) {
                 int[] stale = t.becomeKeyed();
-                for (int i = 0; stale[i] >= 0; i++) completeStale(t, stale[i]);
+                for (int i = 0; stale[i] >= 0; i++) completeRow(t, stale[i]);
             }
         } finally {
             unlock();
@@ -819,8 +796,11 @@ public final class HandleRegistry {
         completeLocked(request, key);
     }
 
-    /** Owner only: row r (already out of the key map) finished. */
-    private void completeRow(RequestTable t, int r) {
+    /**
+     * Owner only: row r (already out of the key map: completed, or its handle now names a newer
+     * row) finished; its communicator may be an orphan waiting for it.
+     */
+    void completeRow(RequestTable t, int r) {
         if (freedCount == 0) { // no orphan can be waiting for it (racy: the reaper's sweep covers a free meanwhile)
             t.clear(r);
             return;

@@ -235,22 +235,40 @@ final class RequestTable {
         int c = -1;
         long commId = 0;
         if (communicator != null) {
-            c = lastCommSlot;
-            if (c < 0 || c >= mainIds.length || mainIds[c] != lastCommId || lastComm.get() != communicator) return false;
+            c = cachedCommSlot(communicator, mainIds);
+            if (c < 0) return false;
             commId = lastCommId;
         }
         long rid = nextId;
         if (meta == 0 || keyed || rid == idLimit || (pending + 1) * 2 > reqId.length || anyMarks()) return false;
         int r = ringTake();
         nextId = rid + 1;
-        write(r, rid, key, HandleRegistry.peerTag(peer, tag), commId, meta, c);
-        int stale = index(key, r);
-        if (stale >= 0) registry.completeStale(this, stale);
+        fill(r, rid, key, peer, tag, commId, meta, c);
         return true;
     }
 
+    /**
+     * Fills the empty row r with a new request and indexes it. A live row that had the same
+     * native handle is completed: MPI hands out a handle again only after its request finished.
+     */
+    void fill(int r, long id, long key, int peer, int tag, long commId, long meta, int slotOfComm) {
+        write(r, id, key, HandleRegistry.peerTag(peer, tag), commId, meta, slotOfComm);
+        int stale = index(key, r);
+        if (stale >= 0) registry.completeRow(this, stale);
+    }
+
+    /**
+     * The cached main-table slot of the communicator the owner's last requests were on, when it
+     * is this communicator and the slot still holds it ({@code mainIds}: the registry's id
+     * column); -1 on a miss.
+     */
+    int cachedCommSlot(Object communicator, long[] mainIds) {
+        int c = lastCommSlot;
+        return c >= 0 && c < mainIds.length && mainIds[c] == lastCommId && lastComm.get() == communicator ? c : -1;
+    }
+
     /** The request meta of a call, class and process in the table's two-entry cache; 0 if not there. */
-    private long cachedMeta(String callName, String bindingClass, int proc) {
+    long cachedMeta(String callName, String bindingClass, int proc) {
         if (metaCall0 == callName && metaClass0 == bindingClass && metaProc0 == proc) return metaValue0;
         if (metaCall1 == callName && metaClass1 == bindingClass && metaProc1 == proc) return metaValue1;
         return 0; // a meta always has F_HAS_CHANDLE set
@@ -312,10 +330,10 @@ final class RequestTable {
                 continue;
             }
             int other = keys.put(key(r), r);
-            if (other >= 0) { // two live rows with one handle: the older one is stale
-                int older = reqId[other] < reqId[r] ? other : r;
-                if (older == other) keys.put(key(r), r); else keys.put(key(r), other);
-                stale[staleCount++] = older;
+            if (other >= 0) { // two live rows with one handle: the older one is stale, the map keeps the newer
+                boolean otherOlder = reqId[other] < reqId[r];
+                if (!otherOlder) keys.put(key(r), other);
+                stale[staleCount++] = otherOlder ? other : r;
             }
         }
         stale[staleCount] = -1;

@@ -3,6 +3,7 @@ package io.mpilens.agent.registry;
 import io.mpilens.api.registry.RegistryLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Optional;
 
 /**
  * The wrapper id field ({@link RegistryLayout#WRAPPER_ID_FIELD}) the agent adds to the root class
@@ -11,33 +12,23 @@ import java.lang.reflect.Modifier;
  * (loaded before a late attach, request classes) are simply skipped. Never throws.
  */
 final class WrapperIdField {
-    private static final Field NONE;
-
-    static {
-        try {
-            NONE = WrapperIdField.class.getDeclaredField("NONE");
-        } catch (NoSuchFieldException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** Per class: the field (declared by the class or a superclass), or {@link #NONE}. */
-    private static final ClassValue<Field> FIELD = new ClassValue<>() {
+    /** Per class: the field (declared by the class or a superclass), if it has one. */
+    private static final ClassValue<Optional<Field>> FIELD = new ClassValue<>() {
         @Override
-        protected Field computeValue(Class<?> type) {
+        protected Optional<Field> computeValue(Class<?> type) {
             for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
                 try {
                     Field f = c.getDeclaredField(RegistryLayout.WRAPPER_ID_FIELD);
-                    if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return NONE;
+                    if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return Optional.empty();
                     f.setAccessible(true);
-                    return f;
+                    return Optional.of(f);
                 } catch (NoSuchFieldException e) {
                     // keep looking in the superclass
                 } catch (RuntimeException e) { // inaccessible: behave as if absent
-                    return NONE;
+                    return Optional.empty();
                 }
             }
-            return NONE;
+            return Optional.empty();
         }
     };
 
@@ -47,8 +38,8 @@ final class WrapperIdField {
     static void set(Object wrapper, long id) {
         if (wrapper == null) return;
         try {
-            Field f = FIELD.get(wrapper.getClass());
-            if (f != NONE) f.setLong(wrapper, id);
+            Optional<Field> f = FIELD.get(wrapper.getClass());
+            if (f.isPresent()) f.get().setLong(wrapper, id);
         } catch (Throwable t) {
             // the field is a shortcut for debuggers; the wrapper index still answers
         }
