@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The MPI Java Application launch on MPJ Express multicore: all four ranks are threads of one
- * JVM, so the launch has one debug target; a breakpoint stops every rank's thread, and the
+ * JVM, so the launch has one debug target (niodev: below); a breakpoint stops every rank's thread, and the
  * Variables view's MPI handle structure finds MPJ wrappers (which carry no native handle) by
  * identity in the agent's wrapper index — communicators and requests alike.
  */
@@ -57,11 +57,8 @@ class MpjLaunchInWorkbenchTest {
     @Test
     void anMpjMulticoreLaunchIsOneTargetWhoseRankThreadsShowTheirHandles() throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-mpj-");
-        debugPerspective();
-        ILaunchConfiguration config = configuration("mpj-tour", "mpj", TOUR, "-Dmpilens.control=" + control,
-                new MpiLaunchSettings(Binding.MPJ_MULTICORE, 4, "", ""));
-        ILaunch launch = inBackground("the launch delegate starts the MPJ job and attaches",
-                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        ILaunch launch = launchTour("mpj-tour", control, Binding.MPJ_MULTICORE,
+                "the launch delegate starts the MPJ job and attaches");
         Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
         List<Long> pids = new ArrayList<>(List.of(job.pid()));
         IJavaLineBreakpoint bp = null;
@@ -69,43 +66,19 @@ class MpjLaunchInWorkbenchTest {
             assertEquals(1, launch.getDebugTargets().length, "multicore: one JVM for all ranks");
             assertTrue(launch.getDebugTargets()[0].getName().startsWith("ranks 0-3 (127.0.0.1:"),
                     launch.getDebugTargets()[0].getName());
-            awaitPause(job, "created");
-            release(control, "created");
-            awaitPause(job, "orphans");
-            MpiJobs.get().follow(launch);
-            waitUntil("the MPI views read 4 ranks from the one JVM", () -> {
-                JobView v = MpiJobs.get().current(); // this launch's: one target (not an earlier launch's view)
-                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
-                        && v.ranks().stream().map(RankView::target).distinct().count() == 1;
-            });
-            JobView v = MpiJobs.get().current();
+            toOrphans(job, control);
+            JobView v = followedView(launch, 1, "the MPI views read 4 ranks from the one JVM");
             assertEquals(List.of(0, 1, 2, 3), v.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
             for (RankView r : v.ranks()) assertEquals(ProcessState.OK, r.state(), r.label());
             pids.add(v.ranks().get(0).process().pid());
 
-            bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR, BREAK_LINE, -1, -1, 0,
-                    true, null);
+            bp = breakAfterOrphans();
             release(control, "orphans");
-            IDebugTarget target = launch.getDebugTargets()[0];
-            Map<Integer, IJavaStackFrame> byRank = new HashMap<>();
-            waitUntil("the 4 rank threads stop at HandleTour.java:" + BREAK_LINE, () -> {
-                byRank.clear();
-                try {
-                    for (IThread t : target.getThreads()) {
-                        if (!t.isSuspended() || t.getBreakpoints().length == 0) continue;
-                        IJavaStackFrame f = (IJavaStackFrame) t.getTopStackFrame();
-                        byRank.put(((IJavaPrimitiveValue) f.findVariable("rank").getValue()).getIntValue(), f);
-                    }
-                } catch (Exception e) {
-                    return false;
-                }
-                return byRank.size() == 4;
-            });
+            Map<Integer, IJavaStackFrame> byRank = stoppedRanks(launch, "the 4 rank threads stop at HandleTour.java:"
+                    + BREAK_LINE);
             IJavaStackFrame r2 = byRank.get(2);
             assertEquals(BREAK_LINE, r2.getLineNumber());
-            ILogicalStructureType type = Arrays.stream(DebugPlugin.getLogicalStructureTypes(r2.findVariable("dup").getValue()))
-                    .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
-                            () -> new AssertionError("no MPI handle structure offered for MPJ's mpi.Intracomm"));
+            ILogicalStructureType type = handleStructure(r2);
             Map<String, String> dup = structure(type, r2.findVariable("dup"));
             assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
             assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
@@ -122,16 +95,10 @@ class MpjLaunchInWorkbenchTest {
             assertEquals("0", dup0.get("Rank"), dup0.toString());
             assertTrue(!dup0.get("Id").equals(dup.get("Id")), dup0 + " / " + dup);
         } finally {
-            if (bp != null) bp.delete();
-            inBackground("the launch terminates", () -> {
-                launch.terminate();
-                return null;
-            });
-            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+            terminate(launch, bp);
         }
         assertTrue(launch.isTerminated());
-        waitUntil("no process of the MPJ job is left (starter, rank JVM " + pids + ")", START.toMillis(), () -> pids.stream()
-                .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+        awaitNoProcess("no process of the MPJ job is left (starter, rank JVM " + pids + ")", pids);
     }
 
     /**
@@ -142,28 +109,16 @@ class MpjLaunchInWorkbenchTest {
     @Test
     void anMpjNiodevLaunchIsOneTargetPerRankAndEachShowsItsOwnHandles() throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-niodev-");
-        debugPerspective();
-        ILaunchConfiguration config = configuration("niodev-tour", "mpj", TOUR, "-Dmpilens.control=" + control,
-                new MpiLaunchSettings(Binding.MPJ_NIODEV, 4, "", ""));
-        ILaunch launch = inBackground("the launch delegate starts the niodev job and attaches",
-                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        ILaunch launch = launchTour("niodev-tour", control, Binding.MPJ_NIODEV,
+                "the launch delegate starts the niodev job and attaches");
         Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
         List<Long> pids = new ArrayList<>(List.of(job.pid()));
         IJavaLineBreakpoint bp = null;
         try {
             assertEquals(4, launch.getDebugTargets().length, "niodev: one JVM per rank");
-            awaitPause(job, "created");
-            release(control, "created");
-            awaitPause(job, "orphans");
+            toOrphans(job, control);
             for (ProcessHandle p : job.processes()) pids.add(p.pid());
-            MpiJobs.get().follow(launch);
-            // this launch's view, not the one still shown from an earlier launch: four targets
-            waitUntil("the MPI views read 4 ranks from 4 JVMs", () -> {
-                JobView v = MpiJobs.get().current();
-                return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
-                        && v.ranks().stream().map(RankView::target).distinct().count() == 4;
-            });
-            JobView v = MpiJobs.get().current();
+            JobView v = followedView(launch, 4, "the MPI views read 4 ranks from 4 JVMs");
             assertEquals(List.of(0, 1, 2, 3), v.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
             for (RankView r : v.ranks()) {
                 assertEquals(ProcessState.OK, r.state(), r.label());
@@ -172,29 +127,12 @@ class MpjLaunchInWorkbenchTest {
             assertEquals(4, v.ranks().stream().map(r -> r.process().pid()).distinct().count(), "four rank JVMs: "
                     + v.ranks().stream().map(r -> r.label() + " pid " + r.process().pid()).collect(Collectors.toList()));
 
-            bp = JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR, BREAK_LINE, -1, -1, 0,
-                    true, null);
+            bp = breakAfterOrphans();
             release(control, "orphans");
-            Map<Integer, IJavaStackFrame> byRank = new HashMap<>();
-            waitUntil("the 4 rank JVMs stop at HandleTour.java:" + BREAK_LINE, () -> {
-                byRank.clear();
-                try {
-                    for (IDebugTarget target : launch.getDebugTargets()) {
-                        for (IThread t : target.getThreads()) {
-                            if (!t.isSuspended() || t.getBreakpoints().length == 0) continue;
-                            IJavaStackFrame f = (IJavaStackFrame) t.getTopStackFrame();
-                            byRank.put(((IJavaPrimitiveValue) f.findVariable("rank").getValue()).getIntValue(), f);
-                        }
-                    }
-                } catch (Exception e) {
-                    return false;
-                }
-                return byRank.size() == 4;
-            });
+            Map<Integer, IJavaStackFrame> byRank = stoppedRanks(launch, "the 4 rank JVMs stop at HandleTour.java:"
+                    + BREAK_LINE);
             IJavaStackFrame r2 = byRank.get(2);
-            ILogicalStructureType type = Arrays.stream(DebugPlugin.getLogicalStructureTypes(r2.findVariable("dup").getValue()))
-                    .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
-                            () -> new AssertionError("no MPI handle structure offered for MPJ's mpi.Intracomm"));
+            ILogicalStructureType type = handleStructure(r2);
             Map<String, String> dup = structure(type, r2.findVariable("dup"));
             assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
             assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
@@ -208,15 +146,84 @@ class MpjLaunchInWorkbenchTest {
             assertEquals("0", dup0.get("Rank"), dup0.toString());
             assertTrue(!dup0.get("Process").equals(dup.get("Process")), "each rank's own JVM: " + dup0 + " / " + dup);
         } finally {
-            if (bp != null) bp.delete();
-            inBackground("the launch terminates", () -> {
-                launch.terminate();
-                return null;
-            });
-            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+            terminate(launch, bp);
         }
         assertTrue(launch.isTerminated());
-        waitUntil("no process of the niodev job is left (launcher, daemon, rank JVMs " + pids + ")", START.toMillis(),
-                () -> pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+        awaitNoProcess("no process of the niodev job is left (launcher, daemon, rank JVMs " + pids + ")", pids);
+    }
+
+    /** The MPJ HandleTour launched in debug mode through the MPI Java Application launch type. */
+    private static ILaunch launchTour(String name, Path control, Binding binding, String what) throws Exception {
+        debugPerspective();
+        ILaunchConfiguration config = configuration(name, "mpj", TOUR, "-Dmpilens.control=" + control,
+                new MpiLaunchSettings(binding, 4, "", ""));
+        return inBackground(what, () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+    }
+
+    /** Lets the tour run from its "created" pause to its "orphans" pause. */
+    private static void toOrphans(Job job, Path control) throws Exception {
+        awaitPause(job, "created");
+        release(control, "created");
+        awaitPause(job, "orphans");
+    }
+
+    /**
+     * The MPI views following this launch, once they show its 4 ranks, all read, from
+     * {@code targets} debug targets — not the view still shown from an earlier launch.
+     */
+    private static JobView followedView(ILaunch launch, int targets, String what) {
+        MpiJobs.get().follow(launch);
+        waitUntil(what, () -> {
+            JobView v = MpiJobs.get().current();
+            return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
+                    && v.ranks().stream().map(RankView::target).distinct().count() == targets;
+        });
+        return MpiJobs.get().current();
+    }
+
+    private static IJavaLineBreakpoint breakAfterOrphans() throws Exception {
+        return JDIDebugModel.createLineBreakpoint(ResourcesPlugin.getWorkspace().getRoot(), TOUR, BREAK_LINE, -1, -1, 0,
+                true, null);
+    }
+
+    /** Each rank's top frame, once all four ranks' threads (in any of the launch's JVMs) stopped at the breakpoint. */
+    private static Map<Integer, IJavaStackFrame> stoppedRanks(ILaunch launch, String what) {
+        Map<Integer, IJavaStackFrame> byRank = new HashMap<>();
+        waitUntil(what, () -> {
+            byRank.clear();
+            try {
+                for (IDebugTarget target : launch.getDebugTargets()) {
+                    for (IThread t : target.getThreads()) {
+                        if (!t.isSuspended() || t.getBreakpoints().length == 0) continue;
+                        IJavaStackFrame f = (IJavaStackFrame) t.getTopStackFrame();
+                        byRank.put(((IJavaPrimitiveValue) f.findVariable("rank").getValue()).getIntValue(), f);
+                    }
+                }
+            } catch (Exception e) {
+                return false;
+            }
+            return byRank.size() == 4;
+        });
+        return byRank;
+    }
+
+    private static ILogicalStructureType handleStructure(IJavaStackFrame frame) throws Exception {
+        return Arrays.stream(DebugPlugin.getLogicalStructureTypes(frame.findVariable("dup").getValue()))
+                .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
+                        () -> new AssertionError("no MPI handle structure offered for MPJ's mpi.Intracomm"));
+    }
+
+    private static void terminate(ILaunch launch, IJavaLineBreakpoint bp) throws Exception {
+        if (bp != null) bp.delete();
+        inBackground("the launch terminates", () -> {
+            launch.terminate();
+            return null;
+        });
+        DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+    }
+
+    private static void awaitNoProcess(String what, List<Long> pids) {
+        waitUntil(what, START.toMillis(), () -> pids.stream()
+                .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
     }
 }
