@@ -90,8 +90,13 @@ final class Tours {
      * through an attach listener started beforehand).
      */
     static void atOrphans(Binding b, Path control, AtOrphans check) throws Exception {
+        atOrphans(b, control, tour(b, control), check);
+    }
+
+    /** {@link #atOrphans(Binding, Path, AtOrphans)} for a tour launched as {@code spec} says. */
+    static void atOrphans(Binding b, Path control, JobSpec.Builder spec, AtOrphans check) throws Exception {
         Files.createDirectories(control);
-        try (Job job = Job.launch(tour(b, control).jvmOptions("-XX:+StartAttachListener").build())) {
+        try (Job job = Job.launch(spec.jvmOptions("-XX:+StartAttachListener").build())) {
             List<JdiTargetReader> readers = connect(addresses(job, b));
             try {
                 awaitPause(job, "created");

@@ -70,7 +70,7 @@ public final class MpiLensAgent {
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
-            transformer(profiles, options, late).installOn(inst);
+            transformer(profiles, options, late, present).installOn(inst);
             startReaper();
             if (options.dumpOnError) ErrorDumps.install(options.dumpDir);
             installed = true;
@@ -89,7 +89,8 @@ public final class MpiLensAgent {
         return null;
     }
 
-    private static AgentBuilder transformer(BindingProfile[] profiles, AgentOptions options, boolean late) {
+    private static AgentBuilder transformer(BindingProfile[] profiles, AgentOptions options, boolean late,
+                                            BindingProfile present) {
         Set<String> handleClasses = new LinkedHashSet<>();
         Set<String> constructed = new LinkedHashSet<>();
         Set<String> requestClasses = new LinkedHashSet<>();
@@ -121,7 +122,10 @@ public final class MpiLensAgent {
 
         AgentBuilder b = new AgentBuilder.Default();
         // loaded after the agent, a root handle class gets the wrapper id field; on late attach the
-        // binding's classes are already loaded, and a retransformation cannot add a field
+        // binding's classes are already loaded, and a retransformation cannot add a field. Request
+        // classes get it when their binding has no native request handle to key them by: the
+        // field then holds the request's id, which is its key (see Interceptor.keyField)
+        boolean requestsById = options.requests && present.requestKeyField == null;
         if (late) b = b.disableClassFormatChanges();
         b = b.with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
@@ -130,7 +134,8 @@ public final class MpiLensAgent {
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
-                    if (!late && isHandleType.matches(type) && !isRequestType.matches(type) && !type.isInterface()
+                    if (!late && isHandleType.matches(type) && (requestsById || !isRequestType.matches(type))
+                            && !type.isInterface()
                             && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
                                 java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);

@@ -218,9 +218,12 @@ public final class RegistryLayout {
      * this private transient field to the root class of each non-request handle hierarchy of the
      * binding when it is loaded after the agent (-javaagent), and stores the handle's registry
      * id there when it registers the wrapper. A debugger that holds a wrapper reads its id with
-     * one field read instead of the whole wrapper index. Absent after a late attach (a loaded
-     * class cannot get a field) and on request wrappers: then the wrapper index answers. 0: not
-     * registered (yet). Like an index entry it may outlive its handle.
+     * one field read instead of the whole wrapper index. A binding without native request
+     * handles (MPJ Express) has it on its request classes too: their rows are keyed by that id
+     * ({@link #F_KEY_IS_ID}) and are not in the wrapper index. Absent after a late attach (a
+     * loaded class cannot get a field) and on Open MPI's request wrappers: then the wrapper index
+     * answers (Open MPI requests by their native handle). 0: not registered (yet). Like an index
+     * entry it may outlive its handle.
      */
     public static final String WRAPPER_ID_FIELD = "mpilens$id";
 
@@ -270,6 +273,12 @@ public final class RegistryLayout {
     public static final int F_TOPO_CART = 1 << 8;
     public static final int F_TOPO_GRAPH = 1 << 9;
     public static final int F_TOPO_DIST_GRAPH = 1 << 10;
+    /**
+     * Request rows: the binding has no native request handle (MPJ Express), so the row's key is
+     * the request's own id, which the wrapper also carries in {@link #WRAPPER_ID_FIELD}. Not a
+     * cHandle; never set together with {@link #F_HAS_CHANDLE}.
+     */
+    public static final int F_KEY_IS_ID = 1 << 11;
 
     // ---- side record: repeated [tag, n, v1..vn] in one long[]
     public static final int SIDE_MEMBERS = 1;

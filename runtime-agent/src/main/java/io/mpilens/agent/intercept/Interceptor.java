@@ -67,13 +67,20 @@ public final class Interceptor {
         }
     };
 
-    /** The request's native-handle field, when the binding tracks requests by handle. */
+    /**
+     * The field a request is keyed by: its native handle when the binding has one (Open MPI);
+     * else the wrapper id field the agent added to the binding's request classes at load time
+     * (MPJ Express under -javaagent), which holds the request's registry id. Null when neither
+     * exists (late attach to MPJ Express): the request is then tracked by reference.
+     */
     private static Field keyField(Class<?> type) {
         BindingProfile p = PROFILE_OF.get(type);
-        if (p == null || p.requestKeyField == null || p.kindOf(type) != HandleKind.REQUEST) return null;
+        if (p == null || p.kindOf(type) != HandleKind.REQUEST) return null;
+        String name = p.requestKeyField != null ? p.requestKeyField : RegistryLayout.WRAPPER_ID_FIELD;
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             try {
-                Field f = c.getDeclaredField(p.requestKeyField);
+                Field f = c.getDeclaredField(name);
+                if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return null;
                 f.setAccessible(true);
                 return f;
             } catch (ReflectiveOperationException | RuntimeException e) {
@@ -86,7 +93,10 @@ public final class Interceptor {
     private Interceptor() {
     }
 
-    /** A request's native handle, or 0 when its binding tracks requests by reference. */
+    /**
+     * A request's key: its native handle, or the id the agent stored in it (binding without
+     * native handles); 0 when it is tracked by reference, or not at all.
+     */
     public static long requestKey(Object request) {
         if (request == null) return 0;
         try {
@@ -123,6 +133,12 @@ public final class Interceptor {
         static long read(Object request, RequestType type) throws IllegalAccessException {
             return type.keyOffset >= 0 ? UNSAFE.getLong(request, type.keyOffset) : type.key.getLong(request);
         }
+
+        /** The agent's own field only ({@link RequestType#idKeyed}): the binding's fields are never written. */
+        static void writeId(Object request, RequestType type, long id) throws IllegalAccessException {
+            if (type.keyOffset >= 0) UNSAFE.putLong(request, type.keyOffset, id);
+            else type.key.setLong(request, id);
+        }
     }
 
     /** What the request hot path needs to know about a class, looked up once per class. */
@@ -132,6 +148,8 @@ public final class Interceptor {
         final boolean request;
         final boolean persistent;
         final Field key;
+        /** {@link #key} is the agent's wrapper id field: the request is keyed by its registry id. */
+        final boolean idKeyed;
         /** Offset of {@link #key} for unchecked reads; the class was checked when this was made. */
         final long keyOffset;
         final int proc;
@@ -144,6 +162,7 @@ public final class Interceptor {
             this.request = request;
             this.persistent = persistent;
             this.key = key;
+            this.idKeyed = key != null && key.getName().equals(RegistryLayout.WRAPPER_ID_FIELD);
             this.keyOffset = key == null ? -1 : NativeHandles.offsetOf(key);
             this.proc = proc;
             this.holder = holder;
@@ -204,10 +223,15 @@ public final class Interceptor {
             }
             RequestType type = requestType(result.getClass());
             if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
-            long key = type.key != null ? NativeHandles.read(result, type) : 0;
-            REGISTRY.addRequest(result, key, type.proc, type.name, call,
+            long key = type.key == null ? 0 : type.idKeyed ? HandleRegistry.KEY_IS_ID : NativeHandles.read(result, type);
+            long id = REGISTRY.addRequest(result, key, type.proc, type.name, call,
                     peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
                     tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent);
+            if (type.idKeyed) {
+                if (id == 0) return;
+                key = id;
+                NativeHandles.writeId(result, type, id);
+            }
             if (requestStacks) {
                 BindingProfile p = PROFILE_OF.get(origin);
                 if (p != null) REGISTRY.setStack(result, key, stack(p));
@@ -354,9 +378,10 @@ public final class Interceptor {
             // whatever the call returned, a request the binding reports as null has finished
             if (p.requestIsNullMethod != null && p.handleWritebackMethod == null) {
                 for (Object r : requests) {
-                    if (r != null && REGISTRY.isTrackedRequest(r, 0)
-                            && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
-                        REGISTRY.requestCompleted(r);
+                    if (r == null) continue;
+                    long key = requestKey(r);
+                    if (REGISTRY.isTrackedRequest(r, key) && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
+                        REGISTRY.requestCompleted(r, key);
                     }
                 }
             }

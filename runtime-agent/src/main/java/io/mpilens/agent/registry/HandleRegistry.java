@@ -360,42 +360,55 @@ public final class HandleRegistry {
     }
 
     /**
-     * The request hot path. A request with a native handle ({@code key}) goes into the calling
-     * thread's own table: plain stores, no lock, no atomic, no allocation (see {@link RequestTable}).
-     * Requests tracked by wrapper ({@code key} 0), persistent ones, and all requests while creation
-     * stacks or request history are recorded go into the shared table, under the registry lock.
+     * {@link #addRequest}'s key for a binding whose requests have no native handle (MPJ Express):
+     * the request is keyed by its own registry id, which the caller keeps in the wrapper's id
+     * field ({@link RegistryLayout#WRAPPER_ID_FIELD}) and passes back as the key on completion.
+     * No native handle is a negative number, so this one cannot be confused with one.
      */
-    public void addRequest(Object request, long key, int proc, String bindingClass, String callName,
+    public static final long KEY_IS_ID = -1L;
+
+    /**
+     * The request hot path. A request with a key (its native handle, or {@link #KEY_IS_ID}) goes
+     * into the calling thread's own table: plain stores, no lock, no atomic, no allocation (see
+     * {@link RequestTable}). Requests tracked by wrapper ({@code key} 0), persistent ones, and all
+     * requests while creation stacks or request history are recorded go into the shared table,
+     * under the registry lock. Returns the request's id, 0 when it is not tracked.
+     */
+    public long addRequest(Object request, long key, int proc, String bindingClass, String callName,
                                         int peer, int tag, Object communicator, boolean persistent) {
         if (key != 0 && !persistent && fastAdds) {
             RequestTable t = lastTable;
-            if (t.ownerId == Thread.currentThread().getId()
-                    && t.fastAdd(key, proc, bindingClass, callName, peer, tag, communicator, id)) {
-                return;
+            if (t.ownerId == Thread.currentThread().getId()) {
+                long rid = t.fastAdd(key, proc, bindingClass, callName, peer, tag, communicator, id);
+                if (rid != 0) return rid;
             }
         }
-        addRequestSlow(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
+        return addRequestSlow(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
     }
 
     /** {@link #addRequest} when the owner's fast path cannot take it: every case, caches filled on the way. */
-    private void addRequestSlow(Object request, long key, int proc, String bindingClass, String callName,
+    private long addRequestSlow(Object request, long key, int proc, String bindingClass, String callName,
                                 int peer, int tag, Object communicator, boolean persistent) {
-        if (requestsOff) return; // a request that reaches here anyway (an unusual creating call) is not shown either
+        if (requestsOff) return 0; // a request that reaches here anyway (an unusual creating call) is not shown either
         if (key != 0 && !persistent && fastRequests) {
-            addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
-        } else {
-            addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
+            return addOwn(ownTable(), key, proc, bindingClass, callName, peer, tag, communicator);
         }
+        return addShared(request, key, proc, bindingClass, callName, peer, tag, communicator, persistent);
     }
 
-    private void addShared(Object request, long key, int proc, String bindingClass, String callName,
+    /** Flags every row of a request with this key has: whether the key is a native handle or the row's id. */
+    static int keyFlags(long key) {
+        return key == KEY_IS_ID ? F_KEY_IS_ID : key != 0 ? F_HAS_CHANDLE : 0;
+    }
+
+    private long addShared(Object request, long key, int proc, String bindingClass, String callName,
                            int peer, int tag, Object communicator, boolean persistent) {
         lock();
         try {
             if (key == 0) {
                 drainCollected();
-                if (sharedRow(request, 0) >= 0) return;
-            } else {
+                if (sharedRow(request, 0) >= 0) return 0;
+            } else if (key != KEY_IS_ID) {
                 int stale = shared.find(key);
                 if (stale >= 0) {
                     // MPI hands out a request's handle again only after the old one finished
@@ -405,11 +418,13 @@ public final class HandleRegistry {
             RequestTable t = shared;
             int r = t.take();
             int c = communicatorSlot(communicator);
-            int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | (key != 0 ? F_HAS_CHANDLE : 0);
+            int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | keyFlags(key);
             long rid = nextId++;
+            if (key == KEY_IS_ID) key = rid;
             t.write(r, rid, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
                     RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc), c);
             if (key != 0) t.index(key, r); else wrappers.put(request, r | REQUEST_SLOT, rid);
+            return rid;
         } finally {
             unlock();
         }
@@ -423,11 +438,11 @@ public final class HandleRegistry {
      * Owner only. Everything the loop repeats is cached in the table; a miss takes the lock once.
      * Kept small, with the rare cases in methods of their own, so the JIT inlines it into the advice.
      */
-    private void addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
+    private long addOwn(RequestTable t, long key, int proc, String bindingClass, String callName, int peer, int tag,
                         Object communicator) {
         if (t.doneCount() != 0) takeInMarks(t);
         long meta = t.cachedMeta(callName, bindingClass, proc);
-        if (meta == 0) meta = ownMetaMiss(t, callName, bindingClass, proc);
+        if (meta == 0) meta = ownMetaMiss(t, callName, bindingClass, proc, keyFlags(key));
         int c = -1;
         long commId = 0;
         if (communicator != null) {
@@ -436,15 +451,20 @@ public final class HandleRegistry {
             commId = c >= 0 ? t.lastCommId : 0;
         }
         if (t.nextId == t.idLimit) takeIds(t);
-        t.fill(t.take(), t.nextId++, key, peer, tag, commId, meta, c);
+        long rid = t.nextId++;
+        t.fill(t.take(), rid, key == KEY_IS_ID ? rid : key, peer, tag, commId, meta, c);
+        return rid;
     }
 
-    /** Creating call, class and owner of a request not in the table's two-entry cache (iRecv, iSend). */
-    private long ownMetaMiss(RequestTable t, String callName, String bindingClass, int proc) {
+    /**
+     * Creating call, class and owner of a request not in the table's two-entry cache (iRecv,
+     * iSend). {@code keyFlags}: the binding's (a class always has the same), never 0, so neither is a meta.
+     */
+    private long ownMetaMiss(RequestTable t, String callName, String bindingClass, int proc, int keyFlags) {
         long meta;
         lock();
         try {
-            meta = RegistryLayout.requestMeta(F_HAS_CHANDLE, intern(callName), intern(bindingClass), proc);
+            meta = RegistryLayout.requestMeta(keyFlags, intern(callName), intern(bindingClass), proc);
         } finally {
             unlock();
         }

@@ -222,13 +222,14 @@ final class RequestTable {
 
     /**
      * Owner, ring only: a request of a message loop, taken without a call, a lock or a miss in
-     * the table's caches (call, class, process, communicator). Returns false, having changed
+     * the table's caches (call, class, process, communicator). Returns its id; 0, having changed
      * nothing, when any of that does not hold; {@link HandleRegistry#addRequest}'s slow path then
-     * fills the caches and takes it. {@code mainIds}: the registry's id column, to check the
+     * fills the caches and takes it. {@code key}: the native handle, or
+     * {@link HandleRegistry#KEY_IS_ID}. {@code mainIds}: the registry's id column, to check the
      * cached communicator slot still holds the same communicator.
      */
-    boolean fastAdd(long key, int proc, String bindingClass, String callName, int peer, int tag, Object communicator,
-                    long[] mainIds) {
+    long fastAdd(long key, int proc, String bindingClass, String callName, int peer, int tag, Object communicator,
+                 long[] mainIds) {
         // kept under HotSpot's inlining limit for hot methods (FreqInlineSize, 325 bytes of
         // bytecode): the rare parts are methods of their own
         long meta = cachedMeta(callName, bindingClass, proc);
@@ -236,15 +237,15 @@ final class RequestTable {
         long commId = 0;
         if (communicator != null) {
             c = cachedCommSlot(communicator, mainIds);
-            if (c < 0) return false;
+            if (c < 0) return 0;
             commId = lastCommId;
         }
         long rid = nextId;
-        if (meta == 0 || keyed || rid == idLimit || (pending + 1) * 2 > reqId.length || anyMarks()) return false;
+        if (meta == 0 || keyed || rid == idLimit || (pending + 1) * 2 > reqId.length || anyMarks()) return 0;
         int r = ringTake();
         nextId = rid + 1;
-        fill(r, rid, key, peer, tag, commId, meta, c);
-        return true;
+        fill(r, rid, key == HandleRegistry.KEY_IS_ID ? rid : key, peer, tag, commId, meta, c);
+        return rid;
     }
 
     /**
@@ -271,7 +272,7 @@ final class RequestTable {
     long cachedMeta(String callName, String bindingClass, int proc) {
         if (metaCall0 == callName && metaClass0 == bindingClass && metaProc0 == proc) return metaValue0;
         if (metaCall1 == callName && metaClass1 == bindingClass && metaProc1 == proc) return metaValue1;
-        return 0; // a meta always has F_HAS_CHANDLE set
+        return 0; // a meta always has F_HAS_CHANDLE or F_KEY_IS_ID set
     }
 
     /** Ring with room (at most half full after this): the next empty row after the last one taken. */

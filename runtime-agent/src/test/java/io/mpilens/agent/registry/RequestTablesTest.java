@@ -435,4 +435,94 @@ class RequestTablesTest {
         registry.requestCompleted(null, 0x40);
         assertTrue(requests(snapshot()).isEmpty());
     }
+
+    /** MPJ Express: a request without a native handle, keyed by the id the registry gives it. */
+    private long sendById(Object wrapper) {
+        return registry.addRequest(wrapper, HandleRegistry.KEY_IS_ID, 0, "mpi.Request", "Isend", 1, 5, comm, false);
+    }
+
+    @Test
+    void requestsKeyedByTheirOwnIdUseTheThreadTableAndNeitherAWrapperIndexEntryNorACHandle() throws Exception {
+        for (int i = 0; i < 10_000; i++) {
+            long id = sendById(new Object());
+            assertTrue(id > 0);
+            registry.requestCompleted(null, id);
+        }
+        Object wrapper = new Object();
+        long id = sendById(wrapper);
+        RequestTable[] tables = tables(registry);
+        assertEquals(2, tables.length, "the shared table and this thread's");
+        assertEquals(0, tables[0].reqHighWater, "nothing went through the shared table");
+        assertEquals(4, tables[1].reqId.length, "a message loop by id reuses its rows like one by native handle");
+        ProcessSnapshot s = snapshot();
+        HandleInfo r = requests(s).get(0);
+        assertEquals(id, r.id(), "the key handed back is the request's id");
+        assertFalse(r.hasCHandle(), "an id is not a native handle");
+        assertEquals(commId, r.communicator());
+        assertEquals(1, r.peer());
+        assertEquals(5, r.tag());
+        assertEquals("Isend", r.creatingCall());
+        assertEquals(Set.of(commId), new HashSet<>(new RegistryDecoder(reader).wrapperIds().values()),
+                "no request wrapper in the wrapper index");
+        assertEquals(1, communicator(s).refCount());
+
+        long[] other = new long[1];
+        onOtherThread(() -> other[0] = sendById(new Object()));
+        assertNotEquals(id, other[0], "ids are unique across threads");
+        registry.freed(comm); // an orphan of the two pending requests, released when the last completes
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state());
+        assertEquals(2, communicator(snapshot()).refCount());
+        registry.requestCompleted(wrapper, id);
+        assertEquals(List.of(other[0]), requests(snapshot()).stream().map(HandleInfo::id).collect(Collectors.toList()));
+        assertEquals(Lifecycle.FREED, communicator(snapshot()).state(), "the other thread's request still holds it");
+        registry.requestCompleted(null, other[0]); // the thread that created it ended: its table is written here
+        ProcessSnapshot end = snapshot();
+        assertTrue(requests(end).isEmpty());
+        assertTrue(end.handle(commId).isEmpty(), "the orphan went with its last request");
+    }
+
+    @Test
+    void requestKeyedByIdCompletedByAnotherThreadWhileItsOwnerLives() throws Exception {
+        CountDownLatch created = new CountDownLatch(1);
+        CountDownLatch completed = new CountDownLatch(1);
+        long[] ids = new long[2];
+        Thread owner = new Thread(() -> {
+            try {
+                ids[0] = sendById(new Object());
+                ids[1] = sendById(new Object());
+                created.countDown();
+                completed.await();
+                sendById(new Object()); // takes in the mark
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        owner.start();
+        created.await();
+        registry.requestCompleted(null, ids[0]);
+        assertEquals(1, tables(registry)[1].doneCount(), "marked for the owner");
+        assertFalse(requests(snapshot()).stream().anyMatch(h -> h.id() == ids[0]), "gone at once");
+        completed.countDown();
+        owner.join();
+        assertEquals(0, tables(registry)[1].doneCount());
+        assertEquals(2, requests(snapshot()).size());
+    }
+
+    @Test
+    void requestStacksOptionKeepsRequestsKeyedByIdInTheSharedTableByThatId() throws Exception {
+        registry.configure("test", "mpj", false, true);
+        Object wrapper = new Object();
+        long id = sendById(wrapper);
+        assertTrue(id > 0);
+        registry.setStack(wrapper, id, new String[] {"App.main(App.java:12)"});
+        assertEquals(1, tables(registry).length, "no thread table");
+        HandleInfo r = requests(snapshot()).get(0);
+        assertEquals(id, r.id());
+        assertFalse(r.hasCHandle());
+        assertEquals("App.main(App.java:12)", r.createdAt());
+        assertEquals(Set.of(commId), new HashSet<>(new RegistryDecoder(reader).wrapperIds().values()),
+                "no request wrapper in the wrapper index");
+        registry.requestCompleted(new Object(), id); // found by its key, not by the wrapper's identity
+        assertTrue(requests(snapshot()).isEmpty());
+    }
 }
