@@ -67,7 +67,19 @@ public class RequestRegistryBench {
         return r;
     }
 
-    /** MPJ Express: no native handle, so requests are tracked by weak reference. */
+    /**
+     * MPJ Express under -javaagent: no native handle, so a request is keyed by the id the
+     * registry gives it (the interceptor keeps it in the wrapper's id field).
+     */
+    @Benchmark
+    public Object createAndCompleteById() {
+        Request r = new Request();
+        r.handle = registry.addRequest(r, HandleRegistry.KEY_IS_ID, proc, "mpi.Request", "Isend", 1, 7, comm, false);
+        registry.requestCompleted(r, r.handle);
+        return r;
+    }
+
+    /** MPJ Express after a late attach (its request classes have no id field): tracked by weak reference. */
     @Benchmark
     public Object createAndCompleteByReference() {
         Request r = new Request();

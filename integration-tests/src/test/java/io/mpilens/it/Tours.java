@@ -95,6 +95,12 @@ final class Tours {
 
     /** {@link #atOrphans(Binding, Path, AtOrphans)} for a tour launched as {@code spec} says. */
     static void atOrphans(Binding b, Path control, JobSpec.Builder spec, AtOrphans check) throws Exception {
+        atOrphans(b, control, spec, check, (job, readers) -> { });
+    }
+
+    /** The same, and {@code atReleased} at the "released" pause. */
+    static void atOrphans(Binding b, Path control, JobSpec.Builder spec, AtOrphans check, AtOrphans atReleased)
+            throws Exception {
         Files.createDirectories(control);
         try (Job job = Job.launch(spec.jvmOptions("-XX:+StartAttachListener").build())) {
             List<JdiTargetReader> readers = connect(addresses(job, b));
@@ -105,6 +111,7 @@ final class Tours {
                 check.run(job, readers);
                 job.release("orphans");
                 awaitPause(job, "released");
+                atReleased.run(job, readers);
                 job.release("released");
                 awaitPause(job, "finalized");
             } finally {

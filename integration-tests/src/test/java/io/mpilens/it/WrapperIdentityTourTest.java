@@ -74,7 +74,45 @@ class WrapperIdentityTourTest {
     void mpjMulticoreRequestsInThreadTablesMapThroughTheirIdField(@TempDir Path control, @TempDir Path dumps)
             throws Exception {
         Tours.atOrphans(Binding.MPJ_MULTICORE, control, Tours.tour(Binding.MPJ_MULTICORE, control).agentOptions(null),
-                (job, readers) -> checkAtOrphans(Binding.MPJ_MULTICORE, false, dumps, job, readers));
+                (job, readers) -> checkAtOrphans(Binding.MPJ_MULTICORE, false, dumps, job, readers),
+                WrapperIdentityTourTest::requestIdsAtReleased);
+    }
+
+    /**
+     * At "released" the tour has waited for its receive (MPJ Express's {@code Wait}) and still
+     * holds its persistent request: the finished one's wrapper no longer carries an id (so a
+     * later completion of it, e.g. {@code Waitall} calling {@code Wait} again, is not looked up
+     * in the registry), the persistent one still carries the id of its live row.
+     */
+    private static void requestIdsAtReleased(Job job, List<JdiTargetReader> readers) {
+        int checked = 0;
+        for (JdiTargetReader r : readers) {
+            r.virtualMachine().suspend();
+            try {
+                List<ProcessSnapshot> live = new RegistryDecoder(r).decode();
+                WrapperLookup lookup = new WrapperLookup(r);
+                for (Held h : heldWrappers(r)) {
+                    if (!isRequest(h.wrapper())) continue;
+                    ProcessSnapshot p = live.stream().filter(x -> x.rank() == h.rank()).findFirst().orElseThrow();
+                    long id = lookup.idOf(r.object(h.wrapper()));
+                    if (h.variable().equals("recv")) {
+                        assertEquals(0, id, "rank " + h.rank() + ": the finished receive keeps no id");
+                        checked++;
+                    } else if (h.variable().equals("persistent")) {
+                        HandleInfo handle = p.handle(id).orElse(null);
+                        assertNotNull(handle, "rank " + h.rank() + ": the persistent request #" + id + " is live");
+                        assertTrue(handle.persistent(), handle.toString());
+                        checked++;
+                    }
+                }
+                assertFalse(lookup.indexRead());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            } finally {
+                r.virtualMachine().resume();
+            }
+        }
+        assertEquals(8, checked, "recv and persistent of 4 ranks");
     }
 
     /** A wrapper held by a local variable of a rank's main frame, and its creation line. */

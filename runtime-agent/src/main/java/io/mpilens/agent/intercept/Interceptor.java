@@ -306,10 +306,26 @@ public final class Interceptor {
             if (p == null) return;
             boolean done = p.waitMethods.contains(call) || Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean));
-            if (done) REGISTRY.requestCompleted(request, key);
+            if (done) completed(request, key);
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
         }
+    }
+
+    /**
+     * A request finished ({@code key}: read before the call, as {@link #requestKey} does). A
+     * request keyed by its id also loses the id from its field (unless persistent: it is started
+     * again): a later completion of it finds 0 and stops here, without looking for it in the
+     * registry — MPJ Express's {@code Waitall} calls {@code Wait} on each request, so every
+     * request is seen completing twice.
+     */
+    private static void completed(Object request, long key) throws IllegalAccessException {
+        RequestType type = requestType(request.getClass());
+        if (type.idKeyed) {
+            if (key == 0) return; // not in the registry, or already completed
+            if (!type.persistent) NativeHandles.writeId(request, type, 0);
+        }
+        REGISTRY.requestCompleted(request, key);
     }
 
     /** What a static completion call is, looked up once per call site (class and method name). */
@@ -364,7 +380,7 @@ public final class Interceptor {
             if (all) {
                 for (Object r : requests) {
                     if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {
-                        REGISTRY.requestCompleted(r, requestKey(r));
+                        completed(r, requestKey(r));
                     }
                 }
                 return;
@@ -372,7 +388,7 @@ public final class Interceptor {
             for (int i : completedIndexes(result)) {
                 if (i >= 0 && i < requests.length && requests[i] != null
                         && (!onlyPersistent || requestType(requests[i].getClass()).persistent)) {
-                    REGISTRY.requestCompleted(requests[i], requestKey(requests[i]));
+                    completed(requests[i], requestKey(requests[i]));
                 }
             }
             // whatever the call returned, a request the binding reports as null has finished
@@ -380,8 +396,9 @@ public final class Interceptor {
                 for (Object r : requests) {
                     if (r == null) continue;
                     long key = requestKey(r);
-                    if (REGISTRY.isTrackedRequest(r, key) && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
-                        REGISTRY.requestCompleted(r, key);
+                    if ((key != 0 || !requestType(r.getClass()).idKeyed) && REGISTRY.isTrackedRequest(r, key)
+                            && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
+                        completed(r, key);
                     }
                 }
             }
