@@ -46,8 +46,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The MPI Java Application launch on MPJ Express multicore: all four ranks are threads of one
  * JVM, so the launch has one debug target (niodev: below); a breakpoint stops every rank's thread, and the
- * Variables view's MPI handle structure finds MPJ wrappers (which carry no native handle) by
- * identity in the agent's wrapper index — communicators and requests alike.
+ * Variables view's MPI handle structure finds MPJ wrappers (which carry no native handle) by the
+ * id the agent keeps in them — communicators and requests alike (with the launch's default agent
+ * options a request is in its rank thread's own table, keyed by that id).
  */
 class MpjLaunchInWorkbenchTest {
     private static final String TOUR = "io.mpilens.examples.mpj.HandleTour";
