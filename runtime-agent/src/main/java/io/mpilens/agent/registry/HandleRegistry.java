@@ -452,7 +452,7 @@ public final class HandleRegistry {
         }
         if (t.nextId == t.idLimit) takeIds(t);
         long rid = t.nextId++;
-        t.fill(t.take(), rid, key == KEY_IS_ID ? rid : key, peer, tag, commId, meta, c);
+        t.fill(t.take(), rid, key, peer, tag, commId, meta, c);
         return rid;
     }
 

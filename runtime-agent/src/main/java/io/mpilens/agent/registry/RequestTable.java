@@ -244,15 +244,17 @@ final class RequestTable {
         if (meta == 0 || keyed || rid == idLimit || (pending + 1) * 2 > reqId.length || anyMarks()) return 0;
         int r = ringTake();
         nextId = rid + 1;
-        fill(r, rid, key == HandleRegistry.KEY_IS_ID ? rid : key, peer, tag, commId, meta, c);
+        fill(r, rid, key, peer, tag, commId, meta, c);
         return rid;
     }
 
     /**
-     * Fills the empty row r with a new request and indexes it. A live row that had the same
-     * native handle is completed: MPI hands out a handle again only after its request finished.
+     * Fills the empty row r with a new request and indexes it by {@code key} (its native handle;
+     * {@link HandleRegistry#KEY_IS_ID}: its id). A live row that had the same native handle is
+     * completed: MPI hands out a handle again only after its request finished.
      */
     void fill(int r, long id, long key, int peer, int tag, long commId, long meta, int slotOfComm) {
+        if (key == HandleRegistry.KEY_IS_ID) key = id;
         write(r, id, key, HandleRegistry.peerTag(peer, tag), commId, meta, slotOfComm);
         int stale = index(key, r);
         if (stale >= 0) registry.completeRow(this, stale);
