@@ -82,7 +82,8 @@ class WrapperIdentityTourTest {
      * At "released" the tour has waited for its receive (MPJ Express's {@code Wait}) and still
      * holds its persistent request: the finished one's wrapper no longer carries an id (so a
      * later completion of it, e.g. {@code Waitall} calling {@code Wait} again, is not looked up
-     * in the registry), the persistent one still carries the id of its live row.
+     * in the registry), the persistent one still carries the id of its live row, and the freed
+     * communicator the receive held went with it.
      */
     private static void requestIdsAtReleased(Job job, List<JdiTargetReader> readers) {
         int checked = 0;
@@ -92,9 +93,18 @@ class WrapperIdentityTourTest {
                 List<ProcessSnapshot> live = new RegistryDecoder(r).decode();
                 WrapperLookup lookup = new WrapperLookup(r);
                 for (Held h : heldWrappers(r)) {
-                    if (!isRequest(h.wrapper())) continue;
                     ProcessSnapshot p = live.stream().filter(x -> x.rank() == h.rank()).findFirst().orElseThrow();
                     long id = lookup.idOf(r.object(h.wrapper()));
+                    if (h.variable().equals("split")) {
+                        // the freed split's last holder was the receive: its completion (a row of
+                        // the rank thread's own table, found by the id) released the orphan
+                        assertTrue(id > 0 && p.handle(id).isEmpty(), "rank " + h.rank() + ": split #" + id
+                                + " is still live: " + p.handle(id));
+                        assertTrue(p.released().stream().anyMatch(x -> x.id() == id && x.state() == Lifecycle.RELEASED),
+                                "rank " + h.rank() + ": split #" + id + " is not in the history of released handles");
+                        checked++;
+                    }
+                    if (!isRequest(h.wrapper())) continue;
                     if (h.variable().equals("recv")) {
                         assertEquals(0, id, "rank " + h.rank() + ": the finished receive keeps no id");
                         checked++;
@@ -112,7 +122,7 @@ class WrapperIdentityTourTest {
                 r.virtualMachine().resume();
             }
         }
-        assertEquals(8, checked, "recv and persistent of 4 ranks");
+        assertEquals(12, checked, "split, recv and persistent of 4 ranks");
     }
 
     /** A wrapper held by a local variable of a rank's main frame, and its creation line. */
