@@ -73,8 +73,20 @@ class WrapperIdentityTourTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjMulticoreRequestsInThreadTablesMapThroughTheirIdField(@TempDir Path control, @TempDir Path dumps)
             throws Exception {
-        Tours.atOrphans(Binding.MPJ_MULTICORE, control, Tours.tour(Binding.MPJ_MULTICORE, control).agentOptions(null),
-                (job, readers) -> checkAtOrphans(Binding.MPJ_MULTICORE, false, dumps, job, readers),
+        requestsInThreadTables(Binding.MPJ_MULTICORE, control, dumps);
+    }
+
+    /** The same with MPJ Express niodev: one JVM per rank. */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void mpjNiodevRequestsInThreadTablesMapThroughTheirIdField(@TempDir Path control, @TempDir Path dumps)
+            throws Exception {
+        requestsInThreadTables(Binding.MPJ_NIODEV, control, dumps);
+    }
+
+    private static void requestsInThreadTables(Binding b, Path control, Path dumps) throws Exception {
+        Tours.atOrphans(b, control, Tours.tour(b, control).agentOptions(null),
+                (job, readers) -> checkAtOrphans(b, false, dumps, job, readers),
                 WrapperIdentityTourTest::requestIdsAtReleased);
     }
 
