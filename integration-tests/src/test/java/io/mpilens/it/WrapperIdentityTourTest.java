@@ -19,6 +19,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryLayout;
 import io.mpilens.api.registry.WrapperLookup;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
@@ -182,6 +183,14 @@ class WrapperIdentityTourTest {
                         assertNull(id, h.variable() + ": an MPJ Express request in the wrapper index");
                         id = lookup.idOf(r.object(h.wrapper()));
                         assertTrue(id > 0, h.variable() + " (line " + h.line() + "): no id in its id field");
+                        int table = requestTableOf(r, id);
+                        // without creation stacks a request goes to its thread's own table (> 0);
+                        // with them, and when persistent, to the shared one (0)
+                        if (requestStacks || h.variable().equals("persistent")) {
+                            assertEquals(0, table, h.variable() + " #" + id + ": request table");
+                        } else {
+                            assertTrue(table > 0, h.variable() + " #" + id + " is in request table " + table);
+                        }
                         requestsById++;
                     } else {
                         assertNotNull(id, "rank " + h.rank() + ": " + h.variable() + " (line " + h.line()
@@ -247,6 +256,24 @@ class WrapperIdentityTourTest {
         }
         problems.addAll(checker.problems());
         return checked;
+    }
+
+    /**
+     * Which request table of the registry holds a row with this id (0: the shared table, under
+     * the registry lock; > 0: a thread's own), -1 if none: read as the layout documents it.
+     */
+    private static int requestTableOf(TargetReader r, long id) {
+        TargetObject root = (TargetObject) r.staticField(r.classesNamed(RegistryLayout.ROOT_CLASS).get(0),
+                RegistryLayout.ROOT_FIELD);
+        Map<String, Object> f = r.fields(root, List.of(RegistryLayout.REQ_IDS, RegistryLayout.REQ_TABLE_COUNT));
+        int count = (Integer) f.get(RegistryLayout.REQ_TABLE_COUNT);
+        TargetObject[] tables = r.objects((TargetObject) f.get(RegistryLayout.REQ_IDS), 0, count);
+        for (int t = 0; t < count; t++) {
+            for (long rowId : r.longs(tables[t], 0, r.arrayLength(tables[t]))) {
+                if (rowId == id) return t;
+            }
+        }
+        return -1;
     }
 
     /**
