@@ -76,18 +76,8 @@ public final class Interceptor {
     private static Field keyField(Class<?> type) {
         BindingProfile p = PROFILE_OF.get(type);
         if (p == null || p.kindOf(type) != HandleKind.REQUEST) return null;
-        String name = p.requestKeyField != null ? p.requestKeyField : RegistryLayout.WRAPPER_ID_FIELD;
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                if (f.getType() != long.class || Modifier.isStatic(f.getModifiers())) return null;
-                f.setAccessible(true);
-                return f;
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // keep looking in the superclass
-            }
-        }
-        return null;
+        Field f = Reflect.declaredField(type, p.requestKeyField != null ? p.requestKeyField : RegistryLayout.WRAPPER_ID_FIELD);
+        return f != null && f.getType() == long.class && !Modifier.isStatic(f.getModifiers()) ? f : null;
     }
 
     private Interceptor() {
@@ -155,8 +145,11 @@ public final class Interceptor {
         final int proc;
         /** 0: not a request holder, 1: communicator/window/file, 2: binding internals. */
         final int holder;
+        /** The class's binding, null if none. */
+        final BindingProfile profile;
 
-        RequestType(Class<?> type, boolean request, boolean persistent, Field key, int proc, int holder) {
+        RequestType(Class<?> type, boolean request, boolean persistent, Field key, int proc, int holder,
+                    BindingProfile profile) {
             this.type = type;
             this.name = type.getName();
             this.request = request;
@@ -166,6 +159,7 @@ public final class Interceptor {
             this.keyOffset = key == null ? -1 : NativeHandles.offsetOf(key);
             this.proc = proc;
             this.holder = holder;
+            this.profile = profile;
         }
     }
 
@@ -174,7 +168,7 @@ public final class Interceptor {
      * communicator class, so the last answer is kept (an immutable object, so a racy read is
      * still a consistent one) in front of the ClassValue lookup.
      */
-    private static RequestType lastRequestType = new RequestType(Void.class, false, false, null, -1, 0);
+    private static RequestType lastRequestType = new RequestType(Void.class, false, false, null, -1, 0, null);
     private static RequestType lastHolderType = lastRequestType;
 
     private static RequestType requestType(Class<?> c) {
@@ -201,11 +195,11 @@ public final class Interceptor {
             boolean holds = k.isPresent() && (k.get() == HandleKind.COMMUNICATOR || k.get() == HandleKind.WINDOW
                     || k.get() == HandleKind.FILE);
             int holder = INTERNAL.get(type) ? 2 : holds ? 1 : 0;
-            int proc = PROFILE_OF.get(type) == null ? -1 : PROC_OF.get(type);
             BindingProfile p = PROFILE_OF.get(type);
+            int proc = p == null ? -1 : PROC_OF.get(type);
             boolean persistent = request && p != null && isA(type, p.persistentRequestClass);
             if (persistent) persistentSeen = true;
-            return new RequestType(type, request, persistent, keyField(type), proc, holder);
+            return new RequestType(type, request, persistent, keyField(type), proc, holder, p);
         }
     };
 
@@ -302,11 +296,12 @@ public final class Interceptor {
     public static void completedOne(String call, Object request, long key, Object result) {
         if (request == null) return;
         try {
-            BindingProfile p = PROFILE_OF.get(request.getClass());
+            RequestType type = requestType(request.getClass()); // the class CompleteOne's entry just looked up
+            BindingProfile p = type.profile;
             if (p == null) return;
             boolean done = p.waitMethods.contains(call) || Boolean.TRUE.equals(result)
                     || (result != null && !(result instanceof Boolean));
-            if (done) completed(request, key);
+            if (done) completed(type, request, key);
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
         }
@@ -319,8 +314,7 @@ public final class Interceptor {
      * registry — MPJ Express's {@code Waitall} calls {@code Wait} on each request, so every
      * request is seen completing twice.
      */
-    private static void completed(Object request, long key) throws IllegalAccessException {
-        RequestType type = requestType(request.getClass());
+    private static void completed(RequestType type, Object request, long key) throws IllegalAccessException {
         if (type.idKeyed) {
             if (key == 0) return; // not in the registry, or already completed
             if (!type.persistent) NativeHandles.writeId(request, type, 0);
@@ -380,7 +374,7 @@ public final class Interceptor {
             if (all) {
                 for (Object r : requests) {
                     if (r != null && (!onlyPersistent || requestType(r.getClass()).persistent)) {
-                        completed(r, requestKey(r));
+                        completed(requestType(r.getClass()), r, requestKey(r));
                     }
                 }
                 return;
@@ -388,7 +382,7 @@ public final class Interceptor {
             for (int i : completedIndexes(result)) {
                 if (i >= 0 && i < requests.length && requests[i] != null
                         && (!onlyPersistent || requestType(requests[i].getClass()).persistent)) {
-                    completed(requests[i], requestKey(requests[i]));
+                    completed(requestType(requests[i].getClass()), requests[i], requestKey(requests[i]));
                 }
             }
             // whatever the call returned, a request the binding reports as null has finished
@@ -396,9 +390,10 @@ public final class Interceptor {
                 for (Object r : requests) {
                     if (r == null) continue;
                     long key = requestKey(r);
-                    if ((key != 0 || !requestType(r.getClass()).idKeyed) && REGISTRY.isTrackedRequest(r, key)
+                    RequestType type = requestType(r.getClass());
+                    if ((key != 0 || !type.idKeyed) && REGISTRY.isTrackedRequest(r, key)
                             && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
-                        completed(r, key);
+                        completed(type, r, key);
                     }
                 }
             }

@@ -49,17 +49,23 @@ final class Reflect {
         if (target == null || name == null) return null;
         Class<?> type = target.getClass();
         Object f = MEMBERS.get(type).computeIfAbsent("f:" + name, k -> {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                try {
-                    Field found = c.getDeclaredField(name);
-                    found.setAccessible(true);
-                    return found;
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    // keep looking in the superclass
-                }
-            }
-            return MISSING;
+            Field found = declaredField(type, name);
+            return found == null ? MISSING : found;
         });
         return f == MISSING ? null : ((Field) f).get(target);
+    }
+
+    /** The field of this name declared by the class or a superclass, made accessible; null if absent. */
+    static Field declaredField(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            try {
+                Field found = c.getDeclaredField(name);
+                found.setAccessible(true);
+                return found;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // keep looking in the superclass
+            }
+        }
+        return null;
     }
 }
