@@ -77,24 +77,12 @@ class MpjLaunchInWorkbenchTest {
             release(control, "orphans");
             Map<Integer, IJavaStackFrame> byRank = stoppedRanks(launch, "the 4 rank threads stop at HandleTour.java:"
                     + BREAK_LINE);
-            IJavaStackFrame r2 = byRank.get(2);
-            assertEquals(BREAK_LINE, r2.getLineNumber());
-            ILogicalStructureType type = handleStructure(r2);
-            Map<String, String> dup = structure(type, r2.findVariable("dup"));
-            assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
-            assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
-            assertEquals("ACTIVE", dup.get("State"));
-            assertEquals("2", dup.get("Rank"));
-            assertEquals("4", dup.get("Size"));
-            assertEquals("[0, 1, 2, 3]", dup.get("Members"));
-            Map<String, String> recv = structure(type, r2.findVariable("recv"));
-            assertEquals("REQUEST", recv.get("Kind"), recv.toString());
-            assertEquals("Irecv", recv.get("Creating call"), recv.toString());
-            assertTrue(recv.get("Process").startsWith("rank 2 of 4"), recv.toString());
+            assertEquals(BREAK_LINE, byRank.get(2).getLineNumber());
+            Shown shown = rankTwoAndZero(byRank);
+            assertEquals("ACTIVE", shown.dup().get("State"));
+            assertTrue(shown.recv().get("Process").startsWith("rank 2 of 4"), shown.recv().toString());
             // rank 0's thread has its own handles (ids are per JVM: another row)
-            Map<String, String> dup0 = structure(type, byRank.get(0).findVariable("dup"));
-            assertEquals("0", dup0.get("Rank"), dup0.toString());
-            assertTrue(!dup0.get("Id").equals(dup.get("Id")), dup0 + " / " + dup);
+            assertTrue(!shown.dup0().get("Id").equals(shown.dup().get("Id")), shown.dup0() + " / " + shown.dup());
         } finally {
             terminate(launch, bp);
         }
@@ -132,25 +120,36 @@ class MpjLaunchInWorkbenchTest {
             release(control, "orphans");
             Map<Integer, IJavaStackFrame> byRank = stoppedRanks(launch, "the 4 rank JVMs stop at HandleTour.java:"
                     + BREAK_LINE);
-            IJavaStackFrame r2 = byRank.get(2);
-            ILogicalStructureType type = handleStructure(r2);
-            Map<String, String> dup = structure(type, r2.findVariable("dup"));
-            assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
-            assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
-            assertEquals("2", dup.get("Rank"));
-            assertEquals("4", dup.get("Size"));
-            assertEquals("[0, 1, 2, 3]", dup.get("Members"));
-            Map<String, String> recv = structure(type, r2.findVariable("recv"));
-            assertEquals("REQUEST", recv.get("Kind"), recv.toString());
-            assertEquals("Irecv", recv.get("Creating call"), recv.toString());
-            Map<String, String> dup0 = structure(type, byRank.get(0).findVariable("dup"));
-            assertEquals("0", dup0.get("Rank"), dup0.toString());
-            assertTrue(!dup0.get("Process").equals(dup.get("Process")), "each rank's own JVM: " + dup0 + " / " + dup);
+            Shown shown = rankTwoAndZero(byRank);
+            assertTrue(!shown.dup0().get("Process").equals(shown.dup().get("Process")),
+                    "each rank's own JVM: " + shown.dup0() + " / " + shown.dup());
         } finally {
             terminate(launch, bp);
         }
         assertTrue(launch.isTerminated());
         awaitNoProcess("no process of the niodev job is left (launcher, daemon, rank JVMs " + pids + ")", pids);
+    }
+
+    /** What the Variables view's MPI handle structure shows for rank 2's {@code dup} and {@code recv} and rank 0's {@code dup}. */
+    private record Shown(Map<String, String> dup, Map<String, String> recv, Map<String, String> dup0) {
+    }
+
+    /** Reads {@link Shown} at the breakpoint and checks what both launches expect of it. */
+    private static Shown rankTwoAndZero(Map<Integer, IJavaStackFrame> byRank) throws Exception {
+        IJavaStackFrame r2 = byRank.get(2);
+        ILogicalStructureType type = handleStructure(r2);
+        Map<String, String> dup = structure(type, r2.findVariable("dup"));
+        assertTrue(dup.getOrDefault("Process", "").startsWith("rank 2 of 4, pid "), dup.toString());
+        assertEquals("COMMUNICATOR", dup.get("Kind"), dup.toString());
+        assertEquals("2", dup.get("Rank"));
+        assertEquals("4", dup.get("Size"));
+        assertEquals("[0, 1, 2, 3]", dup.get("Members"));
+        Map<String, String> recv = structure(type, r2.findVariable("recv"));
+        assertEquals("REQUEST", recv.get("Kind"), recv.toString());
+        assertEquals("Irecv", recv.get("Creating call"), recv.toString());
+        Map<String, String> dup0 = structure(type, byRank.get(0).findVariable("dup"));
+        assertEquals("0", dup0.get("Rank"), dup0.toString());
+        return new Shown(dup, recv, dup0);
     }
 
     /** The MPJ HandleTour launched in debug mode through the MPI Java Application launch type. */
