@@ -796,11 +796,10 @@ public final class HandleRegistry {
         }
     }
 
-    /** A request completed (wait/test succeeded). Non-persistent requests are released. */
-    public void requestCompleted(Object request) {
-        requestCompleted(request, 0);
-    }
-
+    /**
+     * A request completed (wait/test succeeded). Non-persistent requests are released.
+     * {@code key}: its native handle or id ({@link #addRequest}), 0 for one tracked by reference.
+     */
     public void requestCompleted(Object request, long key) {
         if (key != 0 && fastRequests) {
             RequestTable t = lastTable;

@@ -95,7 +95,7 @@ class RegistryLifecycleTest {
         assertEquals(1, req.peer());
         assertEquals(77, req.tag());
 
-        registry.requestCompleted(request);
+        registry.requestCompleted(request, 0);
         ProcessSnapshot after = snapshot();
         assertTrue(after.handle(commId).isEmpty(), "released communicator is no longer a live handle");
         HandleInfo released = after.released().stream().filter(h -> h.id() == commId).findFirst().orElseThrow();
@@ -164,7 +164,7 @@ class RegistryLifecycleTest {
         assertEquals(0, byName("c").orElseThrow().refCount());
         registry.requestStarted(prequest);
         assertEquals(1, byName("c").orElseThrow().refCount());
-        registry.requestCompleted(prequest);
+        registry.requestCompleted(prequest, 0);
         assertEquals(0, byName("c").orElseThrow().refCount());
         HandleInfo r = snapshot().handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).findFirst().orElseThrow();
         assertTrue(r.persistent());
@@ -362,7 +362,7 @@ class RegistryLifecycleTest {
         assertEquals(5, request.tag());
         assertNull(ids.get(new ReflectiveTargetReader.Obj(ompiRequest)), "found by its native handle, not by identity");
 
-        registry.requestCompleted(mpjRequest);
+        registry.requestCompleted(mpjRequest, 0);
         assertNull(idOf(mpjRequest), "a completed request leaves the index");
     }
 
@@ -377,7 +377,7 @@ class RegistryLifecycleTest {
         assertEquals(commId, idOf(comm));
         assertEquals(Lifecycle.FREED, row(commId).state());
 
-        registry.requestCompleted(request);
+        registry.requestCompleted(request, 0);
         assertNull(row(commId), "released");
         assertTrue(snapshot().released().stream().anyMatch(h -> h.id() == commId));
         Long stale = idOf(comm);
