@@ -37,7 +37,8 @@ final class JobsCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--prune", description = "Remove the records of jobs whose ranks all ran on this host and have"
-            + " ended (a job with a live or remote rank is kept; other users' files are never touched).")
+            + " ended, and what a rank killed while registering left (a job with a live or remote rank is kept;"
+            + " other users' files are never touched).")
     boolean prune;
 
     @Override

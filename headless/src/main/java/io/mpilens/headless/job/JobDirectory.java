@@ -68,6 +68,13 @@ public final class JobDirectory {
     /** Every job with at least one record or refusal, newest first. */
     public List<JobEntry> jobs() throws IOException {
         List<JobEntry> out = new ArrayList<>();
+        for (JobEntry j : directories()) if (!j.records().isEmpty() || !j.refused().isEmpty()) out.add(j);
+        return out;
+    }
+
+    /** Every job directory, also those with nothing (or only an unfinished write) in them, newest first. */
+    private List<JobEntry> directories() throws IOException {
+        List<JobEntry> out = new ArrayList<>();
         if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return out;
         String bad = unsafe(root, true);
         if (bad != null) throw new IOException(bad);
@@ -109,15 +116,27 @@ public final class JobDirectory {
 
     /**
      * Removes the records of jobs whose processes have all ended ({@code ended} says so for every
-     * record), and their directories when nothing else is left in them. Only this user's private
-     * records are touched (the ones {@link #jobs()} believes); refused files, foreign files and
-     * jobs with a live rank are left alone.
+     * record), temporary record files left by a process that died while writing one (older than
+     * {@link #UNFINISHED_WRITE}), and the directories when nothing else is left in them (a
+     * directory with no record at all only once it is that old too: an agent may be registering).
+     * Only this user's private files are touched (the ones {@link #jobs()} believes); refused
+     * files, foreign files and jobs with a live rank are left alone.
      */
     public List<Pruned> prune(java.util.function.Predicate<JobRecord> ended) throws IOException {
+        return prune(ended, Instant.now());
+    }
+
+    /**
+     * An agent writes its record to a temporary file and renames it, in milliseconds; a temporary
+     * file (or an empty job directory) older than this was left by a process that died in between.
+     */
+    static final java.time.Duration UNFINISHED_WRITE = java.time.Duration.ofMinutes(1);
+
+    List<Pruned> prune(java.util.function.Predicate<JobRecord> ended, Instant now) throws IOException {
         List<Pruned> out = new ArrayList<>();
-        for (JobEntry j : jobs()) {
-            if (j.records().isEmpty()) {
-                out.add(new Pruned(j.id(), 0, false, j.refused().isEmpty() ? "no records" : "only refused files"));
+        for (JobEntry j : directories()) {
+            if (j.records().isEmpty() && !j.refused().isEmpty()) {
+                out.add(new Pruned(j.id(), 0, false, "only refused files"));
                 continue;
             }
             if (!j.records().stream().allMatch(ended)) {
@@ -127,6 +146,12 @@ public final class JobDirectory {
             int removed = 0;
             for (JobRecord r : j.records()) {
                 if (unsafe(r.file(), false) == null && Files.deleteIfExists(r.file())) removed++;
+            }
+            boolean quiet = olderThan(j.dir(), now); // before a removal below touches it
+            removeUnfinishedWrites(j.dir(), now);
+            if (j.records().isEmpty() && !quiet) {
+                out.add(new Pruned(j.id(), 0, false, "no records yet")); // an agent may be registering
+                continue;
             }
             boolean dirRemoved = false;
             String kept = null;
@@ -144,6 +169,20 @@ public final class JobDirectory {
             out.add(new Pruned(j.id(), removed, dirRemoved, kept));
         }
         return out;
+    }
+
+    /** This user's temporary record files in {@code dir} older than {@link #UNFINISHED_WRITE}. */
+    private void removeUnfinishedWrites(Path dir, Instant now) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, ".rank-*.tmp")) {
+            for (Path f : files) {
+                if (unsafe(f, false) == null && olderThan(f, now)) Files.deleteIfExists(f);
+            }
+        }
+    }
+
+    private static boolean olderThan(Path p, Instant now) throws IOException {
+        Instant modified = Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant();
+        return modified.plus(UNFINISHED_WRITE).isBefore(now);
     }
 
     private JobEntry read(Path dir) throws IOException {

@@ -10,6 +10,7 @@ import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,7 +18,8 @@ import java.util.TreeMap;
 /**
  * {@code cominfo} and {@code hostinfo} as boxes of text, {@link HandleTable#WIDTH} columns.
  * Members are COMM_WORLD ranks marked by state: {@code 2x} failed, {@code 3?} unavailable,
- * {@code 1.} finalized. ANSI colour only when asked for.
+ * {@code 1.} finalized; runs of three or more are shortened ({@link RankRanges}: {@code 3-63},
+ * {@code 4-6x}). ANSI colour only when asked for.
  */
 public final class FaultBoxes {
     private static final int W = HandleTable.WIDTH;
@@ -47,17 +49,17 @@ public final class FaultBoxes {
         if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
         List<Integer> untracked = requestsUntracked(m);
         if (!untracked.isEmpty()) {
-            out.add(cut("requests not tracked on ranks " + untracked
+            out.add(cut("requests not tracked on ranks " + ranks(untracked)
                     + " (agent option requests=false): pending requests on a failed peer cannot be shown", W));
         }
         for (CommunicatorView c : m.communicators()) {
             List<String> body = new ArrayList<>();
             body.add("members " + members(c.members(), states));
-            if (!c.failed().isEmpty()) body.add("failed  " + c.failed());
-            if (!c.unavailable().isEmpty()) body.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
-            if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + c.raisedOn());
+            if (!c.failed().isEmpty()) body.add("failed  " + ranks(c.failed()));
+            if (!c.unavailable().isEmpty()) body.add("suspect " + ranks(c.unavailable()) + " (no answer in time, not known dead)");
+            if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + ranks(c.raisedOn()));
             if (!m.failedOn(c.key()).isEmpty()) {
-                body.add(paint("FAILED  on ranks " + m.failedOn(c.key()) + " (transport closed: nothing can be sent)", RED));
+                body.add(paint("FAILED  on ranks " + ranks(m.failedOn(c.key())) + " (transport closed: nothing can be sent)", RED));
             }
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
             for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
@@ -79,22 +81,36 @@ public final class FaultBoxes {
         return out;
     }
 
-    /** One line per thread inside an MPI call; a call that waits for a FAILED rank is flagged in red. */
+    /**
+     * One line per call, the ranks that are inside the same one (same method, receiver, peer,
+     * thread name and verdict) on one line: {@code ranks 0 1 3-63  barrier on MPI_COMM_WORLD
+     * [main]  NEVER COMPLETES: FAILED [2]}. A call that waits for a FAILED rank is
+     * flagged in red. When the rank list would crowd the call off the line, the line says how
+     * many ranks and the list follows, indented, over as many lines as it needs.
+     */
     public List<String> calls(JobModel m, List<InFlightCall> calls) {
         List<String> out = new ArrayList<>();
         out.add(header(m, m.processes().size(), "rank"));
         if (calls.isEmpty()) out.add("(no thread of a readable rank is inside an MPI call)");
+        Map<String, List<InFlightCall>> groups = new LinkedHashMap<>();
         for (InFlightCall c : calls) {
-            String method = c.call().substring(c.call().lastIndexOf('.') + 1);
-            String on = c.receiver() == null ? "" : " on " + c.receiver();
-            String peer = c.peer() >= 0 ? " peer " + c.peer() : "";
-            String line = "rank " + c.rank() + "  " + method + on + peer;
-            String flag = c.neverCompletes() ? "  NEVER COMPLETES: waits for FAILED " + c.failedPeers() : "";
+            String same = callText(c) + "\n" + c.thread() + "\n" + c.neverCompletes() + c.failedPeers();
+            groups.computeIfAbsent(same, k -> new ArrayList<>()).add(c);
+        }
+        for (List<InFlightCall> g : groups.values()) {
+            InFlightCall c = g.get(0);
+            List<Integer> ranks = g.stream().map(InFlightCall::rank).distinct().sorted().toList();
+            String list = RankRanges.format(ranks, " ");
+            boolean listApart = ranks.size() > 1 && list.length() > RANKS_INLINE;
+            String who = ranks.size() == 1 ? "rank " + list : listApart ? ranks.size() + " ranks" : "ranks " + list;
+            String line = who + "  " + callText(c);
+            String flag = c.neverCompletes() ? "  NEVER COMPLETES: FAILED " + ranks(c.failedPeers()) : "";
             String thread = "  [" + c.thread() + "]";
             if (line.length() + flag.length() + thread.length() <= W) line += thread;
             line = line + flag;
             if (line.length() > W) line = line.substring(0, W - 3) + "...";
             out.add(c.neverCompletes() ? paint(line, RED) : line);
+            if (listApart) out.addAll(wrap("ranks " + list, "    ", W));
         }
         if (!m.pendingOnFailed().isEmpty()) {
             out.add("requests pending on a FAILED peer (they can never complete):");
@@ -107,6 +123,38 @@ public final class FaultBoxes {
         return out;
     }
 
+    /** A rank list longer than this goes on lines of its own under its call. */
+    private static final int RANKS_INLINE = 24;
+
+    /** {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3}. */
+    private static String callText(InFlightCall c) {
+        String method = c.call().substring(c.call().lastIndexOf('.') + 1);
+        String on = c.receiver() == null ? "" : " on " + c.receiver();
+        String peer = c.peer() >= 0 ? " peer " + c.peer() : "";
+        return method + on + peer;
+    }
+
+    /** {@code [2]}, {@code [4-6, 9]}: a rank list in brackets, runs shortened. */
+    static String ranks(List<Integer> ranks) {
+        return "[" + RankRanges.format(ranks, ", ") + "]";
+    }
+
+    /** Text broken at spaces into lines of at most {@code width} columns, each after {@code indent}. */
+    private static List<String> wrap(String text, String indent, int width) {
+        List<String> out = new ArrayList<>();
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : text.split(" ")) {
+            if (line.length() > indent.length() && line.length() + 1 + word.length() > width) {
+                out.add(line.toString());
+                line = new StringBuilder(indent);
+            }
+            if (line.length() > indent.length()) line.append(' ');
+            line.append(word);
+        }
+        out.add(line.toString());
+        return out;
+    }
+
     /** Per rank: {@code rank 0: 2 requests pending on FAILED 2: iRecv #53, iRecv #60}. */
     private static List<String> pendingLines(List<PendingOnFailedPeer> pending) {
         Map<Integer, List<PendingOnFailedPeer>> byRank = new TreeMap<>();
@@ -116,7 +164,7 @@ public final class FaultBoxes {
             List<PendingOnFailedPeer> ps = e.getValue();
             StringBuilder b = new StringBuilder("rank " + e.getKey() + ": " + ps.size() + " request"
                     + (ps.size() == 1 ? "" : "s") + " pending on FAILED "
-                    + ps.stream().map(PendingOnFailedPeer::peer).distinct().sorted().toList() + ":");
+                    + ranks(ps.stream().map(PendingOnFailedPeer::peer).distinct().sorted().toList()) + ":");
             for (int i = 0; i < ps.size(); i++) {
                 b.append(i == 0 ? " " : ", ").append(ps.get(i).call() == null ? "req" : ps.get(i).call())
                         .append(" #").append(ps.get(i).requestId());
@@ -168,13 +216,10 @@ public final class FaultBoxes {
     }
 
     private static String members(List<Integer> members, Map<Integer, ProcessState> states) {
-        StringBuilder b = new StringBuilder();
-        for (int r : members) {
+        return RankRanges.format(members, r -> {
             ProcessState s = states.get(r);
-            b.append(r).append(s == ProcessState.FAILED ? "x" : s == ProcessState.UNAVAILABLE ? "?"
-                    : s == ProcessState.FINALIZED ? "." : "").append(' ');
-        }
-        return b.toString().trim();
+            return s == ProcessState.FAILED ? "x" : s == ProcessState.UNAVAILABLE ? "?" : s == ProcessState.FINALIZED ? "." : "";
+        }, " ");
     }
 
     /** {@code +- title ------- STATE -+}, the body lines cut to fit, a closing line. */

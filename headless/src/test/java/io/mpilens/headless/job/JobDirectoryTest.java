@@ -90,4 +90,32 @@ class JobDirectoryTest {
         assertEquals(1, m.recordsRemoved());
         assertTrue(!m.directoryRemoved() && m.keptBecause().contains("other files"), m.toString());
     }
+
+    /** A rank killed between writing its record's temporary file and renaming it leaves only that file. */
+    @Test
+    void anUnfinishedWriteIsNotAJobAndPruneRemovesItOnceItIsOld() throws IOException {
+        Path killed = job("killed");
+        Path tmpFile = Files.createFile(killed.resolve(".rank-1-123.tmp"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Path fresh = job("registering");
+        Path freshTmp = Files.createFile(fresh.resolve(".rank-0-456.tmp"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        record(job("j1"), 0, "rw-------");
+        java.nio.file.attribute.FileTime hourAgo = java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(java.time.Duration.ofHours(1)));
+        Files.setLastModifiedTime(tmpFile, hourAgo);
+        Files.setLastModifiedTime(killed, hourAgo);
+        JobDirectory dir = new JobDirectory(tmp);
+        assertEquals(java.util.List.of("j1"), dir.jobs().stream().map(JobDirectory.JobEntry::id).toList(),
+                "a directory with no record is not listed as a job");
+
+        var pruned = dir.prune(r -> false, java.time.Instant.now());
+        assertTrue(!Files.exists(killed), "the old unfinished write and its directory are removed");
+        assertTrue(Files.exists(freshTmp), "a write that may still be under way is left alone");
+        JobDirectory.Pruned k = pruned.stream().filter(p -> p.id().equals("killed")).findFirst().orElseThrow();
+        assertTrue(k.directoryRemoved(), k.toString());
+        JobDirectory.Pruned f = pruned.stream().filter(p -> p.id().equals("registering")).findFirst().orElseThrow();
+        assertTrue(!f.directoryRemoved() && f.keptBecause().equals("no records yet"), f.toString());
+        assertTrue(Files.exists(tmp.resolve("j1").resolve("rank-0.json")), "a job whose rank may run is kept");
+    }
 }

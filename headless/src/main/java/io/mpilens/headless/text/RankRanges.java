@@ -1,0 +1,43 @@
+package io.mpilens.headless.text;
+
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Lists of COMM_WORLD ranks, short enough to read at 64 or 1,024 ranks: a run of three or more
+ * consecutive ranks (ascending, with the same mark) is written {@code 3-63}, or {@code 4-6x} when
+ * each of them carries the mark {@code x}; shorter runs are written rank by rank. The order of
+ * the list is kept (a communicator's members are in its own rank order).
+ */
+public final class RankRanges {
+    private RankRanges() {
+    }
+
+    /** {@code 0 1 2x 3-63} for the ranks 0…63 with 2 marked {@code x} ({@code mark}: "" for none). */
+    public static String format(List<Integer> ranks, IntFunction<String> mark, String separator) {
+        StringBuilder b = new StringBuilder();
+        int i = 0;
+        while (i < ranks.size()) {
+            int first = ranks.get(i);
+            String m = mark.apply(first);
+            int j = i + 1;
+            while (j < ranks.size() && ranks.get(j) == ranks.get(j - 1) + 1 && mark.apply(ranks.get(j)).equals(m)) j++;
+            if (b.length() > 0) b.append(separator);
+            if (j - i >= 3) {
+                b.append(first).append('-').append(ranks.get(j - 1)).append(m);
+            } else {
+                for (int k = i; k < j; k++) {
+                    if (k > i) b.append(separator);
+                    b.append(ranks.get(k)).append(m);
+                }
+            }
+            i = j;
+        }
+        return b.toString();
+    }
+
+    /** {@code 1,3-63}: unmarked ranks. */
+    public static String format(List<Integer> ranks, String separator) {
+        return format(ranks, r -> "", separator);
+    }
+}
