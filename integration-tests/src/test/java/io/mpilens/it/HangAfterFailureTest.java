@@ -13,22 +13,29 @@ import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.cli.MpiLensCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Open MPI job ({@code orte_abort_on_non_zero_status 0}, 4 ranks) where rank 2 is killed
+ * A real Open MPI job ({@code orte_abort_on_non_zero_status 0}, 8 ranks) where rank 2 is killed
  * and the survivors then enter {@code barrier} on COMM_WORLD: mpilens shows each survivor inside
- * that barrier, mapped to the registry's COMM_WORLD, flagged as never completing.
+ * that barrier, mapped to the registry's COMM_WORLD, flagged as never completing; {@code mpilens
+ * calls} puts the seven survivors on one line and {@code cominfo} the members in runs.
  */
 class HangAfterFailureTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final String JOB = "it-hang";
+    private static final int RANKS = 8;
 
     @TempDir
     Path tmp;
@@ -37,17 +44,17 @@ class HangAfterFailureTest {
     void survivorsInABarrierWithADeadMemberAreFlaggedAsNeverCompleting() throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HangAfterFailure")
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, RANKS, "io.mpilens.examples.openmpi.HangAfterFailure")
                 .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
                 .mpirunArgs("--mca orte_abort_on_non_zero_status 0")
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
         try (Job job = Job.launch(spec)) {
-            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), RANKS, Tours.START);
             List<JobRecord> records = new JobDirectory(jobs).job(JOB).records();
             long pid = records.stream().filter(r -> r.rank() == 2).findFirst().orElseThrow().pid();
             new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
             Files.createFile(control.resolve("ready.go"));
-            job.awaitLines(l -> l.startsWith("MPILENS-BARRIER ") || l.contains("MPILENS-BARRIER "), 3, Tours.START);
+            job.awaitLines(l -> l.startsWith("MPILENS-BARRIER ") || l.contains("MPILENS-BARRIER "), RANKS - 1, Tours.START);
 
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, TIMEOUT).withFrames(false);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -58,11 +65,11 @@ class HangAfterFailureTest {
                 m = o.observe();
                 flagged = InFlightCalls.of(m, o.frames()).stream()
                         .filter(c -> c.call().endsWith(".barrier")).collect(Collectors.toList());
-            } while ((flagged.size() < 3 || !flagged.stream().allMatch(InFlightCall::neverCompletes))
+            } while ((flagged.size() < RANKS - 1 || !flagged.stream().allMatch(InFlightCall::neverCompletes))
                     && System.nanoTime() < deadline);
 
             assertEquals(ProcessState.FAILED, m.rank(2).orElseThrow().state());
-            assertEquals(List.of(0, 1, 3), flagged.stream().map(InFlightCall::rank).collect(Collectors.toList()),
+            assertEquals(List.of(0, 1, 3, 4, 5, 6, 7), flagged.stream().map(InFlightCall::rank).collect(Collectors.toList()),
                     InFlightCalls.of(m, o.frames()).toString());
             for (InFlightCall c : flagged) {
                 assertEquals("MPI_COMM_WORLD", c.receiver(), c.toString());
@@ -70,6 +77,24 @@ class HangAfterFailureTest {
                 assertEquals(List.of(2), c.failedPeers(), c.toString());
                 assertTrue(c.neverCompletes(), c.toString());
             }
+
+            String calls = cli(jobs, "calls", "--job", JOB, "--no-color");
+            assertTrue(calls.contains("\nranks 0 1 3-7  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]\n"),
+                    calls);
+            assertEquals(1, calls.lines().filter(l -> l.contains("barrier")).count(), calls);
+            String cominfo = cli(jobs, "cominfo", "--job", JOB, "--no-color");
+            assertTrue(cominfo.contains("| members 0 1 2x 3-7 "), cominfo);
         }
+    }
+
+    /** Output of an mpilens command reading the test's job directory; fails on a non-zero exit. */
+    private static String cli(Path jobs, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(MpiLensCli.EXIT_OK, code, text + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8));
+        return text;
     }
 }
