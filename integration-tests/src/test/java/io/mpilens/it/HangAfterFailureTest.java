@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A real Open MPI job ({@code orte_abort_on_non_zero_status 0}, 8 ranks) where rank 2 is killed
  * and the survivors then enter {@code barrier} on COMM_WORLD: mpilens shows each survivor inside
  * that barrier, mapped to the registry's COMM_WORLD, flagged as never completing; {@code mpilens
- * calls} puts the seven survivors on one line and {@code cominfo} the members in runs.
+ * calls} puts the seven survivors on one line and {@code cominfo} the members in runs;
+ * {@code handles --ranks} prints the ranks asked for and names a dead or unknown one.
  */
 class HangAfterFailureTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -78,23 +79,32 @@ class HangAfterFailureTest {
                 assertTrue(c.neverCompletes(), c.toString());
             }
 
-            String calls = cli(jobs, "calls", "--job", JOB, "--no-color");
+            String calls = cli(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
             assertTrue(calls.contains("\nranks 0 1 3-7  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]\n"),
                     calls);
             assertEquals(1, calls.lines().filter(l -> l.contains("barrier")).count(), calls);
-            String cominfo = cli(jobs, "cominfo", "--job", JOB, "--no-color");
+            String cominfo = cli(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--no-color");
             assertTrue(cominfo.contains("| members 0 1 2x 3-7 "), cominfo);
+
+            // a few ranks of the job: only theirs are printed; a dead or unknown rank is named, exit 3
+            String some = cli(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", "1,3-4", "--json");
+            for (int r = 0; r < RANKS; r++) {
+                assertEquals(r == 1 || r == 3 || r == 4, some.contains("{\"rank\":" + r + ",\"worldSize\":"), "rank " + r + ": " + some);
+            }
+            String dead = cli(jobs, MpiLensCli.EXIT_UNREADABLE, "handles", "--job", JOB, "--ranks", "2,9");
+            assertTrue(dead.contains("rank 2 of job " + JOB) && dead.contains("has ended"), dead);
+            assertTrue(dead.contains("job " + JOB + " has no rank 9 (8 ranks registered: 0-7)"), dead);
         }
     }
 
-    /** Output of an mpilens command reading the test's job directory; fails on a non-zero exit. */
-    private static String cli(Path jobs, String... args) {
+    /** Output (then stderr) of an mpilens command reading the test's job directory; fails on another exit code. */
+    private static String cli(Path jobs, int expectedExit, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(MpiLensCli.EXIT_OK, code, text + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, code, text);
         return text;
     }
 }

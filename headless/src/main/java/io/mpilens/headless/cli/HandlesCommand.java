@@ -3,6 +3,7 @@ package io.mpilens.headless.cli;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.text.RankRanges;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -50,16 +51,28 @@ final class HandlesCommand implements Callable<Integer> {
             + " (reduced information). Ranks without the agent are read so anyway, marked as such.")
     boolean agentless;
 
+    @Option(names = "--ranks", paramLabel = "LIST", description = "Only these COMM_WORLD ranks, e.g. 0,3-5 (with"
+            + " --job only their JVMs are read).")
+    String ranks;
+
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
+        java.util.Set<Integer> only = null;
+        if (ranks != null) {
+            try {
+                only = RankRanges.parse(ranks);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--ranks: " + e.getMessage());
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new java.util.ArrayList<>();
         List<JdwpAddress> addresses;
         Map<Integer, JdwpAddress> tried;
         try {
-            addresses = JobTarget.addresses(target, parent.env, problems);
+            addresses = JobTarget.addresses(target, parent.env, only, problems);
             tried = JobTarget.addressByRank(target, parent.env);
         } catch (java.io.IOException e) {
             err.println("mpilens: " + e.getMessage());
@@ -76,9 +89,26 @@ final class HandlesCommand implements Callable<Integer> {
             }
         }
         JobSnapshot job = read.job();
-        output.print(job, read.agentless(), out, parent.env);
+        List<io.mpilens.headless.agentless.AgentlessProcess> reduced = read.agentless();
+        String notFound = null;
+        if (only != null) {
+            java.util.Set<Integer> keep = only;
+            job = new JobSnapshot(job.ranks().stream().filter(r -> keep.contains(r.process().rank())).toList(), job.failures());
+            reduced = reduced.stream().filter(p -> keep.contains(p.rank())).toList();
+            if (target.addresses != null && job.complete()) { // with --job, a rank without a record is already named
+                java.util.Set<Integer> missing = new java.util.TreeSet<>(only);
+                job.ranks().forEach(r -> missing.remove(r.process().rank()));
+                reduced.forEach(p -> missing.remove(p.rank()));
+                if (!missing.isEmpty()) {
+                    notFound = "no rank " + RankRanges.format(new java.util.ArrayList<>(missing), ",") + " in the JVMs at "
+                            + target.addresses.size() + " address" + (target.addresses.size() == 1 ? "" : "es");
+                }
+            }
+        }
+        output.print(job, reduced, out, parent.env);
         int code = HandleOutput.reportFailures(job, err);
-        return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;
+        if (notFound != null) err.println("mpilens: " + notFound);
+        return problems.isEmpty() && notFound == null ? code : MpiLensCli.EXIT_UNREADABLE;
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

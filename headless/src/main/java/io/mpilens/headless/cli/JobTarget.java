@@ -104,11 +104,32 @@ final class JobTarget {
      * gone from this host, no JDWP address) are left out, with one line each in {@code problems}.
      */
     static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, List<String> problems) throws IOException {
+        return addresses(choice, env, null, problems);
+    }
+
+    /**
+     * {@link #addresses(Choice, Map, List)} of the JVMs that hold these ranks ({@code ranks} null:
+     * all). With {@code --job}, a rank the job has no record of is one line in {@code problems};
+     * with {@code --attach} the ranks are known only once read, so every address is returned.
+     */
+    static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, Set<Integer> ranks, List<String> problems)
+            throws IOException {
         if (choice.addresses != null) return choice.addresses;
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
+        if (ranks != null) {
+            Set<Integer> missing = new java.util.TreeSet<>(ranks);
+            for (JobRecord r : job.records()) missing.remove(r.rank());
+            if (!missing.isEmpty()) {
+                problems.add("job " + job.id() + " has no rank " + io.mpilens.headless.text.RankRanges.format(
+                        new ArrayList<>(missing), ",") + " (" + job.records().size() + " ranks registered: "
+                        + io.mpilens.headless.text.RankRanges.format(job.records().stream().map(JobRecord::rank).toList(), ",")
+                        + ")");
+            }
+        }
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
         for (JobRecord r : job.records()) {
+            if (ranks != null && !ranks.contains(r.rank())) continue;
             if (JobObserver.ended(r)) {
                 problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
                         + " process is gone; if it left a heap dump, read it with 'mpilens dump FILE'");

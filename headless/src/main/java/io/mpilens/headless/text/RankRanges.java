@@ -40,4 +40,25 @@ public final class RankRanges {
     public static String format(List<Integer> ranks, String separator) {
         return format(ranks, r -> "", separator);
     }
+
+    /**
+     * The ranks of a list written as {@code 0,3-5} (commas or spaces, ranges inclusive), in the
+     * order given, without repeats; an {@link IllegalArgumentException} naming the part that is
+     * not a rank or a range.
+     */
+    public static java.util.Set<Integer> parse(String text) {
+        java.util.Set<Integer> out = new java.util.LinkedHashSet<>();
+        for (String part : text.trim().split("[,\\s]+")) {
+            if (part.isEmpty()) continue;
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})(?:-(\\d{1,9}))?").matcher(part);
+            if (!m.matches()) throw new IllegalArgumentException("'" + part + "' is not a rank or a range of ranks (e.g. 0,3-5)");
+            int from = Integer.parseInt(m.group(1));
+            int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
+            if (to < from) throw new IllegalArgumentException("'" + part + "' is an empty range: write the lower rank first");
+            if (to - from > 1_000_000) throw new IllegalArgumentException("'" + part + "' is more than a million ranks");
+            for (int r = from; r <= to; r++) out.add(r);
+        }
+        if (out.isEmpty()) throw new IllegalArgumentException("no rank given (e.g. 0,3-5)");
+        return out;
+    }
 }

@@ -1,6 +1,7 @@
 package io.mpilens.headless.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,5 +33,17 @@ class RankRangesTest {
     @Test
     void theOrderIsKeptAndOnlyAscendingNeighboursMakeARun() {
         assertEquals("5,4,3,8-10,1", RankRanges.format(List.of(5, 4, 3, 8, 9, 10, 1), ","));
+    }
+
+    @Test
+    void aListIsParsedInTheOrderGivenAndABadPartIsNamed() {
+        assertEquals(List.of(5, 0, 3, 4, 1), new ArrayList<>(RankRanges.parse(" 5,0 3-4,0,1")));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RankRanges.parse("0,3-a"));
+        assertEquals("'3-a' is not a rank or a range of ranks (e.g. 0,3-5)", e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> RankRanges.parse("5-3"));
+        assertTrue(e.getMessage().contains("empty range"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> RankRanges.parse(" , "));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> RankRanges.parse("-1"));
     }
 }
