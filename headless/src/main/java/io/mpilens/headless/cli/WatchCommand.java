@@ -7,6 +7,7 @@ import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
+import io.mpilens.headless.text.RankRanges;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -15,7 +16,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,7 +57,7 @@ final class WatchCommand extends FaultCommand {
     List<String> text(FaultBoxes boxes, JobModel m) {
         List<String> out = new ArrayList<>();
         List<Transition> all = m.timeline();
-        for (Transition t : all.subList(Math.min(printed, all.size()), all.size())) out.add(line(t));
+        out.addAll(lines(all.subList(Math.min(printed, all.size()), all.size())));
         if (cominfo) out.addAll(boxes.cominfo(m));
         if (hostinfo) out.addAll(boxes.hostinfo(m));
         return out;
@@ -145,6 +148,44 @@ final class WatchCommand extends FaultCommand {
         return "has ended: " + (failed > 0 ? failed + " rank" + (failed == 1 ? "" : "s") + " failed" : "")
                 + (failed > 0 && finalized > 0 ? ", " : "")
                 + (finalized > 0 ? finalized + " rank" + (finalized == 1 ? "" : "s") + " finalized" : "");
+    }
+
+    private static final java.util.regex.Pattern RANK = java.util.regex.Pattern.compile("rank (\\d+)");
+
+    /**
+     * One line per transition, except that ranks making the same transition in the same round
+     * share one ({@code ranks 0 1 3-63: OK -> FINALIZED}; a long list follows on lines of its
+     * own): a 64-rank job starting or ending is a line, not 64.
+     */
+    static List<String> lines(List<Transition> ts) {
+        Map<List<Object>, List<Integer>> sameChange = new LinkedHashMap<>();
+        Map<List<Object>, Transition> first = new LinkedHashMap<>();
+        List<Object> order = new ArrayList<>(); // a transition, or the key of a group of rank transitions
+        for (Transition t : ts) {
+            java.util.regex.Matcher m = RANK.matcher(t.subject());
+            if (!m.matches()) {
+                order.add(t);
+                continue;
+            }
+            List<Object> key = java.util.Arrays.asList(t.at(), t.from(), t.to(), t.why());
+            if (!sameChange.containsKey(key)) {
+                order.add(key);
+                first.put(key, t);
+            }
+            sameChange.computeIfAbsent(key, k -> new ArrayList<>()).add(Integer.parseInt(m.group(1)));
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : order) {
+            if (o instanceof Transition) {
+                out.add(line((Transition) o));
+                continue;
+            }
+            List<Integer> ranks = sameChange.get(o).stream().distinct().sorted().toList();
+            Transition t = first.get(o);
+            out.add(line(new Transition(t.at(), RankRanges.who(ranks), t.from(), t.to(), t.why())));
+            out.addAll(RankRanges.listedApart(ranks, HandleTable.WIDTH));
+        }
+        return out;
     }
 
     /** {@code 12:00:01.250  rank 2: OK -> FAILED  (process gone before MPI_Finalize)}, at most 80 columns. */

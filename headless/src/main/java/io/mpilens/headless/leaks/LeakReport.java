@@ -106,10 +106,11 @@ public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
         return out;
     }
 
-    private static String ranks(TreeSet<Integer> ranks) {
-        StringBuilder b = new StringBuilder();
-        for (int r : ranks) b.append(b.length() == 0 ? "" : ",").append(r < 0 ? "?" : Integer.toString(r));
-        return b.length() > 30 ? b.substring(0, 27) + "..." : b.toString();
+    /** {@code 0-63}, {@code ?,1,3-5} ({@code ?}: a rank not known), cut after a comma to the 32 columns left of 80. */
+    static String ranks(TreeSet<Integer> ranks) {
+        String known = io.mpilens.headless.text.RankRanges.format(new ArrayList<>(ranks.tailSet(0)), ",");
+        String b = ranks.isEmpty() || ranks.first() >= 0 ? known : known.isEmpty() ? "?" : "?," + known;
+        return b.length() > 30 ? b.substring(0, b.lastIndexOf(',', 26) + 1) + "..." : b; // never half a rank
     }
 
     public String json(List<JobSnapshot.Failure> failures) {

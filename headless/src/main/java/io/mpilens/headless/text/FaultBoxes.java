@@ -100,17 +100,14 @@ public final class FaultBoxes {
         for (List<InFlightCall> g : groups.values()) {
             InFlightCall c = g.get(0);
             List<Integer> ranks = g.stream().map(InFlightCall::rank).distinct().sorted().toList();
-            String list = RankRanges.format(ranks, " ");
-            boolean listApart = ranks.size() > 1 && list.length() > RANKS_INLINE;
-            String who = ranks.size() == 1 ? "rank " + list : listApart ? ranks.size() + " ranks" : "ranks " + list;
-            String line = who + "  " + callText(c);
+            String line = RankRanges.who(ranks) + "  " + callText(c);
             String flag = c.neverCompletes() ? "  NEVER COMPLETES: FAILED " + ranks(c.failedPeers()) : "";
             String thread = "  [" + c.thread() + "]";
             if (line.length() + flag.length() + thread.length() <= W) line += thread;
             line = line + flag;
             if (line.length() > W) line = line.substring(0, W - 3) + "...";
             out.add(c.neverCompletes() ? paint(line, RED) : line);
-            if (listApart) out.addAll(wrap("ranks " + list, "    ", W));
+            out.addAll(RankRanges.listedApart(ranks, W));
         }
         if (!m.pendingOnFailed().isEmpty()) {
             out.add("requests pending on a FAILED peer (they can never complete):");
@@ -123,9 +120,6 @@ public final class FaultBoxes {
         return out;
     }
 
-    /** A rank list longer than this goes on lines of its own under its call. */
-    private static final int RANKS_INLINE = 24;
-
     /** {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3}. */
     private static String callText(InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
@@ -137,22 +131,6 @@ public final class FaultBoxes {
     /** {@code [2]}, {@code [4-6, 9]}: a rank list in brackets, runs shortened. */
     static String ranks(List<Integer> ranks) {
         return "[" + RankRanges.format(ranks, ", ") + "]";
-    }
-
-    /** Text broken at spaces into lines of at most {@code width} columns, each after {@code indent}. */
-    private static List<String> wrap(String text, String indent, int width) {
-        List<String> out = new ArrayList<>();
-        StringBuilder line = new StringBuilder(indent);
-        for (String word : text.split(" ")) {
-            if (line.length() > indent.length() && line.length() + 1 + word.length() > width) {
-                out.add(line.toString());
-                line = new StringBuilder(indent);
-            }
-            if (line.length() > indent.length()) line.append(' ');
-            line.append(word);
-        }
-        out.add(line.toString());
-        return out;
     }
 
     /** Per rank: {@code rank 0: 2 requests pending on FAILED 2: iRecv #53, iRecv #60}. */

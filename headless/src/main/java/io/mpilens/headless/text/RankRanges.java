@@ -61,4 +61,35 @@ public final class RankRanges {
         if (out.isEmpty()) throw new IllegalArgumentException("no rank given (e.g. 0,3-5)");
         return out;
     }
+
+    /** A rank list longer than this is not written inline: see {@link #who} and {@link #listedApart}. */
+    static final int INLINE = 24;
+
+    /**
+     * How a line names the ranks it is about: {@code rank 5}, {@code ranks 0 1 3-63}, or, when
+     * the list is longer than {@link #INLINE} columns, {@code 128 ranks} (then the list follows
+     * on lines of its own: {@link #listedApart}). {@code ranks}: distinct, ascending.
+     */
+    public static String who(List<Integer> ranks) {
+        String list = format(ranks, " ");
+        return ranks.size() == 1 ? "rank " + list : list.length() > INLINE ? ranks.size() + " ranks" : "ranks " + list;
+    }
+
+    /** The lines that list the ranks {@link #who} did not write inline (none when it did), indented, at most {@code width} columns. */
+    public static List<String> listedApart(List<Integer> ranks, int width) {
+        if (ranks.size() <= 1 || format(ranks, " ").length() <= INLINE) return List.of();
+        List<String> out = new java.util.ArrayList<>();
+        String indent = "    ";
+        StringBuilder line = new StringBuilder(indent).append("ranks");
+        for (String word : format(ranks, " ").split(" ")) {
+            if (line.length() + 1 + word.length() > width) {
+                out.add(line.toString());
+                line = new StringBuilder(indent).append(word);
+            } else {
+                line.append(' ').append(word);
+            }
+        }
+        out.add(line.toString());
+        return out;
+    }
 }
