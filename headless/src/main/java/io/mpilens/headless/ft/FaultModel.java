@@ -243,7 +243,9 @@ public final class FaultModel {
             }
             long failed = e.getValue().stream().filter(r -> r.state() == ProcessState.FAILED).count();
             long unread = e.getValue().stream().filter(r -> r.state() == ProcessState.UNAVAILABLE).count();
-            boolean daemonGone = ds.values().stream().anyMatch(d -> !d.alive());
+            // a launcher exits once its ranks are done: gone, it means something only while one is not
+            boolean allFinalized = e.getValue().stream().allMatch(r -> r.state() == ProcessState.FINALIZED);
+            boolean daemonGone = !allFinalized && ds.values().stream().anyMatch(d -> !d.alive());
             HostState s = failed == e.getValue().size() ? HostState.DOWN
                     : failed > 0 || daemonGone ? HostState.PARTIAL
                     : unread == e.getValue().size() ? HostState.UNKNOWN : HostState.UP;

@@ -3,7 +3,7 @@ package io.mpilens.headless.ft;
 /** A host's processes and launcher daemons taken together. */
 public enum HostState {
     UP,
-    /** Some of its ranks failed, or its launcher daemon is gone. */
+    /** Some of its ranks failed, or its launcher daemon is gone while a rank has not finalized. */
     PARTIAL,
     /** Every rank on it failed. */
     DOWN,

@@ -213,6 +213,17 @@ class FaultModelTest {
         assertEquals("orted", m.hosts().get(0).daemons().get(0).command());
     }
 
+    /** mpirun exits after a clean end: the host of a job that finished is not PARTIAL for it. */
+    @Test
+    void aLauncherGoneAfterEveryRankFinalizedLeavesTheHostUp() {
+        List<RankStatus> done = List.of(status(0, ProcessState.FINALIZED), status(1, ProcessState.FINALIZED));
+        JobModel m = FaultModel.build("j", T0, done, Map.of(), (h, pid) -> new HostView.Daemon(pid, "orterun", false), null);
+        assertEquals(HostState.UP, m.hosts().get(0).state());
+        List<RankStatus> oneLeft = List.of(status(0, ProcessState.FINALIZED), status(1, ProcessState.OK));
+        m = FaultModel.build("j", T0, oneLeft, Map.of(), (h, pid) -> new HostView.Daemon(pid, "orterun", false), null);
+        assertEquals(HostState.PARTIAL, m.hosts().get(0).state(), "a rank still running lost its launcher");
+    }
+
     @Test
     void theTimelineRecordsEachChangeOnceInOrder() {
         Timeline t = new Timeline();
