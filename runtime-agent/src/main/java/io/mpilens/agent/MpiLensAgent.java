@@ -110,12 +110,16 @@ public final class MpiLensAgent {
         }
         ElementMatcher.Junction<TypeDescription> isHandleType = hasSuperType(namedOneOf(handleClasses.toArray(new String[0])));
         ElementMatcher.Junction<TypeDescription> isRequestType = hasSuperType(namedOneOf(requestClasses.toArray(new String[0])));
+        // peer and tag are ints at those positions (passed unboxed); a method of that name without
+        // them (an overload) is an other request-creating call: no peer, no tag
         ElementMatcher.Junction<MethodDescription> p2p34 = isPublic().and(isMethod()).and(returns(isRequestType))
-                .and(namedOneOf(n.p2p34.toArray(new String[0])));
+                .and(namedOneOf(n.p2p34.toArray(new String[0])))
+                .and(takesArgument(3, int.class)).and(takesArgument(4, int.class));
         ElementMatcher.Junction<MethodDescription> p2p45 = isPublic().and(isMethod()).and(returns(isRequestType))
-                .and(namedOneOf(n.p2p45.toArray(new String[0])));
+                .and(namedOneOf(n.p2p45.toArray(new String[0])))
+                .and(takesArgument(4, int.class)).and(takesArgument(5, int.class));
         ElementMatcher.Junction<MethodDescription> otherRequests = isPublic().and(isMethod()).and(returns(isRequestType))
-                .and(not(namedOneOf(n.p2p34.toArray(new String[0])))).and(not(namedOneOf(n.p2p45.toArray(new String[0]))));
+                .and(not(p2p34)).and(not(p2p45));
         ElementMatcher.Junction<TypeDescription> isFailingType = hasSuperType(namedOneOf(failingClasses.toArray(new String[0])));
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));

@@ -30,26 +30,28 @@ public final class Advices {
         }
     }
 
-    /** Point-to-point request creation, peer and tag at argument positions 3 and 4 (Open MPI). */
+    /**
+     * Point-to-point request creation, peer and tag at argument positions 3 and 4 (Open MPI); the
+     * matcher only takes methods with ints there, so they are passed unboxed (a boxed tag or rank
+     * above 127 was an allocation per request).
+     */
     public static final class P2pRequest34 {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self,
-                         @Advice.Argument(value = 3, optional = true, typing = Assigner.Typing.DYNAMIC) Object peer,
-                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object tag,
+                         @Advice.Argument(3) int peer, @Advice.Argument(4) int tag,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.requestCreated(origin, call, self, peer, tag, result);
         }
     }
 
-    /** Point-to-point request creation, peer and tag at argument positions 4 and 5 (mpiJava 1.2). */
+    /** Point-to-point request creation, peer and tag (ints) at argument positions 4 and 5 (mpiJava 1.2). */
     public static final class P2pRequest45 {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self,
-                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object peer,
-                         @Advice.Argument(value = 5, optional = true, typing = Assigner.Typing.DYNAMIC) Object tag,
+                         @Advice.Argument(4) int peer, @Advice.Argument(5) int tag,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.requestCreated(origin, call, self, peer, tag, result);
@@ -63,7 +65,7 @@ public final class Advices {
                          @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.requestCreated(origin, call, self, null, null, result);
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, Interceptor.NONE, Interceptor.NONE, result);
         }
     }
 

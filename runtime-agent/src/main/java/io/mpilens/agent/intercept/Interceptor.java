@@ -203,9 +203,11 @@ public final class Interceptor {
         }
     };
 
-    /** The request hot path: a point-to-point call (peer and tag known) or another request-creating call. */
-    public static void requestCreated(Class<?> origin, String call, Object self, Object peer, Object tag,
-                                      Object result) {
+    /** {@link #requestCreated}'s peer and tag of a call that has none (collectives, RMA, file I/O). */
+    public static final int NONE = Integer.MIN_VALUE;
+
+    /** The request hot path: a point-to-point call (peer and tag known) or another request-creating call ({@link #NONE}). */
+    public static void requestCreated(Class<?> origin, String call, Object self, int peer, int tag, Object result) {
         if (result == null) return;
         try {
             if (failOn != null) injectFailure(call);
@@ -218,9 +220,7 @@ public final class Interceptor {
             RequestType type = requestType(result.getClass());
             if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
             long key = type.key == null ? 0 : type.idKeyed ? HandleRegistry.KEY_IS_ID : NativeHandles.read(result, type);
-            long id = REGISTRY.addRequest(result, key, type.proc, type.name, call,
-                    peer instanceof Integer ? (Integer) peer : Integer.MIN_VALUE,
-                    tag instanceof Integer ? (Integer) tag : Integer.MIN_VALUE, holder, type.persistent);
+            long id = REGISTRY.addRequest(result, key, type.proc, type.name, call, peer, tag, holder, type.persistent);
             if (type.idKeyed) {
                 if (id == 0) return;
                 key = id;
@@ -271,7 +271,7 @@ public final class Interceptor {
             injectFailure(call);
             int proc = PROC_OF.get(origin);
             if (kind == HandleKind.REQUEST) {
-                requestCreated(origin, call, self, null, null, result);
+                requestCreated(origin, call, self, NONE, NONE, result);
             } else if (REGISTRY.isInitialized(proc)) {
                 REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
             } else {
