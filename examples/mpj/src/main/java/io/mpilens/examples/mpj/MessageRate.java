@@ -7,18 +7,23 @@ import mpi.Request;
  * The Open MPI example's message-rate loop for MPJ Express: 8-byte non-blocking messages,
  * {@code self} (rank 0 sends to itself) or {@code pair} (ranks 0 and 1 exchange); each round
  * posts an Irecv and an Isend and waits for both. Prints the best of the repetitions as
- * {@code RATE mode=… messages_per_second=…}.
+ * {@code RATE mode=… messages_per_second=… bytes_per_message=…}, the last being what the sending
+ * thread allocated per message over all repetitions. Arguments: mode, messages, repetitions, tag
+ * (default 1).
  */
 public final class MessageRate {
     private MessageRate() {
     }
 
     public static void main(String[] args) throws Exception {
-        // MPJ Express passes its own arguments first: the application's are the last three
+        // MPJ Express passes its own arguments first: MPI.Init returns the application's
         String[] app = MPI.Init(args);
         String mode = app.length > 0 ? app[0] : "pair";
         int messages = app.length > 1 ? Integer.parseInt(app[1]) : 100_000;
         int repetitions = app.length > 2 ? Integer.parseInt(app[2]) : 7;
+        int tag = app.length > 3 ? Integer.parseInt(app[3]) : 1;
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         int rank = MPI.COMM_WORLD.Rank();
         int peer = "self".equals(mode) ? rank : (rank ^ 1);
         boolean active = "self".equals(mode) ? rank == 0 : rank < 2;
@@ -26,18 +31,22 @@ public final class MessageRate {
         byte[] recvBuf = new byte[8];
         Request[] pair = new Request[2];
         double best = 0;
+        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (int r = 0; r < repetitions && active; r++) {
             long t0 = System.nanoTime();
             for (int i = 0; i < messages; i++) {
-                pair[0] = MPI.COMM_WORLD.Irecv(recvBuf, 0, 8, MPI.BYTE, peer, 1);
-                pair[1] = MPI.COMM_WORLD.Isend(sendBuf, 0, 8, MPI.BYTE, peer, 1);
+                pair[0] = MPI.COMM_WORLD.Irecv(recvBuf, 0, 8, MPI.BYTE, peer, tag);
+                pair[1] = MPI.COMM_WORLD.Isend(sendBuf, 0, 8, MPI.BYTE, peer, tag);
                 Request.Waitall(pair);
             }
             double rate = messages / ((System.nanoTime() - t0) / 1e9);
             best = Math.max(best, rate);
         }
+        double perMessage = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocated)
+                / ((double) messages * repetitions);
         if (active && rank == 0) {
-            System.out.println(String.format(java.util.Locale.ROOT, "RATE mode=%s messages_per_second=%.0f", mode, best));
+            System.out.println(String.format(java.util.Locale.ROOT, "RATE mode=%s messages_per_second=%.0f"
+                    + " bytes_per_message=%.1f", mode, best, perMessage));
         }
         MPI.COMM_WORLD.Barrier();
         MPI.Finalize();
