@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -124,6 +125,8 @@ public final class MpiLensAgent {
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
+        // each advice is read (its class file parsed) once, here, not again for every binding class
+        Woven w = new Woven(n, creators, p2p34, p2p45, otherRequests);
         AgentBuilder b = new AgentBuilder.Default();
         // loaded after the agent, a root handle class gets the wrapper id field; on late attach the
         // binding's classes are already loaded, and a retransformation cannot add a field. Request
@@ -144,55 +147,68 @@ public final class MpiLensAgent {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
                                 java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
                     }
-                    builder = builder.visit(Advice.to(Advices.Create.class).on(creators));
-                    if (options.requests) {
-                        builder = builder.visit(Advice.to(Advices.P2pRequest34.class).on(p2p34))
-                                .visit(Advice.to(Advices.P2pRequest45.class).on(p2p45))
-                                .visit(Advice.to(Advices.OtherRequest.class).on(otherRequests));
-                    }
-                    if (constructed.contains(type.getName())) {
-                        builder = builder.visit(Advice.to(Advices.Construct.class).on(isConstructor().and(isPublic())));
-                    }
+                    builder = builder.visit(w.create);
+                    if (options.requests) builder = builder.visit(w.p2p34).visit(w.p2p45).visit(w.otherRequests);
+                    if (constructed.contains(type.getName())) builder = builder.visit(w.construct);
                     if (isHandleType.matches(type) && (options.requests || !isRequestType.matches(type))) {
-                        builder = builder.visit(Advice.to(Advices.Free.class).on(isMethod().and(not(isStatic()))
-                                .and(namedOneOf(n.frees.toArray(new String[0]))).and(takesArguments(0))));
+                        builder = builder.visit(w.free);
                     }
-                    if (isHandleType.matches(type)) {
-                        builder = builder
-                                .visit(Advice.to(Advices.SetErrhandler.class).on(isMethod()
-                                        .and(namedOneOf(n.setErrhandlers.toArray(new String[0]))).and(takesArguments(1))))
-                                .visit(Advice.to(Advices.SetName.class).on(isMethod()
-                                        .and(namedOneOf(n.setNames.toArray(new String[0]))).and(takesArguments(1))))
-                                .visit(Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
-                                        .and(namedOneOf(n.commits.toArray(new String[0]))).and(takesArguments(0))));
-                    }
+                    if (isHandleType.matches(type)) builder = builder.visit(w.setErrhandler).visit(w.setName).visit(w.commit);
                     if (options.requests && isRequestType.matches(type)) {
-                        builder = builder
-                                .visit(Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
-                                        .and(namedOneOf(n.completeOne.toArray(new String[0]))).and(takesArguments(0))))
-                                .visit(Advice.to(Advices.CompleteArray.class).on(isMethod().and(isStatic())
-                                        .and(namedOneOf(n.completeArray.toArray(new String[0]))).and(takesArguments(1))))
-                                .visit(Advice.to(Advices.StartOne.class).on(isMethod().and(not(isStatic()))
-                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(0))))
-                                .visit(Advice.to(Advices.StartAll.class).on(isMethod().and(isStatic())
-                                        .and(namedOneOf(n.starts.toArray(new String[0]))).and(takesArguments(1))))
-                                .visit(Advice.to(Advices.HandlesWriteback.class).on(isMethod().and(isStatic())
-                                        .and(namedOneOf(n.writebacks.toArray(new String[0]))).and(takesArguments(2))));
+                        builder = builder.visit(w.completeOne).visit(w.completeArray).visit(w.startOne).visit(w.startAll)
+                                .visit(w.handlesWriteback);
                     }
-                    if (isFailingType.matches(type)) {
-                        // never finalize(): HotSpot registers an object for finalization only when its
-                        // class's finalize() does something, and MPJ Express's Request.finalize() is
-                        // empty; woven, every request would go through the finalizer thread
-                        builder = builder.visit(Advice.to(Advices.Failure.class).on(isPublic().and(isMethod())
-                                .and(not(isStatic())).and(not(isAbstract())).and(not(isFinalizer()))));
-                    }
-                    if (mpiClasses.contains(type.getName())) {
-                        builder = builder
-                                .visit(Advice.to(Advices.Init.class).on(isStatic().and(namedOneOf(n.inits.toArray(new String[0])))))
-                                .visit(Advice.to(Advices.Finalize.class).on(isStatic().and(namedOneOf(n.finalizes.toArray(new String[0])))));
-                    }
+                    if (isFailingType.matches(type)) builder = builder.visit(w.failure);
+                    if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
                     return builder;
                 });
+    }
+
+    /**
+     * The advice woven into the binding's classes, each with its method matcher: built once per
+     * install ({@code Advice.to} reads and parses the advice's class file), not again for each of
+     * the binding's classes.
+     */
+    private static final class Woven {
+        final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
+                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, init, finalize;
+
+        Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
+              ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others) {
+            create = Advice.to(Advices.Create.class).on(creators);
+            p2p34 = Advice.to(Advices.P2pRequest34.class).on(p2p34s);
+            p2p45 = Advice.to(Advices.P2pRequest45.class).on(p2p45s);
+            otherRequests = Advice.to(Advices.OtherRequest.class).on(others);
+            construct = Advice.to(Advices.Construct.class).on(isConstructor().and(isPublic()));
+            free = Advice.to(Advices.Free.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.frees))).and(takesArguments(0)));
+            setErrhandler = Advice.to(Advices.SetErrhandler.class).on(isMethod()
+                    .and(namedOneOf(names(n.setErrhandlers))).and(takesArguments(1)));
+            setName = Advice.to(Advices.SetName.class).on(isMethod().and(namedOneOf(names(n.setNames))).and(takesArguments(1)));
+            commit = Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.commits))).and(takesArguments(0)));
+            completeOne = Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.completeOne))).and(takesArguments(0)));
+            completeArray = Advice.to(Advices.CompleteArray.class).on(isMethod().and(isStatic())
+                    .and(namedOneOf(names(n.completeArray))).and(takesArguments(1)));
+            startOne = Advice.to(Advices.StartOne.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.starts))).and(takesArguments(0)));
+            startAll = Advice.to(Advices.StartAll.class).on(isMethod().and(isStatic())
+                    .and(namedOneOf(names(n.starts))).and(takesArguments(1)));
+            handlesWriteback = Advice.to(Advices.HandlesWriteback.class).on(isMethod().and(isStatic())
+                    .and(namedOneOf(names(n.writebacks))).and(takesArguments(2)));
+            // never finalize(): HotSpot registers an object for finalization only when its
+            // class's finalize() does something, and MPJ Express's Request.finalize() is
+            // empty; woven, every request would go through the finalizer thread
+            failure = Advice.to(Advices.Failure.class).on(isPublic().and(isMethod())
+                    .and(not(isStatic())).and(not(isAbstract())).and(not(isFinalizer())));
+            init = Advice.to(Advices.Init.class).on(isStatic().and(namedOneOf(names(n.inits))));
+            finalize = Advice.to(Advices.Finalize.class).on(isStatic().and(namedOneOf(names(n.finalizes))));
+        }
+
+        private static String[] names(Set<String> s) {
+            return s.toArray(new String[0]);
+        }
     }
 
     /** Method names of all profiles, for the matchers; the interceptor checks the profile at run time. */
