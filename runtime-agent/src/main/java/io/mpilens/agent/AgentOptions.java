@@ -11,6 +11,9 @@ final class AgentOptions {
     /** Write a heap dump when a thread dies of an uncaught exception while MPI is in use (see ErrorDumps). */
     boolean dumpOnError;
     String dumpDir;
+    /** Keep the woven binding classes on disk for the next JVM (see WovenCache); {@code wovenCache=false} turns it off. */
+    boolean wovenCache = true;
+    String wovenCacheDir;
 
     static AgentOptions parse(String text) {
         AgentOptions o = new AgentOptions();
@@ -29,9 +32,12 @@ final class AgentOptions {
                 case "failOn": o.failOn = value; break;
                 case "dumpOnError": o.dumpOnError = Boolean.parseBoolean(value); break;
                 case "dumpDir": o.dumpDir = value; break;
+                case "wovenCache": o.wovenCache = Boolean.parseBoolean(value); break;
+                case "wovenCacheDir": o.wovenCacheDir = value; break;
                 default:
                     System.err.println("mpilens: ignoring unknown agent option '" + key
-                            + "' (known: requests, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir)");
+                            + "' (known: requests, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir,"
+                            + " wovenCache, wovenCacheDir)");
             }
         }
         return o;

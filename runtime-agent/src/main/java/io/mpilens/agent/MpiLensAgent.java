@@ -71,11 +71,24 @@ public final class MpiLensAgent {
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
-            transformer(profiles, options, late, present).installOn(inst);
+            // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
+            // classes of an earlier JVM with this agent and binding jar are used when there are some
+            WovenCache cache = late || !options.wovenCache ? null : WovenCache.open(options.wovenCacheDir,
+                    present.id + ",requests=" + options.requests + ",java=" + System.getProperty("java.version"),
+                    () -> transformer(profiles, options, false, present).makeRaw(), WEAVE_ERRORS::contains);
+            if (cache != null) inst.addTransformer(cache, false);
+            else transformer(profiles, options, late, present).installOn(inst);
             startReaper();
             if (options.dumpOnError) ErrorDumps.install(options.dumpDir);
             installed = true;
-            if (options.verbose) System.err.println("mpilens: agent " + VERSION + " watching " + present.displayName);
+            if (options.verbose) {
+                System.err.println("mpilens: agent " + VERSION + " watching " + present.displayName
+                        + (cache == null ? "" : " (woven classes cached in " + cache.directory() + ")"));
+                if (cache != null) {
+                    Interceptor.afterInit(() -> System.err.println("mpilens: at MPI_Init " + cache.hits.get()
+                            + " binding classes came from the woven-class cache, " + cache.woven.get() + " were woven"));
+                }
+            }
             if (late) catchUpWithInitializedMpi(inst, profiles);
         } catch (Throwable t) {
             System.err.println("mpilens: agent not installed, the application runs without it: " + t);
@@ -284,6 +297,9 @@ public final class MpiLensAgent {
     }
 
     /** Reports classes the agent could not instrument; the application keeps running unchanged. */
+    /** Binding classes the weaver failed on (dotted names): never kept in the woven-class cache as "left alone". */
+    private static final Set<String> WEAVE_ERRORS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
         private final boolean verbose;
 
@@ -294,6 +310,7 @@ public final class MpiLensAgent {
         @Override
         public void onError(String typeName, ClassLoader loader, net.bytebuddy.utility.JavaModule module,
                             boolean loaded, Throwable throwable) {
+            WEAVE_ERRORS.add(typeName);
             HandleRegistry.INSTANCE.internalError("instrumenting " + typeName, throwable);
             if (verbose) System.err.println("mpilens: could not instrument " + typeName + ": " + throwable);
         }

@@ -461,7 +461,23 @@ public final class Interceptor {
     }
 
     /** MPI init returned: learn this process's rank and register the predefined handles. */
+    /** Run once after the first MPI_Init (the agent's verbose report); null for none. */
+    private static volatile Runnable afterInit;
+
+    public static void afterInit(Runnable r) {
+        afterInit = r;
+    }
+
     public static void initialized(Class<?> mpiClass) {
+        Runnable once = afterInit;
+        if (once != null) {
+            afterInit = null;
+            try {
+                once.run();
+            } catch (Throwable t) {
+                // a report, nothing more
+            }
+        }
         try {
             BindingProfile p = PROFILE_OF.get(mpiClass);
             if (p == null) return;

@@ -169,8 +169,9 @@ public final class JobRecords {
     /**
      * Makes {@code dir} (mode 0700) unless it exists; either way it must be a real directory of
      * this user (a directory planted by someone else in /tmp is refused), and it is left 0700.
+     * Also the woven-class cache's ({@code WovenCache}).
      */
-    private static void createPrivate(Path dir) throws IOException {
+    public static void createPrivate(Path dir) throws IOException {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(DIR_MODE));

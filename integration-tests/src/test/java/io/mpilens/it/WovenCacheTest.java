@@ -1,0 +1,101 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The woven-class cache on real Open MPI jobs: the first JVM weaves the binding's classes and
+ * keeps them, the next takes every one from the cache (and runs: every other test of this suite
+ * runs on classes from the default cache after its first JVM); a damaged entry is woven again
+ * and rewritten; a cache directory that cannot be used means no cache, not a failed job.
+ */
+class WovenCacheTest {
+    private static final Pattern REPORT = Pattern.compile("at MPI_Init (\\d+) binding classes came from the woven-class"
+            + " cache, (\\d+) were woven");
+
+    @TempDir
+    Path tmp;
+
+    /** [from cache, woven] of one job's only rank, and that it ran to the end. */
+    private static int[] run(Path cacheDir) throws Exception {
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 1, "io.mpilens.examples.openmpi.MessageRate")
+                .classPath(Tours.classPath(Binding.OPENMPI)).appArgs("self", "1000", "1").agentJar(Tours.AGENT)
+                .agentOptions("verbose=true,wovenCacheDir=" + cacheDir).build();
+        try (Job job = Job.launch(spec)) {
+            job.awaitLine(l -> l.contains("RATE mode=self"), Duration.ofMinutes(2));
+            assertEquals(0, job.waitFor(Duration.ofMinutes(1)), job.tail());
+            String report = job.output().stream().filter(l -> REPORT.matcher(l).find()).findFirst().orElse(null);
+            if (report == null) {
+                assertTrue(job.output().stream().noneMatch(l -> l.contains("woven classes cached in")), job.tail());
+                return null;
+            }
+            Matcher m = REPORT.matcher(report);
+            assertTrue(m.find());
+            return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+        }
+    }
+
+    private static List<Path> entries(Path cacheDir) throws Exception {
+        try (Stream<Path> s = Files.walk(cacheDir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".class")).sorted().collect(Collectors.toList());
+        }
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void theSecondJvmTakesEveryBindingClassFromTheCacheAndADamagedEntryIsWovenAgain() throws Exception {
+        Path cache = tmp.resolve("woven");
+        int[] first = run(cache);
+        assertTrue(first != null && first[0] == 0 && first[1] > 20, "first JVM weaves: " + java.util.Arrays.toString(first));
+        List<Path> kept = entries(cache); // also the classes loaded after MPI_Init
+        assertTrue(kept.size() >= first[1], kept.toString());
+        java.util.Map<Path, java.nio.file.attribute.FileTime> written = new java.util.HashMap<>();
+        for (Path p : kept) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(p)), p.toString());
+            written.put(p, Files.getLastModifiedTime(p));
+        }
+
+        int[] second = run(cache);
+        assertArrayEquals(new int[] {first[1], 0}, second, "second JVM: all from the cache, nothing woven");
+        assertEquals(kept, entries(cache), "no new entry");
+        for (Path p : kept) assertEquals(written.get(p), Files.getLastModifiedTime(p), "not rewritten: " + p);
+
+        // a truncated entry and one with a flipped byte, of classes MPI_Init needs: woven again, rewritten whole
+        Path comm = kept.stream().filter(p -> p.getFileName().toString().startsWith("mpi.Comm-")).findFirst().orElseThrow();
+        Path mpi = kept.stream().filter(p -> p.getFileName().toString().startsWith("mpi.MPI-")).findFirst().orElseThrow();
+        byte[] whole = Files.readAllBytes(comm);
+        Files.write(comm, java.util.Arrays.copyOf(whole, whole.length / 2));
+        byte[] other = Files.readAllBytes(mpi);
+        other[other.length - 1] ^= 1;
+        Files.write(mpi, other);
+        int[] third = run(cache);
+        assertArrayEquals(new int[] {first[1] - 2, 2}, third, "the two damaged entries woven again");
+        assertArrayEquals(whole, Files.readAllBytes(comm), "the truncated entry is whole again");
+        assertArrayEquals(new int[] {first[1], 0}, run(cache));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aCacheDirectoryThatCannotBeMadeMeansNoCacheAndTheJobRunsAsWithout() throws Exception {
+        Path notADirectory = Files.writeString(tmp.resolve("file"), "in the way");
+        assertEquals(null, run(notADirectory));
+    }
+}

@@ -1,0 +1,219 @@
+package io.mpilens.agent;
+
+import io.mpilens.agent.job.JobRecords;
+import java.io.File;
+import java.io.IOException;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.IllegalClassFormatException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.ProtectionDomain;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The binding's classes as the agent wove them, kept on disk so that the next JVM with the same
+ * agent jar and the same binding jar loads them as they are, without building the weaver at all:
+ * most of the agent's start-up was Byte Buddy's (loading, verifying and running about 1,300 of
+ * its classes to weave some 40 of the binding's), seconds per job on a busy node.
+ *
+ * <p>An entry is keyed by the SHA-256 of the class as loaded, the binding jar (path, size, time)
+ * and what changes the weaving (agent jar path, size and time; the options that select advice);
+ * it holds the woven bytes after their own SHA-256, checked on every read, so a damaged entry is
+ * woven again. A class the weaver leaves alone has an empty entry. Entries are written to a
+ * temporary file and renamed, so ranks starting together at most weave the same class twice.
+ * The directory must be this user's and private (as the agent makes it); anything else, or any
+ * error, means no cache: classes are woven as without it. Agent option {@code wovenCache=false}
+ * turns it off; {@code wovenCacheDir=DIR} moves it (default
+ * {@code ${XDG_CACHE_HOME:-~/.cache}/mpilens/woven}, one subdirectory per agent jar; those not
+ * used for 30 days are removed).
+ */
+final class WovenCache implements ClassFileTransformer {
+    private static final byte[] MAGIC = "mpilens-woven/1\n".getBytes(StandardCharsets.US_ASCII);
+    private static final long UNUSED_DAYS = 30;
+
+    private final Path dir;
+    private final String weaving;
+    private final Supplier<ClassFileTransformer> weaver;
+    private final Predicate<String> failed;
+    private volatile ClassFileTransformer built;
+    final AtomicInteger hits = new AtomicInteger();
+    final AtomicInteger woven = new AtomicInteger();
+
+    private WovenCache(Path dir, String weaving, Supplier<ClassFileTransformer> weaver, Predicate<String> failed) {
+        this.dir = dir;
+        this.weaving = weaving;
+        this.weaver = weaver;
+        this.failed = failed;
+    }
+
+    /**
+     * The cache for this agent jar, or null (no cache: no home directory, not private, not
+     * writable, no agent jar to name it by). {@code weaving}: the options that select advice (and
+     * the JDK); {@code weaver}: builds the weaver, on the first class not in the cache;
+     * {@code failed}: whether the weaver reported an error for a class (dotted name), which is then not kept.
+     */
+    static WovenCache open(String configuredDir, String weaving, Supplier<ClassFileTransformer> weaver,
+                           Predicate<String> failed) {
+        try {
+            File agentJar = ownJar();
+            if (agentJar == null) return null;
+            Path base = configuredDir != null ? Paths.get(configuredDir).toAbsolutePath() : defaultBase();
+            if (base == null) return null;
+            if (base.getParent() != null) Files.createDirectories(base.getParent());
+            JobRecords.createPrivate(base); // this user's, 0700, or refused (an exception: no cache)
+            String agentId = hex(sha256((agentJar.getAbsolutePath() + "\n" + agentJar.length() + "\n"
+                    + agentJar.lastModified()).getBytes(StandardCharsets.UTF_8))).substring(0, 20);
+            Path dir = base.resolve(agentId);
+            boolean fresh = !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
+            JobRecords.createPrivate(dir);
+            if (fresh) removeUnused(base, dir);
+            return new WovenCache(dir, weaving, weaver, failed);
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    Path directory() {
+        return dir;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain pd, byte[] bytes)
+            throws IllegalClassFormatException {
+        if (name == null || !name.startsWith("mpi/")) return null;
+        Path entry = redefined == null ? entry(name, pd, bytes) : null;
+        if (entry != null) {
+            byte[] cached = read(entry);
+            if (cached != null) {
+                hits.incrementAndGet();
+                return cached.length == 0 ? null : cached;
+            }
+        }
+        byte[] out = weaver().transform(loader, name, redefined, pd, bytes);
+        woven.incrementAndGet();
+        if (entry != null && (out != null || !failed.test(name.replace('/', '.')))) write(entry, out == null ? new byte[0] : out);
+        return out;
+    }
+
+    private ClassFileTransformer weaver() {
+        ClassFileTransformer w = built;
+        if (w == null) {
+            synchronized (this) {
+                w = built;
+                if (w == null) built = w = weaver.get();
+            }
+        }
+        return w;
+    }
+
+    /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
+    private Path entry(String name, ProtectionDomain pd, byte[] bytes) {
+        try {
+            if (pd == null || pd.getCodeSource() == null || pd.getCodeSource().getLocation() == null) return null;
+            File source = new File(pd.getCodeSource().getLocation().toURI());
+            if (!source.isFile()) return null;
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(bytes);
+            d.update((weaving + "\n" + source.getAbsolutePath() + "\n" + source.length() + "\n" + source.lastModified())
+                    .getBytes(StandardCharsets.UTF_8));
+            return dir.resolve(name.replace('/', '.') + "-" + hex(d.digest()).substring(0, 32) + ".class");
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    /** The woven bytes of an entry (empty: left alone), or null when it is absent or damaged. */
+    static byte[] read(Path entry) {
+        try {
+            if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) return null;
+            byte[] all = Files.readAllBytes(entry);
+            int head = MAGIC.length + 32;
+            if (all.length < head || !Arrays.equals(Arrays.copyOf(all, MAGIC.length), MAGIC)) return null;
+            byte[] body = Arrays.copyOfRange(all, head, all.length);
+            return Arrays.equals(Arrays.copyOfRange(all, MAGIC.length, head), sha256(body)) ? body : null;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    private static void write(Path entry, byte[] body) {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(entry.getParent(), ".w-", ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            byte[] all = new byte[MAGIC.length + 32 + body.length];
+            System.arraycopy(MAGIC, 0, all, 0, MAGIC.length);
+            System.arraycopy(sha256(body), 0, all, MAGIC.length, 32);
+            System.arraycopy(body, 0, all, MAGIC.length + 32, body.length);
+            Files.write(tmp, all);
+            try {
+                Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, entry, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (Throwable t) {
+            // no entry: the next JVM weaves this class again
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException e) {
+                    // a stray temporary file; removed with its directory once unused
+                }
+            }
+        }
+    }
+
+    private static Path defaultBase() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isEmpty() && Paths.get(xdg).isAbsolute()) return Paths.get(xdg, "mpilens", "woven");
+        String home = System.getProperty("user.home");
+        if (home == null || home.isEmpty() || home.equals("?")) return null;
+        return Paths.get(home, ".cache", "mpilens", "woven");
+    }
+
+    /** Other agent jars' directories not written for {@link #UNUSED_DAYS} days. */
+    private static void removeUnused(Path base, Path keep) {
+        long before = System.currentTimeMillis() - UNUSED_DAYS * 24 * 3600 * 1000;
+        File[] dirs = base.toFile().listFiles(File::isDirectory);
+        if (dirs == null) return;
+        for (File d : dirs) {
+            if (d.toPath().equals(keep) || d.lastModified() > before) continue;
+            File[] entries = d.listFiles();
+            if (entries != null) for (File e : entries) e.delete();
+            d.delete();
+        }
+    }
+
+    private static File ownJar() {
+        try {
+            ProtectionDomain pd = WovenCache.class.getProtectionDomain();
+            if (pd == null || pd.getCodeSource() == null) return null;
+            File f = new File(pd.getCodeSource().getLocation().toURI());
+            return f.isFile() ? f : null;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    private static byte[] sha256(byte[] b) throws java.security.NoSuchAlgorithmException {
+        return MessageDigest.getInstance("SHA-256").digest(b);
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder();
+        for (byte x : b) s.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+        return s.toString();
+    }
+}
