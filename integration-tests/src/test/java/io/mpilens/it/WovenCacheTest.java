@@ -35,11 +35,17 @@ class WovenCacheTest {
 
     /** [from cache, woven] of one job's only rank, and that it ran to the end. */
     private static int[] run(Path cacheDir) throws Exception {
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 1, "io.mpilens.examples.openmpi.MessageRate")
-                .classPath(Tours.classPath(Binding.OPENMPI)).appArgs("self", "1000", "1").agentJar(Tours.AGENT)
+        return run(Binding.OPENMPI, cacheDir);
+    }
+
+    private static int[] run(Binding b, Path cacheDir) throws Exception {
+        boolean ompi = b == Binding.OPENMPI;
+        JobSpec spec = JobSpec.builder(b, ompi ? 1 : 2, ompi ? "io.mpilens.examples.openmpi.MessageRate"
+                        : "io.mpilens.examples.mpj.MessageRate")
+                .classPath(Tours.classPath(b)).appArgs(ompi ? "self" : "pair", "1000", "1").agentJar(Tours.AGENT)
                 .agentOptions("verbose=true,wovenCacheDir=" + cacheDir).build();
         try (Job job = Job.launch(spec)) {
-            job.awaitLine(l -> l.contains("RATE mode=self"), Duration.ofMinutes(2));
+            job.awaitLine(l -> l.contains("RATE mode="), Duration.ofMinutes(2));
             assertEquals(0, job.waitFor(Duration.ofMinutes(1)), job.tail());
             String report = job.output().stream().filter(l -> REPORT.matcher(l).find()).findFirst().orElse(null);
             if (report == null) {
@@ -90,6 +96,21 @@ class WovenCacheTest {
         assertArrayEquals(new int[] {first[1] - 2, 2}, third, "the two damaged entries woven again");
         assertArrayEquals(whole, Files.readAllBytes(comm), "the truncated entry is whole again");
         assertArrayEquals(new int[] {first[1], 0}, run(cache));
+    }
+
+    /**
+     * MPJ Express multicore: every rank's class loader defines the binding's classes again, and
+     * the launcher copies MPJ's home per job, so entries are keyed by the jar's content, not its path.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void mpjRanksOfTheNextJobTakeTheirClassesFromTheCacheThoughItsHomeIsACopy() throws Exception {
+        Path cache = tmp.resolve("woven-mpj");
+        int[] first = run(Binding.MPJ_MULTICORE, cache);
+        assertTrue(first != null && first[1] > 40, "first JVM weaves: " + java.util.Arrays.toString(first));
+        int[] second = run(Binding.MPJ_MULTICORE, cache);
+        assertEquals(0, second[1], "second JVM weaves nothing: " + java.util.Arrays.toString(second));
+        assertEquals(first[0] + first[1], second[0], "as many classes, all from the cache");
     }
 
     @Test

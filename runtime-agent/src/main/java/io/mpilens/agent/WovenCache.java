@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  * most of the agent's start-up was Byte Buddy's (loading, verifying and running about 1,300 of
  * its classes to weave some 40 of the binding's), seconds per job on a busy node.
  *
- * <p>An entry is keyed by the SHA-256 of the class as loaded, the binding jar (path, size, time)
- * and what changes the weaving (agent jar path, size and time; the options that select advice);
+ * <p>An entry is keyed by the SHA-256 of the class as loaded, of the jar it came from (its
+ * content: a launcher may copy the binding per job) and of what changes the weaving (agent jar
+ * path, size and time; the options that select advice; the JDK version);
  * it holds the woven bytes after their own SHA-256, checked on every read, so a damaged entry is
  * woven again. A class the weaver leaves alone has an empty entry. Entries are written to a
  * temporary file and renamed, so ranks starting together at most weave the same class twice.
@@ -91,7 +92,7 @@ final class WovenCache implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain pd, byte[] bytes)
             throws IllegalClassFormatException {
         if (name == null || !name.startsWith("mpi/")) return null;
-        Path entry = redefined == null ? entry(name, pd, bytes) : null;
+        Path entry = redefined == null ? entry(name, source(loader, name, pd), bytes) : null;
         if (entry != null) {
             byte[] cached = read(entry);
             if (cached != null) {
@@ -116,16 +117,58 @@ final class WovenCache implements ClassFileTransformer {
         return w;
     }
 
-    /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
-    private Path entry(String name, ProtectionDomain pd, byte[] bytes) {
+    /**
+     * The jar (or class file) a class came from: its protection domain's code source, else where
+     * its loader finds its class file (MPJ Express's per-rank loaders under multicore define the
+     * binding's classes without a code source); null when neither says.
+     */
+    static File source(ClassLoader loader, String name, ProtectionDomain pd) {
         try {
-            if (pd == null || pd.getCodeSource() == null || pd.getCodeSource().getLocation() == null) return null;
-            File source = new File(pd.getCodeSource().getLocation().toURI());
-            if (!source.isFile()) return null;
+            if (pd != null && pd.getCodeSource() != null && pd.getCodeSource().getLocation() != null) {
+                File f = new File(pd.getCodeSource().getLocation().toURI());
+                if (f.isFile()) return f;
+            }
+            java.net.URL url = loader == null ? null : loader.getResource(name + ".class");
+            if (url == null) return null;
+            if (url.getProtocol().equals("jar")) {
+                String path = url.getPath(); // file:/…/mpj.jar!/mpi/Comm.class
+                int bang = path.indexOf("!/");
+                if (bang < 0) return null;
+                File f = new File(new java.net.URI(path.substring(0, bang)));
+                return f.isFile() ? f : null;
+            }
+            if (url.getProtocol().equals("file")) {
+                File f = new File(url.toURI());
+                return f.isFile() ? f : null;
+            }
+            return null;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    /** Jars already named, by path: their content's SHA-256 (a launcher may copy MPJ Express's home per job). */
+    private final java.util.Map<String, String> identities = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A binding jar by its content (up to 64 MB; a larger one by path, size and time). */
+    private String identity(File source) {
+        return identities.computeIfAbsent(source.getAbsolutePath(), path -> {
+            try {
+                if (source.length() <= 64L << 20) return hex(sha256(Files.readAllBytes(source.toPath())));
+            } catch (Throwable t) {
+                // named by path below
+            }
+            return path + "\n" + source.length() + "\n" + source.lastModified();
+        });
+    }
+
+    /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
+    private Path entry(String name, File source, byte[] bytes) {
+        try {
+            if (source == null) return null;
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(bytes);
-            d.update((weaving + "\n" + source.getAbsolutePath() + "\n" + source.length() + "\n" + source.lastModified())
-                    .getBytes(StandardCharsets.UTF_8));
+            d.update((weaving + "\n" + identity(source)).getBytes(StandardCharsets.UTF_8));
             return dir.resolve(name.replace('/', '.') + "-" + hex(d.digest()).substring(0, 32) + ".class");
         } catch (Throwable t) {
             return null;
