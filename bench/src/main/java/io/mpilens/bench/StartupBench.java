@@ -14,11 +14,12 @@ import java.util.Locale;
  */
 public final class StartupBench {
     static final String USAGE = String.join("\n",
-            "usage: bench/run startup [--binding openmpi|mpj] [--np N] [--pairs N] [--java JAVA]",
+            "usage: bench/run startup [--binding openmpi|mpj] [--np N] [--pairs N] [--java JAVA] [--agent-options OPTS]",
             "  --binding  openmpi (default: mpirun, one JVM per rank) or mpj (MPJ Express multicore: one JVM)",
             "  --np       ranks (default 1)",
             "  --pairs    launches per side, alternating without/with the agent (default 7)",
-            "  --java     the ranks' java (default: java, the application JDK)");
+            "  --java     the ranks' java (default: java, the application JDK)",
+            "  --agent-options  more agent options, e.g. wovenCache=false (weave in every JVM, as before the cache)");
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
 
     private StartupBench() {
@@ -30,7 +31,9 @@ public final class StartupBench {
         int np = Math.max(1, args.integer("--np", 1));
         int pairs = Math.max(1, args.integer("--pairs", 7));
         String java = args.string("--java", "java");
+        String more = args.string("--agent-options", "");
         args.done();
+        String options = MessageRateBench.AGENT_OPTIONS + (more.isBlank() ? "" : "," + more);
         Binding binding = b.equals("mpj") ? Binding.MPJ_MULTICORE : Binding.OPENMPI;
         if (!b.equals("mpj") && !b.equals("openmpi")) {
             System.err.println("unknown binding '" + b + "'\n" + USAGE);
@@ -43,7 +46,7 @@ public final class StartupBench {
         for (int i = 0; i < pairs; i++) {
             boolean agentFirst = i % 2 == 1;
             for (boolean agent : new boolean[] {agentFirst, !agentFirst}) {
-                double ms = launch(ws, binding, np, java, agent);
+                double ms = launch(ws, binding, np, java, agent, options);
                 (agent ? with : without).add(ms);
                 System.out.printf(Locale.ROOT, "launch %d/%d %-13s %,8.0f ms%n", i + 1, pairs,
                         agent ? "with agent" : "without agent", ms);
@@ -53,8 +56,8 @@ public final class StartupBench {
         System.out.printf(Locale.ROOT, "StartupBench: %s, %d rank%s, MessageRate %s 1 message: launch to exit;"
                 + " median over %d launches per side, alternating%n", binding == Binding.OPENMPI ? "Open MPI (mpirun)"
                 : "MPJ Express multicore", np, np == 1 ? "" : "s", np == 1 ? "self" : "pair", pairs);
-        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; agent %s%n%n", Machine.cpus(),
-                loadBefore, Machine.loadAverage(), ws.agentJar().getFileName());
+        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; agent %s with options '%s'%n%n",
+                Machine.cpus(), loadBefore, Machine.loadAverage(), ws.agentJar().getFileName(), options);
         ResultTable t = new ResultTable(1, "np", "without agent ms", "spread", "with agent ms", "spread", "ratio",
                 "ms added", "per rank");
         double added = with.median() - without.median();
@@ -66,12 +69,13 @@ public final class StartupBench {
         System.out.println("(per rank: the added time over the ranks; on fewer CPUs than ranks it is CPU they share)");
     }
 
-    private static double launch(Workspace ws, Binding binding, int np, String java, boolean agent) throws Exception {
+    private static double launch(Workspace ws, Binding binding, int np, String java, boolean agent, String options)
+            throws Exception {
         JobSpec.Builder spec = JobSpec.builder(binding, np, binding == Binding.OPENMPI
                         ? MessageRateBench.MAIN_CLASS : MessageRateBench.MPJ_MAIN_CLASS)
                 .classPath(binding == Binding.OPENMPI ? ws.openMpiExampleClassPath() : ws.mpjExampleClassPath())
                 .appArgs(np == 1 ? "self" : "pair", "1", "1").javaExecutable(java);
-        if (agent) spec.agentJar(ws.agentJar()).agentOptions(MessageRateBench.AGENT_OPTIONS);
+        if (agent) spec.agentJar(ws.agentJar()).agentOptions(options);
         long t0 = System.nanoTime();
         try (Job job = Job.launch(spec.build())) {
             int exit = job.waitFor(TIMEOUT);
