@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * "No allocation on the hot path", checked on real message loops: the example {@code
  * MessageRate} (one rank sending 8-byte messages to itself with iRecv/iSend/waitAll) prints
- * what its thread allocated per message, by the JVM's own count (not a timing). With the agent
+ * what its thread allocated per message in its last repetition, by the JVM's own count (not a timing). With the agent
  * tracking every request it must be what the binding allocates without the agent (MPJ Express:
  * plus the id field the agent adds to its request wrapper). The tag is 1000: a tag (or rank)
  * above 127 is where a boxed {@code Integer} would be a new object.
@@ -42,11 +42,11 @@ class RequestAllocationTest {
     void theAgentAllocatesNothingPerRequest(Binding b) throws Exception {
         double without = bytesPerMessage(b, false);
         double with = bytesPerMessage(b, true);
-        // Open MPI's loop allocates the same bytes per message each run, with or without the agent.
-        // MPJ Express's request wrapper carries the agent's id field (its key, 8 bytes), so its two
-        // wrappers per message are 16 bytes more, and MPJ's own count varies by a few bytes (JIT
-        // warm-up with and without the agent). A boxed tag would be 32 bytes more than that.
-        double slack = b == Binding.OPENMPI ? 1 : 16 + 6;
+        // MessageRate counts its last repetition, after the others warmed it up: the same bytes per
+        // message each run (Open MPI 96.0; MPJ Express 1,392.0 here). MPJ's request wrapper carries
+        // the agent's id field (its key, 8 bytes), so its two wrappers per message are 16 bytes more.
+        // A boxed tag would be 32 bytes more than that.
+        double slack = b == Binding.OPENMPI ? 1 : 16 + 2;
         assertTrue(with <= without + slack, b + ": " + with + " bytes per message with the agent, " + without
                 + " without");
     }

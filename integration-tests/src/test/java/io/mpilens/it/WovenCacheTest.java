@@ -109,8 +109,10 @@ class WovenCacheTest {
         int[] first = run(Binding.MPJ_MULTICORE, cache);
         assertTrue(first != null && first[1] > 40, "first JVM weaves: " + java.util.Arrays.toString(first));
         int[] second = run(Binding.MPJ_MULTICORE, cache);
+        // how many classes the ranks have loaded when the first MPI_Init returns varies (the ranks
+        // are threads racing): what matters is that none was woven
         assertEquals(0, second[1], "second JVM weaves nothing: " + java.util.Arrays.toString(second));
-        assertEquals(first[0] + first[1], second[0], "as many classes, all from the cache");
+        assertTrue(second[0] > 40, "all from the cache: " + java.util.Arrays.toString(second));
     }
 
     @Test

@@ -9,8 +9,9 @@ import mpi.Request;
  * {@code self} (one rank sends to itself) or {@code pair} (ranks 0 and 1 exchange).
  * Each round posts an iRecv and an iSend and waits for both. Prints the best of the
  * repetitions as {@code RATE mode=… messages_per_second=… bytes_per_message=…}, the last being
- * what the sending thread allocated per message over all repetitions (the binding's Request
- * wrappers, and whatever the agent adds). Arguments: mode, messages, repetitions, tag (default 1).
+ * what the sending thread allocated per message in the last repetition, the others having warmed
+ * it up (the binding's Request wrappers, and whatever the agent adds). Arguments: mode,
+ * messages, repetitions, tag (default 1).
  */
 public final class MessageRate {
     private MessageRate() {
@@ -31,8 +32,9 @@ public final class MessageRate {
         ByteBuffer recvBuf = MPI.newByteBuffer(8);
         Request[] pair = new Request[2];
         double best = 0;
-        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        long allocated = 0;
         for (int r = 0; r < repetitions && active; r++) {
+            if (r == repetitions - 1) allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
             long t0 = System.nanoTime();
             for (int i = 0; i < messages; i++) {
                 pair[0] = MPI.COMM_WORLD.iRecv(recvBuf, 8, MPI.BYTE, peer, tag);
@@ -42,7 +44,7 @@ public final class MessageRate {
             double rate = messages / ((System.nanoTime() - t0) / 1e9);
             best = Math.max(best, rate);
         }
-        double perMessage = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocated) / ((double) messages * repetitions);
+        double perMessage = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocated) / (double) messages;
         if (active && rank == 0) {
             // one println: mpirun --tag-output tags every flushed piece of a line
             System.out.println(String.format(java.util.Locale.ROOT, "RATE mode=%s messages_per_second=%.0f"
