@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * "No allocation on the hot path", checked on real message loops: the example {@code
  * MessageRate} (one rank sending 8-byte messages to itself with iRecv/iSend/waitAll) prints
- * what its thread allocated per message in its last repetition, by the JVM's own count (not a timing). With the agent
- * tracking every request it must be what the binding allocates without the agent (MPJ Express:
- * plus the id field the agent adds to its request wrapper). The tag is 1000: a tag (or rank)
+ * what its thread allocated per message in its last repetition, by the JVM's own count (not a
+ * timing). With the agent tracking every request it must be what the binding allocates without
+ * the agent (MPJ Express: plus the id field the agent adds to its request wrapper). The tag is 1000: a tag (or rank)
  * above 127 is where a boxed {@code Integer} would be a new object.
  */
 class RequestAllocationTest {
