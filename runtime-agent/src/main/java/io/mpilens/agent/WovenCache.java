@@ -61,7 +61,8 @@ final class WovenCache implements ClassFileTransformer {
      * The cache for this agent jar, or null (no cache: no home directory, not private, not
      * writable, no agent jar to name it by). {@code weaving}: the options that select advice (and
      * the JDK); {@code weaver}: builds the weaver, on the first class not in the cache;
-     * {@code failed}: whether the weaver reported an error for a class (dotted name), which is then not kept.
+     * {@code failed}: whether the weaver reported an error for a class (dotted name), which is
+     * then not kept. A configured directory is made private (0700) like the default one.
      */
     static WovenCache open(String configuredDir, String weaving, Supplier<ClassFileTransformer> weaver,
                            Predicate<String> failed) {
@@ -102,7 +103,9 @@ final class WovenCache implements ClassFileTransformer {
         }
         byte[] out = weaver().transform(loader, name, redefined, pd, bytes);
         woven.incrementAndGet();
-        if (entry != null && (out != null || !failed.test(name.replace('/', '.')))) write(entry, out == null ? new byte[0] : out);
+        if (entry != null && (out != null || !failed.test(name.replace('/', '.')))) {
+            write(entry, out == null ? new byte[0] : out);
+        }
         return out;
     }
 
@@ -227,15 +230,18 @@ final class WovenCache implements ClassFileTransformer {
     }
 
     /** Other agent jars' directories not written for {@link #UNUSED_DAYS} days. */
-    private static void removeUnused(Path base, Path keep) {
+    static void removeUnused(Path base, Path keep) {
         long before = System.currentTimeMillis() - UNUSED_DAYS * 24 * 3600 * 1000;
-        File[] dirs = base.toFile().listFiles(File::isDirectory);
+        // only what this class makes (wovenCacheDir may name a directory that holds other things):
+        // directories named like an agent id, and in them entries and temporary files; a directory
+        // with anything else in it stays
+        File[] dirs = base.toFile().listFiles(f -> f.isDirectory() && f.getName().matches("[0-9a-f]{20}"));
         if (dirs == null) return;
         for (File d : dirs) {
-            if (d.toPath().equals(keep) || d.lastModified() > before) continue;
-            File[] entries = d.listFiles();
+            if (d.toPath().equals(keep) || d.lastModified() > before || Files.isSymbolicLink(d.toPath())) continue;
+            File[] entries = d.listFiles(f -> f.isFile() && (f.getName().endsWith(".class") || f.getName().startsWith(".w-")));
             if (entries != null) for (File e : entries) e.delete();
-            d.delete();
+            d.delete(); // fails, harmlessly, when something else is in it
         }
     }
 
