@@ -79,8 +79,8 @@ final class JobTarget {
         if (triedAndFailed.isEmpty()) return read;
         Map<String, JdwpAddress> moved = new LinkedHashMap<>(); // failed address -> where that rank listens now
         try {
-            JobObserver.movedListeners(JobDirectory.forCurrentUser(env), choice.job, triedAndFailed)
-                    .forEach((rank, now) -> moved.put(triedAndFailed.get(rank).toString(), now));
+            JobObserver.movedListeners(JobDirectory.forCurrentUser(env), choice.job, triedAndFailed,
+                    JobObserver.LISTENER_MOVE_COMMAND).forEach((rank, now) -> moved.put(triedAndFailed.get(rank).toString(), now));
         } catch (IOException e) {
             return read;
         } catch (InterruptedException e) {

@@ -33,7 +33,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JobObserver {
     private static final Duration FLOOR = Duration.ofSeconds(1);
-    private static final long LISTENER_MOVE_MILLIS = 400;
+    /** How long a round of the observer waits for a refused rank's record to name a new listener (it tries again next round). */
+    private static final Duration LISTENER_MOVE_ROUND = Duration.ofMillis(400);
+    /** The same for a one-shot command ({@code handles --job}): there is no next round. */
+    public static final Duration LISTENER_MOVE_COMMAND = Duration.ofSeconds(3);
 
     private final JobDirectory directory;
     private final String jobId;
@@ -144,7 +147,8 @@ public final class JobObserver {
     private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
         JdwpAddress now;
         try {
-            now = movedListeners(directory, jobId, Map.of(t.record.rank(), t.address)).get(t.record.rank());
+            now = movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
+                    .get(t.record.rank());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed;
@@ -159,22 +163,33 @@ public final class JobObserver {
     /**
      * The ranks among {@code tried} (rank → the JDWP address that failed) whose JVM listens
      * elsewhere now: a JVM started with {@code address=...:0} listens on a new port after a
-     * debugger (another mpilens, Eclipse) detached, and its agent updates the job record. Waits
-     * for that first (400 ms). Rank → new address; empty when none moved.
+     * debugger (another mpilens, Eclipse) detached, and its agent updates the job record (it looks
+     * every 250 ms). Waits for that: the records are read again every 100 ms until every rank in
+     * {@code tried} has moved or ended, for at most {@code maxWait} (a loaded node delays both the
+     * JVM's new listener and the agent's thread; a command's one fixed wait of 400 ms was missed
+     * there). Rank → new address; empty when none moved.
      * The one rule behind both the observer's retry and the CLI's ({@code JobTarget.retryMoved}).
      */
     public static Map<Integer, JdwpAddress> movedListeners(JobDirectory directory, String jobId,
-                                                           Map<Integer, JdwpAddress> tried)
+                                                           Map<Integer, JdwpAddress> tried, Duration maxWait)
             throws IOException, InterruptedException {
-        Thread.sleep(LISTENER_MOVE_MILLIS);
-        Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
-        for (JobRecord r : directory.job(jobId).records()) {
-            JdwpAddress then = tried.get(r.rank());
-            if (then != null && r.jdwpAddress() != null && !ended(r) && !r.jdwpAddress().equals(then)) {
-                out.put(r.rank(), r.jdwpAddress());
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (true) {
+            Thread.sleep(100);
+            Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
+            int settled = 0;
+            for (JobRecord r : directory.job(jobId).records()) {
+                JdwpAddress then = tried.get(r.rank());
+                if (then == null) continue;
+                if (ended(r)) {
+                    settled++;
+                } else if (r.jdwpAddress() != null && !r.jdwpAddress().equals(then)) {
+                    out.put(r.rank(), r.jdwpAddress());
+                    settled++;
+                }
             }
+            if (settled >= tried.size() || System.nanoTime() > deadline) return out;
         }
-        return out;
     }
 
     // ------------------------------------------------------------------ reading
