@@ -158,30 +158,22 @@ final class WatchCommand extends FaultCommand {
      * own): a 64-rank job starting or ending is a line, not 64.
      */
     static List<String> lines(List<Transition> ts) {
-        Map<List<Object>, List<Integer>> sameChange = new LinkedHashMap<>();
-        Map<List<Object>, Transition> first = new LinkedHashMap<>();
-        List<Object> order = new ArrayList<>(); // a transition, or the key of a group of rank transitions
+        // key: the change (time, from, to, why) for a rank's transition, the transition itself for any other
+        Map<Object, List<Transition>> groups = new LinkedHashMap<>();
         for (Transition t : ts) {
-            java.util.regex.Matcher m = RANK.matcher(t.subject());
-            if (!m.matches()) {
-                order.add(t);
-                continue;
-            }
-            List<Object> key = java.util.Arrays.asList(t.at(), t.from(), t.to(), t.why());
-            if (!sameChange.containsKey(key)) {
-                order.add(key);
-                first.put(key, t);
-            }
-            sameChange.computeIfAbsent(key, k -> new ArrayList<>()).add(Integer.parseInt(m.group(1)));
+            Object key = RANK.matcher(t.subject()).matches() ? List.of(t.at(), String.valueOf(t.from()), t.to(),
+                    String.valueOf(t.why())) : t;
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
         }
         List<String> out = new ArrayList<>();
-        for (Object o : order) {
-            if (o instanceof Transition) {
-                out.add(line((Transition) o));
+        for (Map.Entry<Object, List<Transition>> g : groups.entrySet()) {
+            Transition t = g.getValue().get(0);
+            if (g.getKey() == t) {
+                out.add(line(t));
                 continue;
             }
-            List<Integer> ranks = sameChange.get(o).stream().distinct().sorted().toList();
-            Transition t = first.get(o);
+            List<Integer> ranks = g.getValue().stream().map(x -> Integer.parseInt(x.subject().substring(5)))
+                    .distinct().sorted().toList();
             out.add(line(new Transition(t.at(), RankRanges.who(ranks), t.from(), t.to(), t.why())));
             out.addAll(RankRanges.listedApart(ranks, HandleTable.WIDTH));
         }

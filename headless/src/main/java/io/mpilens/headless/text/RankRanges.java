@@ -41,6 +41,8 @@ public final class RankRanges {
         return format(ranks, r -> "", separator);
     }
 
+    private static final java.util.regex.Pattern RANK_OR_RANGE = java.util.regex.Pattern.compile("(\\d{1,9})(?:-(\\d{1,9}))?");
+
     /**
      * The ranks of a list written as {@code 0,3-5} (commas or spaces, ranges inclusive), in the
      * order given, without repeats; an {@link IllegalArgumentException} naming the part that is
@@ -50,7 +52,7 @@ public final class RankRanges {
         java.util.Set<Integer> out = new java.util.LinkedHashSet<>();
         for (String part : text.trim().split("[,\\s]+")) {
             if (part.isEmpty()) continue;
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})(?:-(\\d{1,9}))?").matcher(part);
+            java.util.regex.Matcher m = RANK_OR_RANGE.matcher(part);
             if (!m.matches()) throw new IllegalArgumentException("'" + part + "' is not a rank or a range of ranks (e.g. 0,3-5)");
             int from = Integer.parseInt(m.group(1));
             int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
