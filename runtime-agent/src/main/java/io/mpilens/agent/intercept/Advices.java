@@ -1,5 +1,6 @@
 package io.mpilens.agent.intercept;
 
+import io.mpilens.api.model.HandleInfo;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
@@ -65,7 +66,7 @@ public final class Advices {
                          @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.requestCreated(origin, call, self, Interceptor.NONE, Interceptor.NONE, result);
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
         }
     }
 

@@ -3,6 +3,7 @@ package io.mpilens.agent.intercept;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import io.mpilens.agent.registry.RowSpec;
+import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
 import java.lang.reflect.Field;
@@ -203,10 +204,10 @@ public final class Interceptor {
         }
     };
 
-    /** {@link #requestCreated}'s peer and tag of a call that has none (collectives, RMA, file I/O). */
-    public static final int NONE = Integer.MIN_VALUE;
-
-    /** The request hot path: a point-to-point call (peer and tag known) or another request-creating call ({@link #NONE}). */
+    /**
+     * The request hot path: a point-to-point call (peer and tag known) or another request-creating
+     * call ({@link HandleInfo#UNKNOWN} for both).
+     */
     public static void requestCreated(Class<?> origin, String call, Object self, int peer, int tag, Object result) {
         if (result == null) return;
         try {
@@ -271,7 +272,7 @@ public final class Interceptor {
             injectFailure(call);
             int proc = PROC_OF.get(origin);
             if (kind == HandleKind.REQUEST) {
-                requestCreated(origin, call, self, NONE, NONE, result);
+                requestCreated(origin, call, self, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
             } else if (REGISTRY.isInitialized(proc)) {
                 REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
             } else {
