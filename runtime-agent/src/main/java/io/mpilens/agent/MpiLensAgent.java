@@ -171,7 +171,7 @@ public final class MpiLensAgent {
                         builder = builder.visit(w.completeOne).visit(w.completeArray).visit(w.startOne).visit(w.startAll)
                                 .visit(w.handlesWriteback);
                     }
-                    if (isFailingType.matches(type)) builder = builder.visit(w.failure);
+                    if (isFailingType.matches(type)) builder = builder.visit(w.failure).visit(w.blockingReturn);
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
                     return builder;
                 });
@@ -184,7 +184,7 @@ public final class MpiLensAgent {
      */
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
-                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, init, finalize;
+                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
               ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others) {
@@ -215,6 +215,12 @@ public final class MpiLensAgent {
             // empty; woven, every request would go through the finalizer thread
             failure = Advice.to(Advices.Failure.class).on(isPublic().and(isMethod())
                     .and(not(isStatic())).and(not(isAbstract())).and(not(isFinalizer())));
+            // the calls a thread can be stuck in ({@code calls --confirm} compares the count between looks);
+            // not the static waitAll family: message loops call it per message, and a frame inside it
+            // says nothing about whom it waits for
+            blockingReturn = Advice.to(Advices.BlockingReturn.class).on(isPublic().and(isMethod())
+                    .and(not(isStatic())).and(not(isAbstract())).and(not(isNative()))
+                    .and(namedOneOf(names(n.blocking))));
             init = Advice.to(Advices.Init.class).on(isStatic().and(namedOneOf(names(n.inits))));
             finalize = Advice.to(Advices.Finalize.class).on(isStatic().and(namedOneOf(names(n.finalizes))));
         }
@@ -231,7 +237,7 @@ public final class MpiLensAgent {
                 commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(),
                 completeArray = new LinkedHashSet<>(), starts = new LinkedHashSet<>(),
                 inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>(), p2p34 = new LinkedHashSet<>(),
-                p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>();
+                p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>(), blocking = new LinkedHashSet<>();
 
         void add(BindingProfile p) {
             clones.addAll(p.cloneMethods);
@@ -240,6 +246,11 @@ public final class MpiLensAgent {
             if (p.setNameMethod != null) setNames.add(p.setNameMethod);
             if (p.commitMethod != null) commits.add(p.commitMethod);
             completeOne.addAll(p.waitMethods);
+            blocking.addAll(p.waitMethods);
+            if (p.calls != null) {
+                blocking.addAll(p.calls.blockingPointToPoint());
+                blocking.addAll(p.calls.blockingCollectives());
+            }
             completeOne.addAll(p.testMethods);
             completeArray.addAll(p.waitAllMethods);
             completeArray.addAll(p.testAllMethods);

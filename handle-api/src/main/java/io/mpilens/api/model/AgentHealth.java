@@ -12,6 +12,7 @@ public final class AgentHealth {
     private final String lastError;
     private final long untrackedEvents;
     private final boolean requestsTracked;
+    private final long blockingReturns;
 
     public AgentHealth(String agentVersion, int internalErrors, String lastError, long untrackedEvents) {
         this(agentVersion, internalErrors, lastError, untrackedEvents, true);
@@ -19,6 +20,12 @@ public final class AgentHealth {
 
     public AgentHealth(String agentVersion, int internalErrors, String lastError, long untrackedEvents,
                        boolean requestsTracked) {
+        this(agentVersion, internalErrors, lastError, untrackedEvents, requestsTracked, -1);
+    }
+
+    public AgentHealth(String agentVersion, int internalErrors, String lastError, long untrackedEvents,
+                       boolean requestsTracked, long blockingReturns) {
+        this.blockingReturns = blockingReturns;
         this.agentVersion = agentVersion;
         this.internalErrors = internalErrors;
         this.lastError = lastError;
@@ -40,17 +47,23 @@ public final class AgentHealth {
      * can be said about requests pending on a failed peer.
      */
     public boolean requestsTracked() { return requestsTracked; }
+    /**
+     * How many times the process's threads have left a blocking MPI call (blocking send or
+     * receive, collective, wait on one request), as a progress signal: unchanged between two
+     * looks means no thread left one meanwhile. -1 when the agent does not count them (older agent).
+     */
+    public long blockingReturns() { return blockingReturns; }
 
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof AgentHealth)) return false;
         AgentHealth a = (AgentHealth) o;
         return internalErrors == a.internalErrors && untrackedEvents == a.untrackedEvents
-                && requestsTracked == a.requestsTracked && Objects.equals(agentVersion, a.agentVersion) && Objects.equals(lastError, a.lastError);
+                && requestsTracked == a.requestsTracked && blockingReturns == a.blockingReturns && Objects.equals(agentVersion, a.agentVersion) && Objects.equals(lastError, a.lastError);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(agentVersion, internalErrors, lastError, untrackedEvents, requestsTracked);
+        return Objects.hash(agentVersion, internalErrors, lastError, untrackedEvents, requestsTracked, blockingReturns);
     }
 }

@@ -30,7 +30,7 @@ import java.util.Map;
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
-            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, PROC_COUNT, PROC_RANK,
+            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, BLOCKING_RETURNS, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
             REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
@@ -365,7 +365,8 @@ public final class RegistryDecoder {
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)));
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
+                blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
         List<ProcessSnapshot> out = new ArrayList<>();
         for (Map.Entry<Integer, List<HandleInfo>> e : byProc.entrySet()) {
             int p = e.getKey();
@@ -471,6 +472,14 @@ public final class RegistryDecoder {
             h.creationStack(List.of());
         }
         return h.build();
+    }
+
+    /** The sum of the {@link RegistryLayout#BLOCKING_RETURNS} counters; -1 without them (older agent). */
+    private long blockingReturns(TargetObject counters) {
+        if (counters == null) return -1;
+        long sum = 0;
+        for (long v : reader.longs(counters, 0, reader.arrayLength(counters))) sum += v;
+        return sum;
     }
 
     @SuppressWarnings("unchecked")

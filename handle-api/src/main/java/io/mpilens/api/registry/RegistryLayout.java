@@ -55,6 +55,14 @@ public final class RegistryLayout {
      * Absent (older agents) means false.
      */
     public static final String REQUESTS_OFF = "requestsOff";
+    /**
+     * long[]: how many times the application's threads returned (or threw) from a blocking MPI
+     * call (blocking send/receive, collective, wait on one request) is the sum of its elements.
+     * A progress signal: a rank whose sum did not move between two looks has left none of them.
+     * The agent writes one element in the middle, so the counter has a cache line of its own.
+     * Absent (older agents): unknown.
+     */
+    public static final String BLOCKING_RETURNS = "blockingReturns";
 
     // ---- MPI processes in this JVM (one per rank; several under MPJ Express multicore)
     public static final String PROC_COUNT = "procCount";

@@ -1,19 +1,31 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mpilens calls}: the MPI call each thread of each rank is inside, flagged when it can never complete. */
+/**
+ * {@code mpilens calls}: the MPI call each thread of each rank is inside, flagged when it can
+ * never complete; below, the ranks that cannot progress (a wait-for analysis), and with
+ * {@code --confirm} whether anything moved over a second look.
+ */
 @Command(name = "calls", mixinStandardHelpOptions = true,
-        description = {"Show the MPI call each thread of each rank is inside; flag those that never complete.",
+        description = {"Show the MPI call each thread of each rank is inside; flag those that never complete,"
+                + " and ranks that wait for each other (deadlock).",
             "Read from the threads' stack frames. NEVER COMPLETES: a collective on a communicator with a FAILED"
-                + " member, a send/receive to or from a FAILED peer."},
+                + " member, a send/receive to or from a FAILED peer. A deadlock is only called one after"
+                + " --confirm: two looks, and no blocking MPI call returned in between."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank answered", "1:internal failure", "2:usage error, or no such job",
             "3:some ranks did not answer (UNAVAILABLE; one line each on stderr)"})
@@ -22,18 +34,59 @@ final class CallsCommand extends FaultCommand {
             + " picture); by default each thread is suspended only while its own frames are read.")
     boolean suspend;
 
+    @Option(names = "--confirm", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Look twice, SECONDS apart: ranks stuck at both looks in the same calls, whose agents"
+                    + " counted no blocking MPI call returning in between, are a DEADLOCK (default: one look).")
+    double confirmSeconds;
+
+    private List<InFlightCall> calls;
+    private WaitFor.Analysis analysis;
+    private WaitFor.Looks looks = WaitFor.Looks.ONE;
+
     @Override
     JobObserver configure(JobObserver o) {
+        if (confirmSeconds < 0 || confirmSeconds > 3600 || Double.isNaN(confirmSeconds)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--confirm: give the seconds between the two looks, from 0 (one look) to 3600");
+        }
         return o.withFrames(suspend);
     }
 
     @Override
+    JobModel lookAgain(JobModel first) throws IOException {
+        analyse(first);
+        if (confirmSeconds <= 0 || !analysis.any()) return first;
+        WaitFor.Analysis before = analysis;
+        long start = System.nanoTime();
+        try {
+            Thread.sleep((long) (confirmSeconds * 1000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted between the two looks");
+        }
+        JobModel second = observer.observe();
+        analyse(second);
+        double apart = (System.nanoTime() - start) / 1e9;
+        looks = WaitFor.compare(before, analysis, apart);
+        return second;
+    }
+
+    private void analyse(JobModel m) {
+        calls = InFlightCalls.of(m, observer.frames());
+        analysis = WaitFor.of(m, calls, observer.frames().keySet());
+    }
+
+    @Override
     List<String> text(FaultBoxes boxes, JobModel m) {
-        return boxes.calls(m, InFlightCalls.of(m, observer.frames()));
+        if (calls == null) analyse(m);
+        List<String> out = new ArrayList<>(boxes.calls(m, calls));
+        out.addAll(boxes.waitFor(analysis, looks));
+        return out;
     }
 
     @Override
     String json(JobModel m) {
-        return FaultJson.calls(m, InFlightCalls.of(m, observer.frames()));
+        if (calls == null) analyse(m);
+        return FaultJson.calls(m, calls, analysis, looks);
     }
 }

@@ -55,6 +55,14 @@ abstract class FaultCommand implements Callable<Integer> {
         return o;
     }
 
+    /**
+     * After the first look at a live job: a command that compares two looks takes the second here
+     * ({@code calls --confirm}) and returns the model to print.
+     */
+    JobModel lookAgain(JobModel first) throws IOException {
+        return first;
+    }
+
     /** Heap dumps to build the model from instead of a live job (commands that take them). */
     List<Path> dumps() {
         return List.of();
@@ -129,6 +137,7 @@ abstract class FaultCommand implements Callable<Integer> {
         try {
             m = observer.observe();
             for (String r : observer.refused()) err.println("mpilens: " + r);
+            m = lookAgain(m);
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;

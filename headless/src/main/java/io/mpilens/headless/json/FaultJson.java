@@ -3,6 +3,7 @@ package io.mpilens.headless.json;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.LocalProcesses;
@@ -69,6 +70,14 @@ public final class FaultJson {
 
     /** {@code calls --json}: the ranks' states and the MPI call each of their threads is inside. */
     public static String calls(JobModel m, List<InFlightCall> calls) {
+        return calls(m, calls, null, null);
+    }
+
+    /**
+     * {@code calls --json} with the wait-for analysis ({@code waitFor}; omitted when {@code a} is
+     * null): the stuck ranks, how they are stuck, and what the looks showed.
+     */
+    public static String calls(JobModel m, List<InFlightCall> calls, WaitFor.Analysis a, WaitFor.Looks looks) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())
                 .field("at", m.at().toString());
         w.name("processes").beginArray();
@@ -85,7 +94,32 @@ public final class FaultJson {
         }
         w.endArray();
         pending(w, m);
+        if (a != null) waitFor(w, a, looks == null ? WaitFor.Looks.ONE : looks);
         return w.endObject().toString();
+    }
+
+    private static void waitFor(JsonWriter w, WaitFor.Analysis a, WaitFor.Looks looks) {
+        w.name("waitFor").beginObject().field("looks", looks.count());
+        if (looks.count() > 1) {
+            w.field("millisApart", Math.round(looks.secondsApart() * 1000))
+                    .field("counted", looks.counted());
+            ints(w, "confirmed", looks.confirmed());
+            ints(w, "behindConfirmed", looks.behind());
+            ints(w, "moved", looks.moved());
+        }
+        ints(w, "stuck", a.stuck());
+        ints(w, "deadlocked", a.deadlocked());
+        ints(w, "cycle", a.cycle());
+        ints(w, "behindFailed", a.behindFailed());
+        ints(w, "behindFinalized", a.behindFinalized());
+        w.name("waits").beginArray();
+        for (WaitFor.Wait x : a.waits()) {
+            w.beginObject().field("rank", x.call().rank()).field("thread", x.call().thread())
+                    .field("call", x.call().call());
+            ints(w, "waitsFor", x.on());
+            w.endObject();
+        }
+        w.endArray().endObject();
     }
 
     public static String jobs(List<JobDirectory.JobEntry> jobs) {

@@ -4,6 +4,7 @@ import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.ProcessState;
@@ -118,6 +119,112 @@ public final class FaultBoxes {
             }
         }
         return out;
+    }
+
+    /**
+     * The wait-for analysis under the calls: ranks that cannot progress, grouped by what they are
+     * in and whom they wait for. A deadlock is only called one when two looks saw nothing move;
+     * after one look it is a possible one, with the option that checks.
+     */
+    public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks) {
+        List<String> out = new ArrayList<>();
+        if (!a.any()) return out;
+        String apart = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
+        if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
+            out.add(paint(cut("possible deadlock: " + RankRanges.who(a.deadlocked()) + " wait for each other (one look;"
+                    + " --confirm 5 checks that nothing moves)", W), YELLOW));
+            out.addAll(RankRanges.listedApart(a.deadlocked(), W));
+            out.addAll(cycleAndWaits(a, a.deadlocked()));
+        }
+        if (!looks.confirmed().isEmpty()) {
+            out.add(paint(cut("DEADLOCK: " + RankRanges.who(looks.confirmed()) + " wait for each other; no blocking"
+                    + " call returned in " + apart, W), RED));
+            out.addAll(RankRanges.listedApart(looks.confirmed(), W));
+            out.addAll(cycleAndWaits(a, looks.confirmed()));
+            if (!looks.behind().isEmpty()) {
+                java.util.Set<Integer> doomed = new java.util.HashSet<>(looks.confirmed());
+                doomed.addAll(looks.behind());
+                out.add(cut("  stuck behind them: " + RankRanges.who(looks.behind()), W));
+                for (String l : waitLines(a, looks.behind(), doomed)) out.add("  " + l);
+            }
+        }
+        if (!looks.moved().isEmpty()) {
+            out.add(cut(looks.counted()
+                    ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but their calls moved within "
+                            + apart
+                    : "cannot confirm: " + RankRanges.who(looks.moved()) + " look stuck, but an agent does not count"
+                            + " blocking calls", W));
+            out.addAll(RankRanges.listedApart(looks.moved(), W));
+        }
+        if (!a.behindFinalized().isEmpty()) {
+            List<Integer> finalized = finalizedAwaited(a, a.behindFinalized());
+            out.add(paint(cut(RankRanges.who(a.behindFinalized()) + " wait, directly or through others, for FINALIZED "
+                    + ranks(finalized) + ", which sends nothing more" + (looks.count() < 2 ? " (one look)" : ""), W),
+                    YELLOW));
+            out.addAll(RankRanges.listedApart(a.behindFinalized(), W));
+            out.addAll(waitLines(a, a.behindFinalized()));
+        }
+        // ranks already flagged NEVER COMPLETES above need no second word; those behind them do
+        List<Integer> behind = new ArrayList<>();
+        for (int r : a.behindFailed()) {
+            boolean flagged = a.waits().stream().anyMatch(w -> w.call().rank() == r && w.call().neverCompletes());
+            if (!flagged) behind.add(r);
+        }
+        if (!behind.isEmpty()) {
+            out.add(paint(cut(RankRanges.who(behind) + " never complete either: they wait for ranks that wait for"
+                    + " a FAILED one", W), RED));
+            out.addAll(RankRanges.listedApart(behind, W));
+            out.addAll(waitLines(a, behind));
+        }
+        return out;
+    }
+
+    private static List<String> cycleAndWaits(WaitFor.Analysis a, List<Integer> ranks) {
+        List<String> out = new ArrayList<>();
+        List<Integer> cycle = WaitFor.cycle(a, ranks);
+        if (cycle.size() > 1) {
+            out.add(cut("  cycle " + cycle.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" -> ")), W));
+        }
+        out.addAll(waitLines(a, ranks));
+        return out;
+    }
+
+    /** {@code   ranks 2 3  barrier on MPI_COMM_WORLD  wait for 0 1}, one line per same call and same awaited ranks. */
+    private static List<String> waitLines(WaitFor.Analysis a, List<Integer> of) {
+        return waitLines(a, of, null);
+    }
+
+    /** @param among only these awaited ranks are named (null: all) */
+    private static List<String> waitLines(WaitFor.Analysis a, List<Integer> of, java.util.Set<Integer> among) {
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (WaitFor.Wait w : a.waits()) {
+            List<Integer> on = among == null ? w.on() : w.on().stream().filter(among::contains).toList();
+            if (!of.contains(w.call().rank()) || on.isEmpty()) continue;
+            String key = callText(w.call()) + "\n" + on;
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(w.call().rank());
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : groups.entrySet()) {
+            List<Integer> ranks = e.getValue().stream().distinct().sorted().toList();
+            String[] parts = e.getKey().split("\n");
+            String on = parts[1].substring(1, parts[1].length() - 1).replace(",", "");
+            String waits = ranks.size() == 1 ? "waits for " : "wait for ";
+            out.add(cut("  " + RankRanges.who(ranks) + "  " + parts[0] + "  " + waits
+                    + RankRanges.format(java.util.Arrays.stream(on.split(" ")).map(Integer::valueOf).toList(), " "), W));
+            for (String l : RankRanges.listedApart(ranks, W - 2)) out.add("  " + l);
+        }
+        return out;
+    }
+
+    /** The ranks {@code of} wait for that are not stuck themselves: FINALIZED (or FAILED) ones. */
+    private static List<Integer> finalizedAwaited(WaitFor.Analysis a, List<Integer> of) {
+        java.util.Set<Integer> stuck = new java.util.HashSet<>(a.stuck());
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+        for (WaitFor.Wait w : a.waits()) {
+            if (!of.contains(w.call().rank())) continue;
+            for (int r : w.on()) if (!stuck.contains(r)) out.add(r);
+        }
+        return List.copyOf(out);
     }
 
     /** {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3}. */

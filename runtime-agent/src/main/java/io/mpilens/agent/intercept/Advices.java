@@ -190,6 +190,14 @@ public final class Advices {
      * exception is recorded. Arguments are read only when something was thrown, so the
      * normal path costs one null check.
      */
+    /** A blocking call (send, receive, collective, wait) returned or threw: the progress signal. */
+    public static final class BlockingReturn {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            Interceptor.blockingCallReturned();
+        }
+    }
+
     public static final class Failure {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call, @Advice.This Object self,

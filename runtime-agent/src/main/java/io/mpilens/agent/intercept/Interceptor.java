@@ -403,6 +403,11 @@ public final class Interceptor {
         }
     }
 
+    /** A thread left a blocking MPI call ({@link Advices.BlockingReturn}): one plain increment. */
+    public static void blockingCallReturned() {
+        REGISTRY.blockingCallReturned();
+    }
+
     /** Handles created until the matching leave are the binding's internals, not the application's. */
     public static void enterBindingInternals() {
         AGENT_DEPTH.get()[0]++;

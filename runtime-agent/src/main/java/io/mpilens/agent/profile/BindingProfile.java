@@ -65,7 +65,7 @@ public final class BindingProfile {
     public Set<String> testAllMethods = Set.of();
     /** Static calls over a request array that complete the indexes they return. */
     public Set<String> someMethods = Set.of();
-    /** Blocking calls by name (shared with the debugger side), for recording failures. */
+    /** Blocking calls by name (shared with the debugger side), for recording failures and counting returns. */
     public io.mpilens.api.binding.BindingCalls calls;
     /** Class name of the binding's MPI exception. */
     public String exceptionClass = "mpi.MPIException";

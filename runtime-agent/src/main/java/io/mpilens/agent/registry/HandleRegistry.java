@@ -44,6 +44,9 @@ public final class HandleRegistry {
     private String lastError;
     private long untrackedEvents;
     private boolean requestsOff;
+    /** Layout {@code blockingReturns}: the count lives at {@link #BLOCKING_AT}, alone on its cache line. */
+    private final long[] blockingReturns = new long[17];
+    private static final int BLOCKING_AT = 8;
 
     // ---- processes (layout)
     private int procCount;
@@ -1368,5 +1371,14 @@ public final class HandleRegistry {
         } catch (Exception | Error e) {
             return "localhost";
         }
+    }
+
+    /**
+     * A thread left a blocking MPI call: the progress signal {@code calls --confirm} compares
+     * between two looks. A plain increment: a lost update between threads does not matter, the
+     * count only has to move.
+     */
+    public void blockingCallReturned() {
+        blockingReturns[BLOCKING_AT]++;
     }
 }

@@ -1,0 +1,337 @@
+package io.mpilens.headless.ft;
+
+import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.ProcessSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Which ranks cannot make progress, from the MPI calls their threads are inside at one look: a
+ * wait-for analysis over blocking calls (AND for collectives, one peer for send/receive). Pure,
+ * like {@link FaultModel}.
+ *
+ * <p>A rank can progress when it is not inside a blocking MPI call (or was not read, or is not
+ * known: nothing is claimed about what was not seen), or when one of its calls can complete:
+ * a receive whose peer can progress or is sending to it, a send whose peer can progress or is
+ * receiving from it, a collective whose every other member can progress or is inside the same
+ * collective on the same communicator. FAILED and FINALIZED ranks never send again. The ranks
+ * left over are stuck: each waits for ranks that are stuck too, or (directly or through others)
+ * for a FAILED or FINALIZED rank.
+ *
+ * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
+ * receives from any source, {@code sendRecv}, buffered sends, waits over request arrays, calls on
+ * a communicator it cannot place. Tags are not compared. One look cannot tell a deadlock from a
+ * message still in flight (a ping-pong looks stuck most of the time); {@link #compare} confirms
+ * over two looks with the agents' progress counters.
+ */
+public final class WaitFor {
+    /** Methods that wait for one request (Open MPI, MPJ Express). */
+    private static final Set<String> REQUEST_WAITS = Set.of("waitFor", "waitStatus", "Wait");
+
+    private WaitFor() {
+    }
+
+    /**
+     * A call of a stuck rank and the ranks it still waits for.
+     *
+     * @param on the ranks the call waits for that cannot progress (stuck, FAILED or FINALIZED)
+     */
+    public record Wait(InFlightCall call, List<Integer> on) {
+    }
+
+    /**
+     * @param stuck          ranks that cannot progress (sorted)
+     * @param deadlocked     stuck ranks that wait only for each other: a cycle
+     * @param cycle          one wait-for cycle among the deadlocked ranks, first rank repeated at the end; empty if none
+     * @param behindFailed   stuck ranks waiting, directly or through others, for a FAILED rank
+     * @param behindFinalized stuck ranks waiting, directly or through others, for a FINALIZED rank (and no FAILED one)
+     * @param waits          each stuck rank's blocking calls and whom they wait for, by rank then thread
+     * @param progress       per stuck rank, its agent's count of blocking calls left ({@code -1} unknown)
+     */
+    public record Analysis(List<Integer> stuck, List<Integer> deadlocked, List<Integer> cycle,
+                           List<Integer> behindFailed, List<Integer> behindFinalized, List<Wait> waits,
+                           Map<Integer, Long> progress) {
+        public boolean any() {
+            return !stuck.isEmpty();
+        }
+    }
+
+    /**
+     * What two looks showed ({@link #compare}), or one look ({@link #ONE}).
+     *
+     * @param confirmed deadlocked at both looks in the same calls, their agents counting no blocking
+     *                  call returned in between, and waiting only for each other: a deadlock
+     * @param behind    stuck at the second look in calls that each wait for a confirmed rank (or one
+     *                  behind it): they can never complete either, whatever else they wait for
+     * @param moved     deadlocked at the second look but neither confirmed nor behind: something
+     *                  moved, or a counter is unknown
+     * @param counted   every rank in question has an agent that counts blocking calls
+     */
+    public record Looks(int count, double secondsApart, List<Integer> confirmed, List<Integer> behind,
+                        List<Integer> moved, boolean counted) {
+        public static final Looks ONE = new Looks(1, 0, List.of(), List.of(), List.of(), true);
+    }
+
+    private enum Dir { RECEIVE, SEND, COLLECTIVE, NONE }
+
+    /** What one call needs from other ranks. */
+    private record Need(Dir dir, int peer, String comm, String method, List<Integer> members) {
+        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of());
+    }
+
+    /**
+     * @param read the ranks whose threads were read ({@code JobObserver.frames().keySet()}); the
+     *             others are not known to be in any call and count as able to progress
+     */
+    public static Analysis of(JobModel m, List<InFlightCall> calls, Set<Integer> read) {
+        Set<Integer> known = new HashSet<>();
+        Set<Integer> never = new TreeSet<>();
+        Set<Integer> failed = new HashSet<>();
+        for (RankStatus r : m.processes()) {
+            if (r.rank() < 0) continue;
+            known.add(r.rank());
+            if (r.state() == ProcessState.FAILED || r.state() == ProcessState.FINALIZED) never.add(r.rank());
+            if (r.state() == ProcessState.FAILED) failed.add(r.rank());
+        }
+        Map<Integer, List<InFlightCall>> byRank = new TreeMap<>();
+        Map<InFlightCall, Need> needs = new HashMap<>();
+        for (InFlightCall c : calls) {
+            byRank.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c);
+            needs.put(c, need(m, c));
+        }
+        Set<Integer> progress = new HashSet<>();
+        for (int r : known) {
+            if (never.contains(r)) continue;
+            if (!read.contains(r) || !byRank.containsKey(r)) progress.add(r);
+        }
+        Set<Integer> waiting = new TreeSet<>();
+        for (int r : byRank.keySet()) if (known.contains(r) && !never.contains(r) && !progress.contains(r)) waiting.add(r);
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int r : waiting) {
+                if (progress.contains(r)) continue;
+                for (InFlightCall c : byRank.get(r)) {
+                    if (awaited(c, needs.get(c), progress, known, byRank, needs).isEmpty()) {
+                        progress.add(r);
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        List<Integer> stuck = new ArrayList<>();
+        for (int r : waiting) if (!progress.contains(r)) stuck.add(r);
+        List<Wait> waits = new ArrayList<>();
+        Map<Integer, Set<Integer>> edges = new TreeMap<>();
+        Map<Integer, Long> counters = new TreeMap<>();
+        for (int r : stuck) {
+            Set<Integer> on = new TreeSet<>();
+            for (InFlightCall c : byRank.get(r)) {
+                List<Integer> a = awaited(c, needs.get(c), progress, known, byRank, needs);
+                waits.add(new Wait(c, a));
+                on.addAll(a);
+            }
+            edges.put(r, on);
+            counters.put(r, m.rank(r).map(RankStatus::snapshot).map(WaitFor::blockingReturns).orElse(-1L));
+        }
+        List<Integer> behindFailed = new ArrayList<>();
+        List<Integer> behindFinalized = new ArrayList<>();
+        List<Integer> deadlocked = new ArrayList<>();
+        for (int r : stuck) {
+            Set<Integer> reach = reachable(r, edges);
+            if (reach.stream().anyMatch(failed::contains)) behindFailed.add(r);
+            else if (reach.stream().anyMatch(never::contains)) behindFinalized.add(r);
+            else deadlocked.add(r);
+        }
+        return new Analysis(List.copyOf(stuck), List.copyOf(deadlocked), cycle(deadlocked, edges),
+                List.copyOf(behindFailed), List.copyOf(behindFinalized), List.copyOf(waits), Map.copyOf(counters));
+    }
+
+    /**
+     * Compares two looks {@code secondsApart} apart. A rank is confirmed when it is deadlocked at
+     * both, in the same calls waiting for the same ranks, and its agent's count of blocking calls
+     * left did not move (an unknown count confirms nothing: a call left and entered again looks the
+     * same as one never left); then ranks waiting for an unconfirmed one are dropped until the rest
+     * wait only for each other.
+     */
+    public static Looks compare(Analysis first, Analysis second, double secondsApart) {
+        Map<Integer, List<String>> before = signatures(first);
+        Map<Integer, List<String>> after = signatures(second);
+        Set<Integer> confirmed = new TreeSet<>();
+        boolean counted = true;
+        for (int r : second.deadlocked()) {
+            long a = first.progress().getOrDefault(r, -1L);
+            long b = second.progress().getOrDefault(r, -1L);
+            if (a < 0 || b < 0) counted = false;
+            if (first.deadlocked().contains(r) && a >= 0 && a == b && after.get(r).equals(before.get(r))) confirmed.add(r);
+        }
+        Map<Integer, Set<Integer>> edges = edges(second);
+        boolean dropped = true;
+        while (dropped) {
+            dropped = confirmed.removeIf(r -> !confirmed.containsAll(edges.getOrDefault(r, Set.of())));
+        }
+        // every call of a rank waiting for a rank that never moves again never completes either
+        Set<Integer> doomed = new TreeSet<>(confirmed);
+        Set<Integer> behind = new TreeSet<>();
+        boolean added = !confirmed.isEmpty();
+        while (added) {
+            added = false;
+            for (int r : second.stuck()) {
+                if (doomed.contains(r)) continue;
+                boolean all = true;
+                for (Wait w : second.waits()) {
+                    if (w.call().rank() == r && w.on().stream().noneMatch(doomed::contains)) all = false;
+                }
+                if (all) {
+                    doomed.add(r);
+                    behind.add(r);
+                    added = true;
+                }
+            }
+        }
+        List<Integer> moved = new ArrayList<>(second.deadlocked());
+        moved.removeAll(doomed);
+        return new Looks(2, secondsApart, List.copyOf(confirmed), List.copyOf(behind), List.copyOf(moved), counted);
+    }
+
+    /** One wait-for cycle among {@code ranks} (each waiting only for ranks among them), first rank repeated last. */
+    public static List<Integer> cycle(Analysis a, List<Integer> ranks) {
+        return cycle(ranks, edges(a));
+    }
+
+    private static Map<Integer, Set<Integer>> edges(Analysis a) {
+        Map<Integer, Set<Integer>> out = new TreeMap<>();
+        for (Wait w : a.waits()) out.computeIfAbsent(w.call().rank(), k -> new TreeSet<>()).addAll(w.on());
+        return out;
+    }
+
+    private static Map<Integer, List<String>> signatures(Analysis a) {
+        Map<Integer, List<String>> out = new HashMap<>();
+        for (Wait w : a.waits()) {
+            InFlightCall c = w.call();
+            out.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c.thread() + "|" + c.call() + "|" + c.receiver()
+                    + "|" + c.handleId() + "|" + c.peer() + "|" + w.on());
+        }
+        return out;
+    }
+
+    private static long blockingReturns(ProcessSnapshot p) {
+        return p.agentHealth() == null ? -1 : p.agentHealth().blockingReturns();
+    }
+
+    /** The ranks call {@code c} still waits for that cannot progress; empty when it can complete. */
+    private static List<Integer> awaited(InFlightCall c, Need n, Set<Integer> progress, Set<Integer> known,
+                                         Map<Integer, List<InFlightCall>> byRank, Map<InFlightCall, Need> needs) {
+        switch (n.dir()) {
+            case RECEIVE:
+            case SEND: {
+                int p = n.peer();
+                if (!known.contains(p) || progress.contains(p)) return List.of();
+                Dir opposite = n.dir() == Dir.RECEIVE ? Dir.SEND : Dir.RECEIVE;
+                for (InFlightCall o : byRank.getOrDefault(p, List.of())) {
+                    Need on = needs.get(o);
+                    if (on.dir() == opposite && on.peer() == c.rank()) return List.of();
+                }
+                return List.of(p);
+            }
+            case COLLECTIVE: {
+                List<Integer> out = new ArrayList<>();
+                for (int member : n.members()) {
+                    if (member == c.rank() || !known.contains(member) || progress.contains(member)) continue;
+                    boolean there = false;
+                    for (InFlightCall o : byRank.getOrDefault(member, List.of())) {
+                        Need on = needs.get(o);
+                        if (on.dir() == Dir.COLLECTIVE && n.comm().equals(on.comm()) && n.method().equals(on.method())) {
+                            there = true;
+                            break;
+                        }
+                    }
+                    if (!there) out.add(member);
+                }
+                return out;
+            }
+            default:
+                return List.of();
+        }
+    }
+
+    /** What call {@code c} waits for; {@link Need#NONE} when it is not a blocking call this understands. */
+    private static Need need(JobModel m, InFlightCall c) {
+        String method = c.call().substring(c.call().lastIndexOf('.') + 1);
+        BindingCalls calls = BindingCalls.spelling(method);
+        if (calls != null && calls.isCollective(method)) {
+            for (CommunicatorView v : m.communicators()) {
+                Long id = v.handles().get(c.rank());
+                if (id != null && id == c.handleId() && c.handleId() != 0) {
+                    return new Need(Dir.COLLECTIVE, -1, v.key(), method, v.members());
+                }
+            }
+            return Need.NONE;
+        }
+        if (c.peer() < 0) return Need.NONE;
+        String lower = method.toLowerCase(Locale.ROOT);
+        if (calls != null && calls.peerArgumentOf(method) >= 0) {
+            if (lower.equals("recv")) return new Need(Dir.RECEIVE, c.peer(), null, method, List.of());
+            if (lower.equals("send") || lower.equals("ssend") || lower.equals("rsend")) {
+                return new Need(Dir.SEND, c.peer(), null, method, List.of());
+            }
+            return Need.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
+        }
+        if (REQUEST_WAITS.contains(method) && c.handleId() != 0) {
+            HandleInfo h = m.rank(c.rank()).map(RankStatus::snapshot).flatMap(p -> p.handle(c.handleId()))
+                    .filter(x -> x.kind() == HandleKind.REQUEST).orElse(null);
+            String created = h == null || h.creatingCall() == null ? "" : h.creatingCall().toLowerCase(Locale.ROOT);
+            if (h != null && h.persistent()) return Need.NONE;
+            if (created.contains("recv") && !created.contains("send")) return new Need(Dir.RECEIVE, c.peer(), null, method, List.of());
+            if (created.contains("send") && !created.contains("recv") && !created.contains("bsend")) {
+                return new Need(Dir.SEND, c.peer(), null, method, List.of());
+            }
+        }
+        return Need.NONE;
+    }
+
+    private static Set<Integer> reachable(int from, Map<Integer, Set<Integer>> edges) {
+        Set<Integer> seen = new HashSet<>();
+        List<Integer> todo = new ArrayList<>(edges.getOrDefault(from, Set.of()));
+        while (!todo.isEmpty()) {
+            int r = todo.remove(todo.size() - 1);
+            if (seen.add(r)) todo.addAll(edges.getOrDefault(r, Set.of()));
+        }
+        return seen;
+    }
+
+    /**
+     * One cycle among the deadlocked ranks: from the lowest, always to the lowest rank awaited,
+     * until a rank repeats. Each deadlocked rank waits only for deadlocked ones, so there is one.
+     */
+    private static List<Integer> cycle(List<Integer> deadlocked, Map<Integer, Set<Integer>> edges) {
+        if (deadlocked.isEmpty()) return List.of();
+        List<Integer> path = new ArrayList<>();
+        int r = deadlocked.get(0);
+        while (!path.contains(r)) {
+            path.add(r);
+            Integer next = null;
+            for (int o : edges.getOrDefault(r, Set.of())) {
+                if (deadlocked.contains(o)) {
+                    next = o;
+                    break;
+                }
+            }
+            if (next == null) return List.of();
+            r = next;
+        }
+        List<Integer> out = new ArrayList<>(path.subList(path.indexOf(r), path.size()));
+        out.add(r);
+        return List.copyOf(out);
+    }
+}
