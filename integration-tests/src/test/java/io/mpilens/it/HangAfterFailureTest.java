@@ -83,6 +83,10 @@ class HangAfterFailureTest {
             assertTrue(calls.contains("\nranks 0 1 3-7  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]\n"),
                     calls);
             assertEquals(1, calls.lines().filter(l -> l.contains("barrier")).count(), calls);
+            // waiting for a FAILED rank is not a deadlock, at one look or two
+            String twice = cli(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1");
+            assertTrue(twice.contains("NEVER COMPLETES: FAILED [2]") && !twice.contains("DEADLOCK")
+                    && !twice.contains("deadlock"), twice);
             String cominfo = cli(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--no-color");
             assertTrue(cominfo.contains("| members 0 1 2x 3-7 "), cominfo);
 

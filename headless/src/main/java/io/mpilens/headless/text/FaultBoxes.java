@@ -159,8 +159,7 @@ public final class FaultBoxes {
         if (!a.behindFinalized().isEmpty()) {
             List<Integer> finalized = finalizedAwaited(a, a.behindFinalized());
             out.add(paint(cut(RankRanges.who(a.behindFinalized()) + " wait, directly or through others, for FINALIZED "
-                    + ranks(finalized) + ", which sends nothing more" + (looks.count() < 2 ? " (one look)" : ""), W),
-                    YELLOW));
+                    + ranks(finalized) + ": it sends no more", W), YELLOW));
             out.addAll(RankRanges.listedApart(a.behindFinalized(), W));
             out.addAll(waitLines(a, a.behindFinalized()));
         }

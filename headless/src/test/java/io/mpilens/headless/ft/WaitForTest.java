@@ -1,0 +1,181 @@
+package io.mpilens.headless.ft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.MpiState;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.text.FaultBoxes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wait-for analysis on models built by hand: which ranks cannot progress, what it calls a
+ * cycle, what it leaves alone (anything it does not understand can progress), and how two looks
+ * confirm a deadlock only when the agents' counts of blocking calls did not move.
+ */
+class WaitForTest {
+    /** COMM_WORLD of {@code n} ranks; rank r's registry id for it is 1. */
+    private static CommunicatorView world(int n) {
+        List<Integer> members = new ArrayList<>();
+        Map<Integer, Long> ids = new HashMap<>();
+        for (int r = 0; r < n; r++) {
+            members.add(r);
+            ids.put(r, 1L);
+        }
+        return new CommunicatorView("MPI_COMM_WORLD", "MPI_COMM_WORLD", members, CommState.OK, List.of(), List.of(), null,
+                List.of(), members, List.of(), ids);
+    }
+
+    private static JobModel job(int n, Map<Integer, ProcessState> states, Map<Integer, Long> counters) {
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            long counted = counters.getOrDefault(r, -1L);
+            ProcessSnapshot p = new ProcessSnapshot(r, n, 100 + r, "h", "openmpi", MpiState.INITIALIZED, 4,
+                    new AgentHealth("t", 0, null, 0, true, counted), List.of(), List.of(), 0);
+            ranks.add(new RankStatus(r, 0, 100 + r, 1, "h", "h:" + r, states.getOrDefault(r, ProcessState.OK), null, 1, p));
+        }
+        return new JobModel("j", Instant.EPOCH, ranks, List.of(world(n)), List.of(), List.of());
+    }
+
+    private static JobModel job(int n) {
+        return job(n, Map.of(), Map.of());
+    }
+
+    private static InFlightCall recv(int rank, int peer) {
+        return new InFlightCall(rank, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, peer, List.of(), false);
+    }
+
+    private static InFlightCall send(int rank, int peer) {
+        return new InFlightCall(rank, "main", "mpi.Comm.send", "MPI_COMM_WORLD", 1, peer, List.of(), false);
+    }
+
+    private static InFlightCall collective(int rank, String method) {
+        return new InFlightCall(rank, "main", "mpi.Intracomm." + method, "MPI_COMM_WORLD", 1, -1, List.of(), false);
+    }
+
+    private static Set<Integer> all(int n) {
+        Set<Integer> s = new HashSet<>();
+        for (int r = 0; r < n; r++) s.add(r);
+        return s;
+    }
+
+    @Test
+    void twoRanksReceivingFromEachOtherAreACycleAndABarrierBehindThemIsStuckToo() {
+        WaitFor.Analysis a = WaitFor.of(job(4), List.of(recv(0, 1), recv(1, 0), collective(2, "barrier")), all(4));
+        // rank 3 runs outside MPI: it can still come to the barrier, but 0 and 1 cannot
+        assertEquals(List.of(0, 1, 2), a.stuck());
+        assertEquals(List.of(0, 1, 2), a.deadlocked());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+        assertEquals(List.of(0, 1), a.waits().stream().filter(w -> w.call().rank() == 2).findFirst().orElseThrow().on());
+    }
+
+    @Test
+    void aSendMatchedByAReceiveAndACollectiveEveryMemberIsInCanComplete() {
+        assertFalse(WaitFor.of(job(2), List.of(send(0, 1), recv(1, 0)), all(2)).any());
+        assertFalse(WaitFor.of(job(3), List.of(collective(0, "barrier"), collective(1, "barrier"), collective(2, "barrier")),
+                all(3)).any());
+        // one rank outside any call lets the others' receives complete
+        assertFalse(WaitFor.of(job(3), List.of(recv(0, 2), recv(1, 0)), all(3)).any());
+    }
+
+    @Test
+    void differentCollectivesOnTheSameCommunicatorWaitForEachOther() {
+        WaitFor.Analysis a = WaitFor.of(job(2), List.of(collective(0, "barrier"), collective(1, "bcast")), all(2));
+        assertEquals(List.of(0, 1), a.deadlocked());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+    }
+
+    @Test
+    void whatIsNotUnderstoodOrNotSeenCanProgress() {
+        // any source (peer unknown), a buffered send, sendRecv, a wait over an array: assumed to complete
+        List<InFlightCall> calls = List.of(recv(0, -1),
+                new InFlightCall(1, "main", "mpi.Comm.bSend", "MPI_COMM_WORLD", 1, 0, List.of(), false),
+                new InFlightCall(2, "main", "mpi.Comm.sendRecv", "MPI_COMM_WORLD", 1, 3, List.of(), false),
+                new InFlightCall(3, "main", "mpi.Request.waitAll", null, 0, -1, List.of(), false));
+        assertFalse(WaitFor.of(job(4), calls, all(4)).any());
+        // rank 1 was not read: nothing is claimed about rank 0's receive from it
+        assertFalse(WaitFor.of(job(2), List.of(recv(0, 1)), Set.of(0)).any());
+        // a collective on a communicator not placed in the model (handle id 0)
+        assertFalse(WaitFor.of(job(2), List.of(new InFlightCall(0, "main", "mpi.Intracomm.barrier", "mpi.Intracomm", 0, -1,
+                List.of(), false)), all(2)).any());
+    }
+
+    @Test
+    void ranksWaitingThroughOthersForAFailedOrFinalizedRankAreNotADeadlock() {
+        JobModel failed = job(4, Map.of(3, ProcessState.FAILED), Map.of());
+        WaitFor.Analysis a = WaitFor.of(failed, List.of(recv(0, 1), recv(1, 3)), Set.of(0, 1));
+        assertEquals(List.of(0, 1), a.behindFailed());
+        assertTrue(a.deadlocked().isEmpty());
+        JobModel finalized = job(3, Map.of(2, ProcessState.FINALIZED), Map.of());
+        WaitFor.Analysis f = WaitFor.of(finalized, List.of(recv(0, 2), collective(1, "barrier")), Set.of(0, 1));
+        assertEquals(List.of(0, 1), f.behindFinalized());
+        assertTrue(f.deadlocked().isEmpty());
+        List<String> text = new FaultBoxes(false).waitFor(f, WaitFor.Looks.ONE);
+        assertEquals("ranks 0 1 wait, directly or through others, for FINALIZED [2]: it sends no more",
+                text.get(0));
+    }
+
+    @Test
+    void twoLooksConfirmOnlyRanksWhoseCountersStood() {
+        // 0 and 1 deadlocked; 3 and 4 in a ping-pong that one look catches inside recv; 2 in a barrier
+        List<InFlightCall> calls = List.of(recv(0, 1), recv(1, 0), collective(2, "barrier"), recv(3, 4), recv(4, 3));
+        Map<Integer, Long> before = Map.of(0, 5L, 1, 5L, 2, 9L, 3, 100L, 4, 100L);
+        Map<Integer, Long> after = Map.of(0, 5L, 1, 5L, 2, 9L, 3, 90_000L, 4, 90_001L);
+        WaitFor.Analysis first = WaitFor.of(job(5, Map.of(), before), calls, all(5));
+        WaitFor.Analysis second = WaitFor.of(job(5, Map.of(), after), calls, all(5));
+        assertEquals(List.of(0, 1, 2, 3, 4), second.deadlocked());
+        WaitFor.Looks looks = WaitFor.compare(first, second, 2.0);
+        assertEquals(List.of(0, 1), looks.confirmed());
+        assertEquals(List.of(2), looks.behind());
+        assertEquals(List.of(3, 4), looks.moved());
+        assertTrue(looks.counted());
+        List<String> text = new FaultBoxes(false).waitFor(second, looks);
+        assertEquals(List.of(
+                "DEADLOCK: ranks 0 1 wait for each other; no blocking call returned in 2.0 s",
+                "  cycle 0 -> 1 -> 0",
+                "  rank 0  recv on MPI_COMM_WORLD peer 1  waits for 1",
+                "  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0",
+                "  stuck behind them: rank 2",
+                "    rank 2  barrier on MPI_COMM_WORLD  waits for 0 1",
+                "not deadlocked: ranks 3 4 looked stuck, but their calls moved within 2.0 s"), text);
+    }
+
+    @Test
+    void withoutCountersOrWithOtherCallsNothingIsConfirmed() {
+        List<InFlightCall> calls = List.of(recv(0, 1), recv(1, 0));
+        WaitFor.Analysis unknown = WaitFor.of(job(2), calls, all(2));
+        WaitFor.Looks looks = WaitFor.compare(unknown, unknown, 1.0);
+        assertTrue(looks.confirmed().isEmpty());
+        assertFalse(looks.counted());
+        assertEquals("cannot confirm: ranks 0 1 look stuck, but an agent does not count blocking calls",
+                new FaultBoxes(false).waitFor(unknown, looks).get(0));
+        // same counters, but rank 1 is in another call at the second look (a new request, say)
+        Map<Integer, Long> c = Map.of(0, 1L, 1, 1L);
+        WaitFor.Analysis first = WaitFor.of(job(2, Map.of(), c), calls, all(2));
+        WaitFor.Analysis second = WaitFor.of(job(2, Map.of(), c), List.of(recv(0, 1),
+                new InFlightCall(1, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, 0, List.of(), false),
+                send(1, 0)), all(2));
+        assertFalse(WaitFor.compare(first, second, 1.0).confirmed().contains(1));
+    }
+
+    @Test
+    void sixtyFourRanksInABarrierBehindATwoRankCycleFitTheLines() {
+        List<InFlightCall> calls = new ArrayList<>(List.of(recv(0, 1), recv(1, 0)));
+        for (int r = 2; r < 64; r++) calls.add(collective(r, "barrier"));
+        WaitFor.Analysis a = WaitFor.of(job(64), calls, all(64));
+        assertEquals(64, a.deadlocked().size());
+        List<String> text = new FaultBoxes(false).waitFor(a, WaitFor.Looks.ONE);
+        for (String l : text) assertTrue(l.length() <= 80, l.length() + ": " + l);
+        assertTrue(text.contains("  ranks 2-63  barrier on MPI_COMM_WORLD  wait for 0 1"), String.join("\n", text));
+        assertTrue(text.get(0).startsWith("possible deadlock: ranks 0-63 wait for each other"), text.get(0));
+    }
+}

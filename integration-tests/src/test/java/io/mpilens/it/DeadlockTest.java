@@ -1,0 +1,105 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Open MPI job that hangs without any failure ({@code examples.openmpi.Deadlock}, 5 ranks):
+ * ranks 0 and 1 each receive from the other, rank 2 waits in a barrier, ranks 3 and 4 play
+ * ping-pong. {@code mpilens calls --confirm} calls 0 and 1 a DEADLOCK with 2 stuck behind them,
+ * and never the busy pair, although a single look usually finds both of them inside {@code recv};
+ * one look alone only says "possible". The agents' counts of blocking calls are what tells the
+ * pair apart, so they are checked to move on the busy ranks and stand on the stuck ones.
+ */
+class DeadlockTest {
+    private static final String JOB = "it-deadlock";
+    private static final int RANKS = 5;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void twoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, RANKS, "io.mpilens.examples.openmpi.Deadlock")
+                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
+        try (Job job = Job.launch(spec)) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), RANKS, Tours.START);
+            Files.createFile(control.resolve("ready.go"));
+            job.awaitLines(l -> l.contains("MPILENS-STUCK "), RANKS, Tours.START);
+
+            // the agents count blocking calls: they stand on ranks 0-2, move on the ping-pong pair
+            JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, Duration.ofSeconds(5));
+            JobModel first = o.observe();
+            Thread.sleep(500);
+            JobModel second = o.observe();
+            for (int r = 0; r < RANKS; r++) {
+                long a = returns(first, r);
+                long b = returns(second, r);
+                assertTrue(a >= 0 && b >= a, "rank " + r + ": " + a + " then " + b);
+                if (r >= 3) assertTrue(b > a, "ping-pong rank " + r + " counted nothing: " + a + " then " + b);
+            }
+
+            String text = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline) {
+                text = cli(jobs, "calls", "--job", JOB, "--no-color", "--confirm", "1.5");
+                if (text.contains("\nDEADLOCK: ")) break;
+                Thread.sleep(500);
+            }
+            assertTrue(text.contains("\nDEADLOCK: ranks 0 1 wait for each other; no blocking call returned in "), text);
+            assertTrue(text.contains("\n  cycle 0 -> 1 -> 0\n"), text);
+            assertTrue(text.contains("\n  rank 0  recv on MPI_COMM_WORLD peer 1  waits for 1\n"), text);
+            assertTrue(text.contains("\n  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0\n"), text);
+            assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  barrier on MPI_COMM_WORLD  waits for 0 1\n"),
+                    text);
+            assertFalse(text.contains("possible deadlock"), text);
+
+            String json = cli(jobs, "calls", "--job", JOB, "--json", "--confirm", "1.5");
+            assertTrue(json.contains("\"confirmed\":[0,1]") && json.contains("\"behindConfirmed\":[2]"), json);
+            assertTrue(json.contains("\"cycle\":[0,1,0]"), json);
+
+            // one look: not more than "possible", never the word DEADLOCK
+            String once = cli(jobs, "calls", "--job", JOB, "--no-color");
+            assertFalse(once.contains("DEADLOCK"), once);
+            assertTrue(once.contains("\npossible deadlock: "), once);
+        }
+    }
+
+    private static long returns(JobModel m, int rank) {
+        ProcessSnapshot p = m.rank(rank).map(RankStatus::snapshot).orElseThrow();
+        return p.agentHealth().blockingReturns();
+    }
+
+    private static String cli(Path jobs, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
+        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
+        assertEquals(MpiLensCli.EXIT_OK, code, text);
+        return text;
+    }
+}
