@@ -70,6 +70,7 @@ public final class SnapshotJson {
                     .field("lastError", a.lastError())
                     .field("untrackedEvents", a.untrackedEvents())
                     .field("requestsTracked", a.requestsTracked())
+                    .field("blockingReturns", a.blockingReturns())
                     .endObject();
         }
         w.field("tornRows", p.tornRows());
