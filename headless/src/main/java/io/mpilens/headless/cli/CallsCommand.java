@@ -21,8 +21,7 @@ import picocli.CommandLine.Option;
  * {@code --confirm} whether anything moved over a second look.
  */
 @Command(name = "calls", mixinStandardHelpOptions = true,
-        description = {"Show the MPI call each thread of each rank is inside; flag those that never complete,"
-                + " and ranks that wait for each other (deadlock).",
+        description = {"Show the MPI call each thread of each rank is inside, and the ranks that cannot progress.",
             "Read from the threads' stack frames. NEVER COMPLETES: a collective on a communicator with a FAILED"
                 + " member, a send/receive to or from a FAILED peer. A deadlock is only called one after"
                 + " --confirm: two looks, and no blocking MPI call returned in between."},

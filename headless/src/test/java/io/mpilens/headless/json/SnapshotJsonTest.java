@@ -23,7 +23,7 @@ class SnapshotJsonTest {
         String expected = "{\"schema\":\"mpilens/1\",\"processes\":[{\"rank\":0,\"worldSize\":4,\"pid\":4242,"
                 + "\"host\":\"node1\",\"binding\":\"openmpi\",\"mpiState\":\"INITIALIZED\",\"layoutVersion\":1,"
                 + "\"address\":\"127.0.0.1:4000\",\"agent\":{\"version\":\"0.1.0\",\"healthy\":true,"
-                + "\"internalErrors\":0,\"lastError\":null,\"untrackedEvents\":0,\"requestsTracked\":true},\"tornRows\":0,\"handles\":["
+                + "\"internalErrors\":0,\"lastError\":null,\"untrackedEvents\":0,\"requestsTracked\":true,\"blockingReturns\":0},\"tornRows\":0,\"handles\":["
                 + "{\"id\":\"1\",\"kind\":\"COMMUNICATOR\",\"name\":\"MPI_COMM_WORLD\",\"predefined\":true,"
                 + "\"state\":\"ACTIVE\",\"refCount\":0,\"heldBy\":[],\"cHandle\":\"0x7f3a00c0\",\"leaked\":false,"
                 + "\"bindingClass\":\"mpi.Intracomm\",\"creationStack\":[],\"rank\":0,\"size\":4,"

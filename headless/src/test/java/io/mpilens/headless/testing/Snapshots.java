@@ -14,7 +14,7 @@ public final class Snapshots {
     private Snapshots() {
     }
 
-    public static final AgentHealth HEALTHY = new AgentHealth("0.1.0", 0, null, 0);
+    public static final AgentHealth HEALTHY = new AgentHealth("0.1.0", 0, null, 0, true, 0);
 
     /** Rank 0 of 4: COMM_WORLD, a freed cartesian communicator kept alive by a pending iSend. */
     public static ProcessSnapshot ring() {
