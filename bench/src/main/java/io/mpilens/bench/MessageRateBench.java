@@ -4,6 +4,8 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,10 +22,11 @@ import java.util.stream.Collectors;
  */
 public final class MessageRateBench {
     static final String USAGE = String.join("\n",
-            "usage: bench/run rate [--modes self,pair] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
+            "usage: bench/run rate [--modes self,pair,pingpong] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
             "                      [--self-messages N] [--pair-messages N] [--repetitions N] [--agent-options OPTS]",
             "                      [--binding openmpi|mpj]",
-            "  --modes          which workloads, in order (default self,pair)",
+            "  --modes          which workloads, in order (default self,pair); pingpong: blocking send/recv",
+            "                   between ranks 0 and 1 (np 2, --pair-pairs and --pair-messages)",
             "  --java           the ranks' java (default: java, the application JDK)",
             "  --self-pairs     launches per side in self mode, np 1 (default 5)",
             "  --pair-pairs     launches per side in pair mode, np 2 (default 10)",
@@ -31,6 +34,8 @@ public final class MessageRateBench {
             "  --pair-messages  messages per repetition in pair mode (default 300000)",
             "  --repetitions    repetitions per launch; each launch reports its best (default 10)",
             "  --agent-options  more agent options for the launches with the agent, e.g. requests=false",
+            "  --baseline-agent JAR  the other side runs with this agent jar (same options), not without one:",
+            "                   one agent build against another",
             "  --binding        openmpi (default) or mpj (MPJ Express multicore: the ranks are threads of one JVM)");
     static final String MAIN_CLASS = "io.mpilens.examples.openmpi.MessageRate";
     static final String MPJ_MAIN_CLASS = "io.mpilens.examples.mpj.MessageRate";
@@ -38,6 +43,9 @@ public final class MessageRateBench {
     private static Binding binding = Binding.OPENMPI;
     /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
     static final String AGENT_OPTIONS = "verbose=true";
+    /** --baseline-agent: the jar the "without" side runs with, null for no agent. */
+    private static java.nio.file.Path baselineAgent;
+
     /** AGENT_OPTIONS plus what --agent-options adds. */
     private static String agentOptions = AGENT_OPTIONS;
     private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)");
@@ -62,6 +70,14 @@ public final class MessageRateBench {
         int pairMessages = args.integer("--pair-messages", 300_000);
         int repetitions = Math.max(1, args.integer("--repetitions", 10));
         String more = args.string("--agent-options", "");
+        String baseline = args.string("--baseline-agent", "");
+        if (!baseline.isBlank()) {
+            baselineAgent = Paths.get(baseline).toAbsolutePath();
+            if (!Files.isRegularFile(baselineAgent)) {
+                System.err.println("--baseline-agent: no such file " + baselineAgent + "\n" + USAGE);
+                System.exit(2);
+            }
+        }
         if (!more.isBlank()) agentOptions = AGENT_OPTIONS + "," + more;
         String b = args.string("--binding", "openmpi");
         if (b.equals("mpj")) {
@@ -72,7 +88,7 @@ public final class MessageRateBench {
         }
         args.done();
         for (String m : modes) {
-            if (!m.equals("self") && !m.equals("pair")) {
+            if (!m.equals("self") && !m.equals("pair") && !m.equals("pingpong")) {
                 System.err.println("unknown mode '" + m + "'\n" + USAGE);
                 System.exit(2);
             }
@@ -88,12 +104,13 @@ public final class MessageRateBench {
         }
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "MessageRateBench: %s, %s, 8-byte iRecv+iSend+waitAll per message;"
-                + " rate = best of %d repetitions per launch, median over launches;%n",
+        System.out.printf(Locale.ROOT, "MessageRateBench: %s, %s, 8-byte iRecv+iSend+waitAll per message"
+                + " (pingpong: blocking send, recv); rate = best of %d repetitions per launch, median over launches;%n",
                 binding == Binding.OPENMPI ? "Open MPI" : "MPJ Express multicore", mainClass(), repetitions);
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
-                + " launches alternate without/with agent%n", java, ws.agentJar().getFileName(), agentOptions,
-                Runtime.version());
+                + " launches alternate without/with agent%s%n", java, ws.agentJar().getFileName(), agentOptions,
+                Runtime.version(),
+                baselineAgent == null ? "" : "; the \"without agent\" side ran WITH the baseline agent " + baselineAgent);
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after%n%n", Machine.cpus(),
                 loadBefore, Machine.loadAverage());
         ResultTable t = new ResultTable(1, "mode", "np", "messages x reps", "launches/side", "without agent msg/s",
@@ -162,13 +179,14 @@ public final class MessageRateBench {
                 .appArgs(w.mode, Integer.toString(w.messages), Integer.toString(w.repetitions))
                 .javaExecutable(java);
         if (agent) spec.agentJar(ws.agentJar()).agentOptions(agentOptions);
+        else if (baselineAgent != null) spec.agentJar(baselineAgent).agentOptions(agentOptions);
         try (Job job = Job.launch(spec.build())) {
             String line = untagged(job.awaitLine(l -> RATE.matcher(untagged(l)).find(), LAUNCH_TIMEOUT));
             int exit = job.waitFor(LAUNCH_TIMEOUT);
             if (exit != 0) throw new IllegalStateException("the job exited with " + exit + ":\n" + job.tail());
             boolean agentActive = job.output().stream().anyMatch(l -> l.startsWith("mpilens: agent ")
                     && l.contains(" watching "));
-            if (agent != agentActive) {
+            if ((agent || baselineAgent != null) != agentActive) {
                 throw new IllegalStateException("the agent was " + (agentActive ? "" : "not ") + "active in a launch "
                         + (agent ? "with" : "without") + " it:\n" + job.tail());
             }

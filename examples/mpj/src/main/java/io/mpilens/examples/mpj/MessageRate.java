@@ -27,6 +27,7 @@ public final class MessageRate {
         int rank = MPI.COMM_WORLD.Rank();
         int peer = "self".equals(mode) ? rank : (rank ^ 1);
         boolean active = "self".equals(mode) ? rank == 0 : rank < 2;
+        boolean pingPong = "pingpong".equals(mode);
         byte[] sendBuf = new byte[8];
         byte[] recvBuf = new byte[8];
         Request[] pair = new Request[2];
@@ -35,10 +36,23 @@ public final class MessageRate {
         for (int r = 0; r < repetitions && active; r++) {
             if (r == repetitions - 1) allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
             long t0 = System.nanoTime();
-            for (int i = 0; i < messages; i++) {
-                pair[0] = MPI.COMM_WORLD.Irecv(recvBuf, 0, 8, MPI.BYTE, peer, tag);
-                pair[1] = MPI.COMM_WORLD.Isend(sendBuf, 0, 8, MPI.BYTE, peer, tag);
-                Request.Waitall(pair);
+            if (pingPong) {
+                // blocking calls, a message each way per round: 'messages' counts both directions
+                for (int i = 0; i < messages; i += 2) {
+                    if (rank == 0) {
+                        MPI.COMM_WORLD.Send(sendBuf, 0, 8, MPI.BYTE, peer, tag);
+                        MPI.COMM_WORLD.Recv(recvBuf, 0, 8, MPI.BYTE, peer, tag);
+                    } else {
+                        MPI.COMM_WORLD.Recv(recvBuf, 0, 8, MPI.BYTE, peer, tag);
+                        MPI.COMM_WORLD.Send(sendBuf, 0, 8, MPI.BYTE, peer, tag);
+                    }
+                }
+            } else {
+                for (int i = 0; i < messages; i++) {
+                    pair[0] = MPI.COMM_WORLD.Irecv(recvBuf, 0, 8, MPI.BYTE, peer, tag);
+                    pair[1] = MPI.COMM_WORLD.Isend(sendBuf, 0, 8, MPI.BYTE, peer, tag);
+                    Request.Waitall(pair);
+                }
             }
             double rate = messages / ((System.nanoTime() - t0) / 1e9);
             best = Math.max(best, rate);

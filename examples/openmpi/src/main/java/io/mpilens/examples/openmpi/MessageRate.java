@@ -7,7 +7,8 @@ import mpi.Request;
 /**
  * Message rate of 8-byte non-blocking messages, the workload where interception costs show:
  * {@code self} (one rank sends to itself) or {@code pair} (ranks 0 and 1 exchange).
- * Each round posts an iRecv and an iSend and waits for both. Prints the best of the
+ * Each round posts an iRecv and an iSend and waits for both. {@code pingpong}: ranks 0 and 1
+ * with blocking send and recv, one message each way per round. Prints the best of the
  * repetitions as {@code RATE mode=… messages_per_second=… bytes_per_message=…}, the last being
  * what the sending thread allocated per message in the last repetition, the others having warmed
  * it up (the binding's Request wrappers, and whatever the agent adds). Arguments: mode,
@@ -28,6 +29,7 @@ public final class MessageRate {
         int rank = MPI.COMM_WORLD.getRank();
         int peer = "self".equals(mode) ? rank : (rank ^ 1);
         boolean active = "self".equals(mode) ? rank == 0 : rank < 2;
+        boolean pingPong = "pingpong".equals(mode);
         ByteBuffer sendBuf = MPI.newByteBuffer(8);
         ByteBuffer recvBuf = MPI.newByteBuffer(8);
         Request[] pair = new Request[2];
@@ -36,10 +38,23 @@ public final class MessageRate {
         for (int r = 0; r < repetitions && active; r++) {
             if (r == repetitions - 1) allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
             long t0 = System.nanoTime();
-            for (int i = 0; i < messages; i++) {
-                pair[0] = MPI.COMM_WORLD.iRecv(recvBuf, 8, MPI.BYTE, peer, tag);
-                pair[1] = MPI.COMM_WORLD.iSend(sendBuf, 8, MPI.BYTE, peer, tag);
-                Request.waitAll(pair);
+            if (pingPong) {
+                // blocking calls, a message each way per round: 'messages' counts both directions
+                for (int i = 0; i < messages; i += 2) {
+                    if (rank == 0) {
+                        MPI.COMM_WORLD.send(sendBuf, 8, MPI.BYTE, peer, tag);
+                        MPI.COMM_WORLD.recv(recvBuf, 8, MPI.BYTE, peer, tag);
+                    } else {
+                        MPI.COMM_WORLD.recv(recvBuf, 8, MPI.BYTE, peer, tag);
+                        MPI.COMM_WORLD.send(sendBuf, 8, MPI.BYTE, peer, tag);
+                    }
+                }
+            } else {
+                for (int i = 0; i < messages; i++) {
+                    pair[0] = MPI.COMM_WORLD.iRecv(recvBuf, 8, MPI.BYTE, peer, tag);
+                    pair[1] = MPI.COMM_WORLD.iSend(sendBuf, 8, MPI.BYTE, peer, tag);
+                    Request.waitAll(pair);
+                }
             }
             double rate = messages / ((System.nanoTime() - t0) / 1e9);
             best = Math.max(best, rate);
