@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Open MPI job that hangs without any failure ({@code examples.openmpi.Deadlock}, 5 ranks):
+ * A real job that hangs without any failure ({@code examples.openmpi.Deadlock} under Open MPI,
+ * {@code examples.mpj.Deadlock} under MPJ Express niodev; 5 ranks):
  * ranks 0 and 1 each receive from the other, rank 2 waits in a barrier, ranks 3 and 4 play
  * ping-pong. {@code mpilens calls --confirm} calls 0 and 1 a DEADLOCK with 2 stuck behind them,
  * and never the busy pair, although a single look usually finds both of them inside {@code recv};
@@ -39,11 +40,25 @@ class DeadlockTest {
     Path tmp;
 
     @Test
-    void twoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
+    void openMpiTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
+        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "recv", "barrier");
+    }
+
+    /**
+     * MPJ Express niodev (one JVM per rank). Its classes carry local variable tables, and over JDI
+     * the woven {@code Recv} frame gives no arguments: the peer comes from the {@code recv} it delegates to.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void mpjNiodevTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
+        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "Recv", "Barrier");
+    }
+
+    private void deadlock(Binding binding, String mainClass, String recv, String barrier) throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, RANKS, "io.mpilens.examples.openmpi.Deadlock")
-                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+        JobSpec spec = JobSpec.builder(binding, RANKS, mainClass)
+                .classPath(Tours.classPath(binding)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
         try (Job job = Job.launch(spec)) {
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), RANKS, Tours.START);
@@ -71,10 +86,10 @@ class DeadlockTest {
             }
             assertTrue(text.contains("\nDEADLOCK: ranks 0 1 wait for each other; no blocking call returned in "), text);
             assertTrue(text.contains("\n  cycle 0 -> 1 -> 0\n"), text);
-            assertTrue(text.contains("\n  rank 0  recv on MPI_COMM_WORLD peer 1  waits for 1\n"), text);
-            assertTrue(text.contains("\n  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0\n"), text);
-            assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  barrier on MPI_COMM_WORLD  waits for 0 1\n"),
-                    text);
+            assertTrue(text.contains("\n  rank 0  " + recv + " on MPI_COMM_WORLD peer 1  waits for 1\n"), text);
+            assertTrue(text.contains("\n  rank 1  " + recv + " on MPI_COMM_WORLD peer 0  waits for 0\n"), text);
+            assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  " + barrier
+                    + " on MPI_COMM_WORLD  waits for 0 1\n"), text);
             assertFalse(text.contains("possible deadlock"), text);
 
             String json = cli(jobs, "calls", "--job", JOB, "--json", "--confirm", "1.5");

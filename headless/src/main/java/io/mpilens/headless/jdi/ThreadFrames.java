@@ -73,7 +73,7 @@ public final class ThreadFrames {
                 if (!declaring.startsWith(BINDING_PACKAGE)) continue;
                 ObjectReference self = f.thisObject();
                 List<Integer> ints = new ArrayList<>();
-                for (Value v : argumentValues(f)) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
+                for (Value v : argumentValues(frames, i)) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
                 Long handle = handleOf(self);
                 Map<ObjectReference, String> named = self == null || handle != null ? Map.of()
                         : predefined.computeIfAbsent(f.location().declaringType().classLoader(),
@@ -100,11 +100,38 @@ public final class ThreadFrames {
         }
     }
 
+    /**
+     * The arguments of frame {@code at}. A woven method of a binding compiled with local variable
+     * tables (MPJ Express) refuses them (JDWP INVALID_SLOT: the table no longer covers the woven
+     * code); its arguments are then taken from the first frame further in that delegates the call
+     * with the same arguments first (MPJ's {@code Recv} calls {@code recv} with one more), else none.
+     */
+    private static List<Value> argumentValues(List<StackFrame> frames, int at) {
+        StackFrame f = frames.get(at);
+        List<Value> own = argumentValues(f);
+        if (own != null) return own;
+        com.sun.jdi.Method m = f.location().method();
+        List<String> types = m.argumentTypeNames();
+        for (int j = at - 1; j >= 0; j--) {
+            com.sun.jdi.Method inner = frames.get(j).location().method();
+            if (!inner.declaringType().name().startsWith(BINDING_PACKAGE)) continue;
+            List<String> innerTypes = inner.argumentTypeNames();
+            if (!inner.name().equalsIgnoreCase(m.name()) || innerTypes.size() < types.size()
+                    || !innerTypes.subList(0, types.size()).equals(types)) {
+                continue;
+            }
+            List<Value> delegated = argumentValues(frames.get(j));
+            if (delegated != null) return delegated.subList(0, types.size());
+        }
+        return List.of();
+    }
+
+    /** A frame's arguments, null when the VM does not give them (native or otherwise unreadable frame). */
     private static List<Value> argumentValues(StackFrame f) {
         try {
             return f.getArgumentValues();
-        } catch (RuntimeException e) { // native or otherwise unreadable frame: no arguments
-            return List.of();
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
