@@ -131,10 +131,11 @@ public final class FaultBoxes {
         if (!a.any()) return out;
         String apart = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
         if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
-            out.add(paint(cut("possible deadlock: " + RankRanges.who(a.deadlocked()) + " wait for each other (one look;"
-                    + " --confirm 5 checks that nothing moves)", W), YELLOW));
+            out.add(paint(cut("possible deadlock (one look): " + RankRanges.who(a.deadlocked()) + " wait for each other",
+                    W), YELLOW));
             out.addAll(RankRanges.listedApart(a.deadlocked(), W));
             out.addAll(cycleAndWaits(a, a.deadlocked()));
+            out.add("  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
         }
         if (!looks.confirmed().isEmpty()) {
             out.add(paint(cut("DEADLOCK: " + RankRanges.who(looks.confirmed()) + " wait for each other; no blocking"
