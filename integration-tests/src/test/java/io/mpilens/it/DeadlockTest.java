@@ -41,7 +41,13 @@ class DeadlockTest {
 
     @Test
     void openMpiTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "recv", "barrier");
+        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "", "recv on MPI_COMM_WORLD peer %d", "barrier");
+    }
+
+    /** The same with iRecv + waitAll: the requests in the array say whom the wait is for. */
+    @Test
+    void openMpiWaitAllOnReceivesFromEachOtherIsADeadlock() throws Exception {
+        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "requests", "waitAll", "barrier");
     }
 
     /**
@@ -51,13 +57,25 @@ class DeadlockTest {
     @Test
     @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
     void mpjNiodevTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "Recv", "Barrier");
+        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "", "Recv on MPI_COMM_WORLD peer %d", "Barrier");
     }
 
-    private void deadlock(Binding binding, String mainClass, String recv, String barrier) throws Exception {
+    /** MPJ's Waitall gives no arguments either: the request of the Wait it is inside now says whom it waits for. */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void mpjNiodevWaitallOnReceivesFromEachOtherIsADeadlock() throws Exception {
+        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "requests", "Waitall", "Barrier");
+    }
+
+    /**
+     * @param call how the call of ranks 0 and 1 reads, {@code %d} for the peer
+     */
+    private void deadlock(Binding binding, String mainClass, String mode, String call, String barrier) throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(binding, RANKS, mainClass)
+        JobSpec.Builder builder = JobSpec.builder(binding, RANKS, mainClass);
+        if (!mode.isEmpty()) builder.appArgs(mode);
+        JobSpec spec = builder
                 .classPath(Tours.classPath(binding)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
         try (Job job = Job.launch(spec)) {
@@ -86,8 +104,8 @@ class DeadlockTest {
             }
             assertTrue(text.contains("\nDEADLOCK: ranks 0 1 wait for each other; no blocking call returned in "), text);
             assertTrue(text.contains("\n  cycle 0 -> 1 -> 0\n"), text);
-            assertTrue(text.contains("\n  rank 0  " + recv + " on MPI_COMM_WORLD peer 1  waits for 1\n"), text);
-            assertTrue(text.contains("\n  rank 1  " + recv + " on MPI_COMM_WORLD peer 0  waits for 0\n"), text);
+            assertTrue(text.contains("\n  rank 0  " + String.format(call, 1) + "  waits for 1\n"), text);
+            assertTrue(text.contains("\n  rank 1  " + String.format(call, 0) + "  waits for 0\n"), text);
             assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  " + barrier
                     + " on MPI_COMM_WORLD  waits for 0 1\n"), text);
             assertFalse(text.contains("possible deadlock"), text);

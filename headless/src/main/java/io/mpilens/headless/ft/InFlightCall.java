@@ -14,8 +14,16 @@ import java.util.List;
  * @param peer       COMM_WORLD rank of the peer of a point-to-point call or request, -1 when none or unknown
  * @param failedPeers FAILED ranks the call waits for: a collective's failed members, or its failed peer
  * @param neverCompletes the call waits for a FAILED rank: a collective on a communicator with a
- *                   FAILED member, or a send/receive from or to a FAILED peer
+ *                   FAILED member, a send/receive from or to a FAILED peer, or a wait for all of
+ *                   an array of requests one of which is on a FAILED peer
+ * @param requests   for a call over an array of requests ({@code waitAll}, {@code waitAny}…): the
+ *                   registry id of each pending request in it, 0 for an element not found pending in
+ *                   the registry; null for other calls, or when the array was not read
  */
 public record InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
-                           List<Integer> failedPeers, boolean neverCompletes) {
+                           List<Integer> failedPeers, boolean neverCompletes, List<Long> requests) {
+    public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
+                        List<Integer> failedPeers, boolean neverCompletes) {
+        this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, null);
+    }
 }

@@ -65,8 +65,47 @@ public final class InFlightCalls {
             peer = worldRank(comm, h.peer());
         }
         if (peer >= 0 && failedRanks.contains(peer)) failed.add(peer);
+        List<Long> requests = requests(f, p);
+        if (requests != null && WAIT_ALL.contains(f.method()) && p != null) {
+            // waiting for all of them: one on a FAILED peer is enough never to complete
+            for (long id : requests) {
+                HandleInfo r = id == 0 ? null : p.handle(id).orElse(null);
+                int w = r == null || r.peer() == HandleInfo.UNKNOWN ? -1 : worldRank(p.handle(r.communicator()).orElse(null), r.peer());
+                if (w >= 0 && failedRanks.contains(w) && !failed.contains(w)) failed.add(w);
+            }
+        }
         return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
-                !failed.isEmpty());
+                !failed.isEmpty(), requests);
+    }
+
+    /** Waits for every request of the array (both bindings' spellings). */
+    static final Set<String> WAIT_ALL = Set.of("waitAll", "Waitall");
+
+    /**
+     * The registry ids of the pending requests in the frame's request array, 0 for an element not
+     * found pending (finished already, or not tracked); null elements are left out. Null when the
+     * frame has no request array (or it was not read).
+     */
+    private static List<Long> requests(BindingFrame f, ProcessSnapshot p) {
+        if (f.requests() == null || p == null) return null;
+        Map<Long, Long> byHandle = new java.util.HashMap<>();
+        for (HandleInfo x : p.handles()) {
+            if (x.kind() == HandleKind.REQUEST && x.hasCHandle() && !x.complete() && x.state() == Lifecycle.ACTIVE) {
+                byHandle.put(x.cHandle(), x.id());
+            }
+        }
+        List<Long> out = new ArrayList<>();
+        for (BindingFrame.Element e : f.requests()) {
+            if (e.handle() == null && e.registryId() == null) continue;
+            Long id = null;
+            if (e.registryId() != null) {
+                id = p.handle(e.registryId()).filter(x -> x.kind() == HandleKind.REQUEST && !x.complete()
+                        && x.state() == Lifecycle.ACTIVE).map(HandleInfo::id).orElse(null);
+            }
+            if (id == null && e.handle() != null) id = byHandle.get(e.handle());
+            out.add(id == null ? 0L : id);
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -106,7 +145,7 @@ public final class InFlightCalls {
     }
 
     /** A rank in a communicator as a COMM_WORLD rank; wildcards and unknown communicators give -1. */
-    private static int worldRank(HandleInfo comm, int local) {
+    static int worldRank(HandleInfo comm, int local) {
         if (local <= ANY_SOURCE_MAX) return -1;
         if (comm == null) return -1;
         int[] members = comm.members();

@@ -81,11 +81,33 @@ public final class WaitFor {
         public static final Looks ONE = new Looks(1, 0, List.of(), List.of(), List.of(), true);
     }
 
-    private enum Dir { RECEIVE, SEND, COLLECTIVE, NONE }
+    private enum Dir { RECEIVE, SEND, COLLECTIVE, ALL_OF, ANY_OF, NONE }
 
-    /** What one call needs from other ranks. */
-    private record Need(Dir dir, int peer, String comm, String method, List<Integer> members) {
-        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of());
+    /**
+     * What one call needs from other ranks: a receive from or send to {@code peer}, a collective,
+     * or all / any of {@code parts} (the requests of a {@code waitAll} / {@code waitAny}).
+     */
+    private record Need(Dir dir, int peer, String comm, String method, List<Integer> members, List<Need> parts) {
+        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of(), List.of());
+
+        static Need p2p(Dir dir, int peer) {
+            return new Need(dir, peer, null, null, List.of(), List.of());
+        }
+    }
+
+    /** Waits over request arrays for one or more of them (waitSome returns when one or more finished). */
+    private static final Set<String> WAIT_ANY = Set.of("waitAny", "waitSome", "Waitany", "Waitsome");
+
+    /**
+     * What the ranks offer besides their calls: per rank, the peers (COMM_WORLD) of its pending
+     * send requests and of its pending receive requests. MPI can complete those while the rank is
+     * inside any call, so a peer waiting for one of them is not stuck on this rank.
+     */
+    private record Offers(Map<Integer, Set<Integer>> sends, Map<Integer, Set<Integer>> receives) {
+        boolean has(int rank, Dir dir, int peer) {
+            Map<Integer, Set<Integer>> m = dir == Dir.SEND ? sends : receives;
+            return m.getOrDefault(rank, Set.of()).contains(peer);
+        }
     }
 
     /**
@@ -108,6 +130,7 @@ public final class WaitFor {
             byRank.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c);
             needs.put(c, need(m, c));
         }
+        Offers offers = offers(m);
         Set<Integer> progress = new HashSet<>();
         for (int r : known) {
             if (never.contains(r)) continue;
@@ -121,7 +144,7 @@ public final class WaitFor {
             for (int r : waiting) {
                 if (progress.contains(r)) continue;
                 for (InFlightCall c : byRank.get(r)) {
-                    if (awaited(c, needs.get(c), progress, known, byRank, needs).isEmpty()) {
+                    if (awaited(c.rank(), needs.get(c), progress, known, byRank, needs, offers).isEmpty()) {
                         progress.add(r);
                         changed = true;
                         break;
@@ -137,7 +160,7 @@ public final class WaitFor {
         for (int r : stuck) {
             Set<Integer> on = new TreeSet<>();
             for (InFlightCall c : byRank.get(r)) {
-                List<Integer> a = awaited(c, needs.get(c), progress, known, byRank, needs);
+                List<Integer> a = awaited(c.rank(), needs.get(c), progress, known, byRank, needs, offers);
                 waits.add(new Wait(c, a));
                 on.addAll(a);
             }
@@ -219,8 +242,10 @@ public final class WaitFor {
         Map<Integer, List<String>> out = new HashMap<>();
         for (Wait w : a.waits()) {
             InFlightCall c = w.call();
+            // request ids are never reused: the same ones pending in a wait over an array mean the
+            // same wait (the counter does not count the static waitAll family)
             out.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c.thread() + "|" + c.call() + "|" + c.receiver()
-                    + "|" + c.handleId() + "|" + c.peer() + "|" + w.on());
+                    + "|" + c.handleId() + "|" + c.peer() + "|" + c.requests() + "|" + w.on());
         }
         return out;
     }
@@ -229,25 +254,26 @@ public final class WaitFor {
         return p.agentHealth() == null ? -1 : p.agentHealth().blockingReturns();
     }
 
-    /** The ranks call {@code c} still waits for that cannot progress; empty when it can complete. */
-    private static List<Integer> awaited(InFlightCall c, Need n, Set<Integer> progress, Set<Integer> known,
-                                         Map<Integer, List<InFlightCall>> byRank, Map<InFlightCall, Need> needs) {
+    /** The ranks need {@code n} of rank {@code me} still waits for that cannot progress; empty when it can complete. */
+    private static List<Integer> awaited(int me, Need n, Set<Integer> progress, Set<Integer> known,
+                                         Map<Integer, List<InFlightCall>> byRank, Map<InFlightCall, Need> needs,
+                                         Offers offers) {
         switch (n.dir()) {
             case RECEIVE:
             case SEND: {
                 int p = n.peer();
                 if (!known.contains(p) || progress.contains(p)) return List.of();
                 Dir opposite = n.dir() == Dir.RECEIVE ? Dir.SEND : Dir.RECEIVE;
+                if (offers.has(p, opposite, me)) return List.of();
                 for (InFlightCall o : byRank.getOrDefault(p, List.of())) {
-                    Need on = needs.get(o);
-                    if (on.dir() == opposite && on.peer() == c.rank()) return List.of();
+                    if (offers(needs.get(o), opposite, me)) return List.of();
                 }
                 return List.of(p);
             }
             case COLLECTIVE: {
                 List<Integer> out = new ArrayList<>();
                 for (int member : n.members()) {
-                    if (member == c.rank() || !known.contains(member) || progress.contains(member)) continue;
+                    if (member == me || !known.contains(member) || progress.contains(member)) continue;
                     boolean there = false;
                     for (InFlightCall o : byRank.getOrDefault(member, List.of())) {
                         Need on = needs.get(o);
@@ -260,42 +286,105 @@ public final class WaitFor {
                 }
                 return out;
             }
+            case ALL_OF: {
+                Set<Integer> out = new TreeSet<>();
+                for (Need part : n.parts()) out.addAll(awaited(me, part, progress, known, byRank, needs, offers));
+                return List.copyOf(out);
+            }
+            case ANY_OF: {
+                Set<Integer> out = new TreeSet<>();
+                for (Need part : n.parts()) {
+                    List<Integer> a = awaited(me, part, progress, known, byRank, needs, offers);
+                    if (a.isEmpty()) return List.of();
+                    out.addAll(a);
+                }
+                return List.copyOf(out);
+            }
             default:
                 return List.of();
         }
+    }
+
+    /** Whether need {@code n} sends to (or receives from, by {@code dir}) rank {@code to}, itself or through a part. */
+    private static boolean offers(Need n, Dir dir, int to) {
+        if (n.dir() == dir && n.peer() == to) return true;
+        for (Need part : n.parts()) if (offers(part, dir, to)) return true;
+        return false;
+    }
+
+    private static Offers offers(JobModel m) {
+        Map<Integer, Set<Integer>> sends = new HashMap<>();
+        Map<Integer, Set<Integer>> receives = new HashMap<>();
+        for (RankStatus r : m.processes()) {
+            ProcessSnapshot p = r.snapshot();
+            if (p == null) continue;
+            for (HandleInfo h : p.handles()) {
+                if (h.kind() != HandleKind.REQUEST) continue;
+                Need n = requestNeed(p, h);
+                if (n.dir() == Dir.SEND) sends.computeIfAbsent(r.rank(), x -> new HashSet<>()).add(n.peer());
+                if (n.dir() == Dir.RECEIVE) receives.computeIfAbsent(r.rank(), x -> new HashSet<>()).add(n.peer());
+            }
+        }
+        return new Offers(sends, receives);
+    }
+
+    /** A request's direction by its creating call: iRecv/recvInit receive, iSend/sendInit… send (a buffered send needs nobody). */
+    private static Dir direction(HandleInfo request) {
+        String created = request.creatingCall() == null ? "" : request.creatingCall().toLowerCase(Locale.ROOT);
+        if (created.contains("recv") && !created.contains("send")) return Dir.RECEIVE;
+        if (created.contains("send") && !created.contains("recv") && !created.contains("bsend")) return Dir.SEND;
+        return Dir.NONE;
+    }
+
+    /**
+     * A pending request as a need: its direction and peer (COMM_WORLD); NONE when either is
+     * unknown (any source, an unknown communicator), or it is persistent or complete.
+     */
+    private static Need requestNeed(ProcessSnapshot p, HandleInfo h) {
+        if (h == null || h.kind() != HandleKind.REQUEST || h.persistent() || h.complete() || h.peer() < 0) return Need.NONE;
+        Dir d = direction(h);
+        int w = InFlightCalls.worldRank(p.handle(h.communicator()).orElse(null), h.peer());
+        return d == Dir.NONE || w < 0 ? Need.NONE : Need.p2p(d, w);
     }
 
     /** What call {@code c} waits for; {@link Need#NONE} when it is not a blocking call this understands. */
     private static Need need(JobModel m, InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         BindingCalls calls = BindingCalls.spelling(method);
+        ProcessSnapshot p = m.rank(c.rank()).map(RankStatus::snapshot).orElse(null);
         if (calls != null && calls.isCollective(method)) {
             for (CommunicatorView v : m.communicators()) {
                 Long id = v.handles().get(c.rank());
                 if (id != null && id == c.handleId() && c.handleId() != 0) {
-                    return new Need(Dir.COLLECTIVE, -1, v.key(), method, v.members());
+                    return new Need(Dir.COLLECTIVE, -1, v.key(), method, v.members(), List.of());
                 }
             }
             return Need.NONE;
         }
+        boolean all = InFlightCalls.WAIT_ALL.contains(method);
+        if ((all || WAIT_ANY.contains(method)) && c.requests() != null && p != null) {
+            List<Need> parts = new ArrayList<>();
+            for (long id : c.requests()) {
+                Need part = id == 0 ? Need.NONE : requestNeed(p, p.handle(id).orElse(null));
+                // waiting for all: a part that needs nobody changes nothing; for any: it may be the one
+                if (part.dir() == Dir.NONE) {
+                    if (all) continue;
+                    return Need.NONE;
+                }
+                parts.add(part);
+            }
+            return parts.isEmpty() ? Need.NONE : new Need(all ? Dir.ALL_OF : Dir.ANY_OF, -1, null, method, List.of(),
+                    List.copyOf(parts));
+        }
         if (c.peer() < 0) return Need.NONE;
         String lower = method.toLowerCase(Locale.ROOT);
         if (calls != null && calls.peerArgumentOf(method) >= 0) {
-            if (lower.equals("recv")) return new Need(Dir.RECEIVE, c.peer(), null, method, List.of());
-            if (lower.equals("send") || lower.equals("ssend") || lower.equals("rsend")) {
-                return new Need(Dir.SEND, c.peer(), null, method, List.of());
-            }
+            if (lower.equals("recv")) return Need.p2p(Dir.RECEIVE, c.peer());
+            if (lower.equals("send") || lower.equals("ssend") || lower.equals("rsend")) return Need.p2p(Dir.SEND, c.peer());
             return Need.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
         }
-        if (REQUEST_WAITS.contains(method) && c.handleId() != 0) {
-            HandleInfo h = m.rank(c.rank()).map(RankStatus::snapshot).flatMap(p -> p.handle(c.handleId()))
-                    .filter(x -> x.kind() == HandleKind.REQUEST).orElse(null);
-            String created = h == null || h.creatingCall() == null ? "" : h.creatingCall().toLowerCase(Locale.ROOT);
-            if (h != null && h.persistent()) return Need.NONE;
-            if (created.contains("recv") && !created.contains("send")) return new Need(Dir.RECEIVE, c.peer(), null, method, List.of());
-            if (created.contains("send") && !created.contains("recv") && !created.contains("bsend")) {
-                return new Need(Dir.SEND, c.peer(), null, method, List.of());
-            }
+        if (REQUEST_WAITS.contains(method) && c.handleId() != 0 && p != null) {
+            return requestNeed(p, p.handle(c.handleId()).orElse(null));
         }
         return Need.NONE;
     }

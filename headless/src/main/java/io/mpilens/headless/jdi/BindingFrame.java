@@ -20,10 +20,27 @@ import java.util.List;
  * @param receiverId     the registry id of the receiver found by its identity in the agent's wrapper
  *                       index ({@code RegistryDecoder.wrapperIds()}), null when not there (no agent,
  *                       an Open MPI request, a handle from before the agent came)
+ * @param requests       the elements of an array of binding objects passed to the call (the requests of
+ *                       {@code waitAll}, {@code waitAny}…), in order; null when there is none or it was not
+ *                       read (longer than {@link ThreadFrames#MAX_REQUESTS})
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                            Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
-                           List<Integer> receiverMembers, Long receiverId) {
+                           List<Integer> receiverMembers, Long receiverId, List<Element> requests) {
+    /**
+     * One element of a request array: its native handle ({@code handle} field, Open MPI) and its
+     * registry id by identity (wrapper id field or index), each null when unknown; both null for a null element.
+     */
+    public record Element(Long handle, Long registryId) {
+    }
+
+    public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
+                        Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
+                        List<Integer> receiverMembers, Long receiverId) {
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, receiverPredefined,
+                receiverMembers, receiverId, null);
+    }
+
     public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                         Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
                         List<Integer> receiverMembers) {

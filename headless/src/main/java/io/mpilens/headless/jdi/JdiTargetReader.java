@@ -313,23 +313,34 @@ public final class JdiTargetReader implements TargetReader {
         return out;
     }
 
+    /**
+     * Elements {@code [from, from + count)} of an array, object arrays in slices of at most
+     * {@link #MAX_OBJECT_ARRAY_CHUNK} (a longer read kills the target): every object-array read
+     * over JDI goes through here.
+     */
+    public static List<Value> values(ArrayReference a, int from, int count) {
+        List<Value> out = new java.util.ArrayList<>(count);
+        for (int done = 0; done < count; ) {
+            int n = Math.min(OBJECT_CHUNK, count - done);
+            out.addAll(a.getValues(from + done, n));
+            done += n;
+        }
+        return out;
+    }
+
     /** Read in slices of at most {@link #MAX_OBJECT_ARRAY_CHUNK}: a longer one kills the target. */
     @Override
     public TargetObject[] objects(TargetObject array, int from, int count) {
         ArrayReference a = array(array);
         TargetObject[] out = new TargetObject[count];
         return read("an object array", () -> {
-            for (int done = 0; done < count; ) {
-                int n = Math.min(OBJECT_CHUNK, count - done);
-                List<Value> slice = a.getValues(from + done, n);
-                for (int i = 0; i < n; i++) {
-                    Value v = slice.get(i);
-                    if (v != null && !(v instanceof ObjectReference)) {
-                        throw new TargetReadException(description + ": expected an object array, found " + v.type());
-                    }
-                    out[done + i] = v == null ? null : new JdiObject((ObjectReference) v);
+            List<Value> values = values(a, from, count);
+            for (int i = 0; i < count; i++) {
+                Value v = values.get(i);
+                if (v != null && !(v instanceof ObjectReference)) {
+                    throw new TargetReadException(description + ": expected an object array, found " + v.type());
                 }
-                done += n;
+                out[i] = v == null ? null : new JdiObject((ObjectReference) v);
             }
             return out;
         });

@@ -32,6 +32,8 @@ public final class ThreadFrames {
     private static final String HANDLE_FIELD = "handle";
     private static final String MPI_CLASS = "mpi.MPI";
     private static final String WORLD = "MPI_COMM_WORLD";
+    /** Longest request array whose elements are read (one JDWP read each). */
+    public static final int MAX_REQUESTS = 1024;
 
     private ThreadFrames() {
     }
@@ -73,7 +75,8 @@ public final class ThreadFrames {
                 if (!declaring.startsWith(BINDING_PACKAGE)) continue;
                 ObjectReference self = f.thisObject();
                 List<Integer> ints = new ArrayList<>();
-                for (Value v : argumentValues(frames, i)) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
+                List<Value> args = argumentValues(frames, i);
+                for (Value v : args) ints.add(v instanceof IntegerValue ? ((IntegerValue) v).value() : null);
                 Long handle = handleOf(self);
                 Map<ObjectReference, String> named = self == null || handle != null ? Map.of()
                         : predefined.computeIfAbsent(f.location().declaringType().classLoader(),
@@ -84,7 +87,8 @@ public final class ThreadFrames {
                 List<Integer> members = self == null || handle != null || name != null || id != null ? null
                         : mpjMembers(self, worldOf(named));
                 return new BindingFrame(t.name(), declaring, f.location().method().name(),
-                        self == null ? null : self.referenceType().name(), handle, ints, name, members, id);
+                        self == null ? null : self.referenceType().name(), handle, ints, name, members, id,
+                        requests(frames, i, args, registryId));
             }
             return null;
         } catch (IncompatibleThreadStateException | ObjectCollectedException | com.sun.jdi.InternalException e) {
@@ -124,6 +128,57 @@ public final class ThreadFrames {
             if (delegated != null) return delegated.subList(0, types.size());
         }
         return List.of();
+    }
+
+    /**
+     * The requests a call over an array waits for: the array's elements, or, when the frame gives
+     * no arguments (MPJ Express: see {@link #argumentValues(List, int)}) and the call waits for all,
+     * the request of the single-request wait it is inside now ({@code Waitall} calls {@code Wait}
+     * on each): the one it is blocked on, which is reason enough.
+     */
+    private static List<BindingFrame.Element> requests(List<StackFrame> frames, int at, List<Value> args,
+                                                       Function<ObjectReference, Long> registryId) {
+        List<BindingFrame.Element> read = requestArray(args, registryId);
+        if (read != null || !args.isEmpty() || !frames.get(at).location().method().name().equalsIgnoreCase("waitall")) {
+            return read;
+        }
+        for (int j = at - 1; j >= 0; j--) {
+            StackFrame inner = frames.get(j);
+            String method = inner.location().method().name();
+            if (!inner.location().declaringType().name().startsWith(BINDING_PACKAGE)
+                    || !(method.equalsIgnoreCase("wait") || method.equals("waitFor"))) {
+                continue;
+            }
+            ObjectReference request = inner.thisObject();
+            if (request == null) return null;
+            Long handle = handleOf(request);
+            return List.of(new BindingFrame.Element(handle, handle != null ? null : registryId.apply(request)));
+        }
+        return null;
+    }
+
+    /**
+     * The elements of the first argument that is an array of binding objects (the requests of a
+     * {@code waitAll}), each element's native handle and registry id; null when there is none,
+     * or more than {@link #MAX_REQUESTS} (one JDWP read per element: a bounded cost per thread).
+     */
+    private static List<BindingFrame.Element> requestArray(List<Value> args, Function<ObjectReference, Long> registryId) {
+        for (Value v : args) {
+            if (!(v instanceof ArrayReference)) continue;
+            ArrayReference a = (ArrayReference) v;
+            String type = a.referenceType().name();
+            if (!type.startsWith(BINDING_PACKAGE) || !type.endsWith("[]") || type.endsWith("[][]")) continue;
+            if (a.length() > MAX_REQUESTS) return null;
+            List<BindingFrame.Element> out = new ArrayList<>();
+            for (Value e : JdiTargetReader.values(a, 0, a.length())) {
+                ObjectReference o = e instanceof ObjectReference ? (ObjectReference) e : null;
+                Long handle = o == null ? null : handleOf(o);
+                // by identity only without a native handle (MPJ Express): an Open MPI request is found by its handle
+                out.add(new BindingFrame.Element(handle, o == null || handle != null ? null : registryId.apply(o)));
+            }
+            return Collections.unmodifiableList(out);
+        }
+        return null;
     }
 
     /** A frame's arguments, null when the VM does not give them (native or otherwise unreadable frame). */

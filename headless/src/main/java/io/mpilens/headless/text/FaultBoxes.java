@@ -151,7 +151,7 @@ public final class FaultBoxes {
         }
         if (!looks.moved().isEmpty()) {
             out.add(cut(looks.counted()
-                    ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but their calls moved within "
+                    ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but there was progress within "
                             + apart
                     : "cannot confirm: " + RankRanges.who(looks.moved()) + " look stuck, but an agent does not count"
                             + " blocking calls", W));

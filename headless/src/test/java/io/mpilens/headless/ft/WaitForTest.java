@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.text.FaultBoxes;
@@ -48,6 +50,32 @@ class WaitForTest {
 
     private static JobModel job(int n) {
         return job(n, Map.of(), Map.of());
+    }
+
+    /** {@code n} ranks, each holding COMM_WORLD (id 1) and the pending requests given for it. */
+    private static JobModel withRequests(int n, Map<Integer, List<HandleInfo>> requests) {
+        List<RankStatus> ranks = new ArrayList<>();
+        int[] members = new int[n];
+        for (int r = 0; r < n; r++) members[r] = r;
+        for (int r = 0; r < n; r++) {
+            List<HandleInfo> handles = new ArrayList<>();
+            handles.add(HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(r).name("MPI_COMM_WORLD").predefined(true)
+                    .members(members).build());
+            handles.addAll(requests.getOrDefault(r, List.of()));
+            ProcessSnapshot p = new ProcessSnapshot(r, n, 100 + r, "h", "openmpi", MpiState.INITIALIZED, 4,
+                    new AgentHealth("t", 0, null, 0, true, 0), handles, List.of(), 0);
+            ranks.add(new RankStatus(r, 0, 100 + r, 1, "h", "h:" + r, ProcessState.OK, null, 1, p));
+        }
+        return new JobModel("j", Instant.EPOCH, ranks, List.of(world(n)), List.of(), List.of());
+    }
+
+    private static HandleInfo request(long id, int owner, String call, int peer) {
+        return HandleInfo.builder(id, HandleKind.REQUEST).ownerRank(owner).creatingCall(call).peer(peer).tag(7)
+                .communicator(1).build();
+    }
+
+    private static InFlightCall waitOver(int rank, String method, Long... requests) {
+        return new InFlightCall(rank, "main", "mpi.Request." + method, null, 0, -1, List.of(), false, List.of(requests));
     }
 
     private static InFlightCall recv(int rank, int peer) {
@@ -146,7 +174,7 @@ class WaitForTest {
                 "  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0",
                 "  stuck behind them: rank 2",
                 "    rank 2  barrier on MPI_COMM_WORLD  waits for 0 1",
-                "not deadlocked: ranks 3 4 looked stuck, but their calls moved within 2.0 s"), text);
+                "not deadlocked: ranks 3 4 looked stuck, but there was progress within 2.0 s"), text);
     }
 
     @Test
@@ -165,6 +193,34 @@ class WaitForTest {
                 new InFlightCall(1, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, 0, List.of(), false),
                 send(1, 0)), all(2));
         assertFalse(WaitFor.compare(first, second, 1.0).confirmed().contains(1));
+    }
+
+    @Test
+    void waitAllNeedsEveryRequestAndWaitAnyOne() {
+        // rank 0 waits for all of {iRecv from 1, iRecv from 2}; rank 1 waits for its iRecv from 0; rank 2 runs
+        JobModel m = withRequests(3, Map.of(0, List.of(request(10, 0, "iRecv", 1), request(11, 0, "iRecv", 2)),
+                1, List.of(request(20, 1, "iRecv", 0))));
+        WaitFor.Analysis all = WaitFor.of(m, List.of(waitOver(0, "waitAll", 10L, 11L), waitOver(1, "waitAll", 20L)), all(3));
+        assertEquals(List.of(0, 1), all.deadlocked());
+        assertEquals(List.of(1), all.waits().get(0).on(), "rank 2 can still send: only 1 is awaited");
+        // waiting for any one of them: rank 2 can send, so rank 0 can progress, and then rank 1
+        WaitFor.Analysis any = WaitFor.of(m, List.of(waitOver(0, "waitAny", 10L, 11L), waitOver(1, "waitAll", 20L)), all(3));
+        assertFalse(any.any());
+        // an element not found pending (finished already, or untracked): waitAll ignores it, waitAny may be done
+        WaitFor.Analysis unknown = WaitFor.of(m, List.of(waitOver(0, "waitAny", 10L, 0L), waitOver(1, "waitAll", 20L)), all(3));
+        assertFalse(unknown.any());
+    }
+
+    @Test
+    void aPendingSendRequestOfThePeerLetsAReceiveComplete() {
+        // rank 1 posted an iSend to 0 earlier and is now in a blocking receive from 0: MPI can
+        // complete the send while rank 1 waits, so rank 0's receive from 1 can complete, then 1's
+        JobModel m = withRequests(2, Map.of(1, List.of(request(30, 1, "iSend", 0))));
+        assertFalse(WaitFor.of(m, List.of(recv(0, 1), recv(1, 0)), all(2)).any());
+        // the same iSend, but to rank 5's place (another rank): no help for rank 0
+        JobModel other = withRequests(3, Map.of(1, List.of(request(30, 1, "iSend", 2))));
+        assertEquals(List.of(0, 1), WaitFor.of(other, List.of(recv(0, 1), recv(1, 0), recv(2, 0)), all(3)).cycle()
+                .subList(0, 2));
     }
 
     @Test
