@@ -89,6 +89,11 @@ public final class FaultJson {
                     .field("receiver", c.receiver());
             if (c.handleId() != 0) w.field("handle", Long.toString(c.handleId()));
             if (c.peer() >= 0) w.field("peer", c.peer());
+            if (c.requests() != null) {
+                w.name("requests").beginArray();
+                for (long id : c.requests()) w.value(id == 0 ? null : Long.toString(id));
+                w.endArray();
+            }
             ints(w, "failedPeers", c.failedPeers());
             w.field("neverCompletes", c.neverCompletes()).endObject();
         }
