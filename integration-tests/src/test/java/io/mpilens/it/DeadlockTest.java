@@ -75,6 +75,8 @@ class DeadlockTest {
         Path jobs = tmp.resolve("jobs");
         JobSpec.Builder builder = JobSpec.builder(binding, RANKS, mainClass);
         if (!mode.isEmpty()) builder.appArgs(mode);
+        // watch (Open MPI, blocking mode) kills rank 1: the others keep running
+        if (binding == Binding.OPENMPI) builder.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
         JobSpec spec = builder
                 .classPath(Tours.classPath(binding)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
@@ -118,7 +120,44 @@ class DeadlockTest {
             String once = cli(jobs, "calls", "--job", JOB, "--no-color");
             assertFalse(once.contains("DEADLOCK"), once);
             assertTrue(once.contains("\npossible deadlock (one look): "), once);
+
+            if (binding == Binding.OPENMPI && mode.isEmpty()) watchSaysWhenTheDeadlockComesAndGoes(jobs);
         }
+    }
+
+    /**
+     * {@code watch --deadlocks} names the deadlock once it is confirmed over two rounds, and says
+     * it is over when rank 1 is killed (rank 0 then waits for a FAILED rank: not a deadlock).
+     */
+    private void watchSaysWhenTheDeadlockComesAndGoes(Path jobs) throws Exception {
+        Output out = new Output();
+        Output err = new Output();
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> MpiLensCli.run(new String[] {"watch", "--job", JOB, "--interval", "1", "--deadlocks"},
+                        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                        Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1")));
+        await(out, l -> l.endsWith("  DEADLOCK: ranks 0 1 wait for each other  (cycle 0 -> 1 -> 0)"), "the deadlock");
+        await(out, l -> l.endsWith("  stuck behind them: rank 2"), "the rank stuck behind it");
+        assertTrue(out.lines().stream().noneMatch(l -> l.contains("DEADLOCK") && (l.contains(" 3") || l.contains(" 4"))),
+                String.join("\n", out.lines()));
+        long pid = new JobDirectory(jobs).job(JOB).records().stream().filter(r -> r.rank() == 1).findFirst()
+                .orElseThrow().pid();
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor());
+        await(out, l -> l.endsWith("  ranks 0 1: no longer deadlocked"), "the end of the deadlock");
+        assertFalse(exit.isDone() && exit.get() != MpiLensCli.EXIT_OK, String.join("\n", err.lines()));
+    }
+
+    /** Everything printed so far, safe to read while the command writes. */
+    private static final class Output extends ByteArrayOutputStream {
+        synchronized java.util.List<String> lines() {
+            return java.util.Arrays.asList(toString(StandardCharsets.UTF_8).split("\n"));
+        }
+    }
+
+    private static void await(Output out, java.util.function.Predicate<String> line, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (out.lines().stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(200);
+        assertTrue(out.lines().stream().anyMatch(line), "watch printed " + what + ":\n" + String.join("\n", out.lines()));
     }
 
     private static long returns(JobModel m, int rank) {

@@ -1,6 +1,10 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.JobObserver;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
@@ -34,7 +38,7 @@ import picocli.CommandLine.Option;
         description = {"Follow a job: print each transition of its ranks, communicators and hosts as it is seen.",
             "Ends by itself when every rank has failed or finalized and exited, or the job's records are removed;"
                 + " or on Ctrl-C. --json: the model (schema " + FaultJson.SCHEMA + ") on one line after every round"
-                + " that changed something."},
+                + " that changed something; with --deadlocks also a calls --json line when the deadlock changed."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:the job ended (or Ctrl-C)", "1:internal failure", "2:usage error, or no such job"})
 final class WatchCommand extends FaultCommand {
@@ -50,8 +54,61 @@ final class WatchCommand extends FaultCommand {
     @Option(names = "--hostinfo", description = "After a round with transitions, also print the host boxes.")
     boolean hostinfo;
 
+    @Option(names = "--deadlocks", description = "Also read the MPI call of every thread each round (each thread"
+            + " is suspended while read) and say when ranks are deadlocked: stuck in the same calls two rounds in"
+            + " a row, and no blocking call returned in between (as calls --confirm), and when no longer.")
+    boolean deadlocks;
+
     /** Transitions already printed. */
     private int printed;
+    /** --deadlocks: the previous round's analysis, when it was taken, and the deadlock last reported. */
+    private WaitFor.Analysis lastAnalysis;
+    private long lastAnalysisNanos;
+    private List<Integer> reportedDeadlock = List.of();
+
+    @Override
+    JobObserver configure(JobObserver o) {
+        return deadlocks ? o.withFrames(false) : o;
+    }
+
+    /**
+     * --deadlocks: compares this round with the previous one; the lines (or the {@code calls --json}
+     * line) to print when the deadlocked ranks changed, else none.
+     */
+    private List<String> deadlockChange(JobModel m) {
+        List<InFlightCall> calls = InFlightCalls.of(m, observer.frames());
+        WaitFor.Analysis a = WaitFor.of(m, calls, observer.frames().keySet());
+        long now = System.nanoTime();
+        WaitFor.Looks looks = lastAnalysis == null ? WaitFor.Looks.ONE
+                : WaitFor.compare(lastAnalysis, a, (now - lastAnalysisNanos) / 1e9);
+        lastAnalysis = a;
+        lastAnalysisNanos = now;
+        List<Integer> confirmed = looks.confirmed();
+        if (confirmed.equals(reportedDeadlock)) return List.of();
+        List<Integer> before = reportedDeadlock;
+        reportedDeadlock = confirmed;
+        if (json) return List.of(FaultJson.calls(m, calls, a, looks));
+        List<String> out = new ArrayList<>();
+        List<Integer> ended = new ArrayList<>(before);
+        ended.removeAll(confirmed);
+        if (!ended.isEmpty()) out.add(cut(stamp(m.at()) + "  " + RankRanges.who(ended) + ": no longer deadlocked"));
+        if (!confirmed.isEmpty()) {
+            List<Integer> cycle = WaitFor.cycle(a, confirmed);
+            out.add(cut(stamp(m.at()) + "  DEADLOCK: " + RankRanges.who(confirmed) + " wait for each other"
+                    + (cycle.size() > 1 ? "  (cycle " + cycle.stream().map(String::valueOf)
+                            .collect(java.util.stream.Collectors.joining(" -> ")) + ")" : "")));
+            out.addAll(RankRanges.listedApart(confirmed, HandleTable.WIDTH));
+            if (!looks.behind().isEmpty()) {
+                out.add(cut(stamp(m.at()) + "  stuck behind them: " + RankRanges.who(looks.behind())));
+                out.addAll(RankRanges.listedApart(looks.behind(), HandleTable.WIDTH));
+            }
+        }
+        return out;
+    }
+
+    private static String cut(String s) {
+        return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 3) + "...";
+    }
 
     @Override
     List<String> text(FaultBoxes boxes, JobModel m) {
@@ -114,6 +171,7 @@ final class WatchCommand extends FaultCommand {
                     else for (String l : text(boxes, m)) out.println(l);
                     printed = m.timeline().size();
                 }
+                if (deadlocks) for (String l : deadlockChange(m)) out.println(l);
                 String gone = gone(m);
                 if (gone != null && !json) out.println(stamp(m.at()) + "  " + name + " " + gone);
                 out.flush();
