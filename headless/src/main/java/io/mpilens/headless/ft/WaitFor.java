@@ -27,9 +27,13 @@ import java.util.TreeSet;
  * left over are stuck: each waits for ranks that are stuck too, or (directly or through others)
  * for a FAILED or FINALIZED rank.
  *
+ * Waits over request arrays need all ({@code waitAll}) or one ({@code waitAny}, {@code waitSome})
+ * of their pending requests; a rank's pending requests count as offered to their peers (MPI can
+ * complete them while the rank waits elsewhere).
+ *
  * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
- * receives from any source, {@code sendRecv}, buffered sends, waits over request arrays, calls on
- * a communicator it cannot place. Tags are not compared. One look cannot tell a deadlock from a
+ * receives from any source, {@code sendRecv}, buffered sends, a {@code waitAny} element not found
+ * pending, calls on a communicator it cannot place. Tags are not compared. One look cannot tell a deadlock from a
  * message still in flight (a ping-pong looks stuck most of the time); {@link #compare} confirms
  * over two looks with the agents' progress counters.
  */
@@ -110,6 +114,12 @@ public final class WaitFor {
         }
     }
 
+    /** What {@link #awaited} consults, built once per analysis. */
+    private record Ctx(Set<Integer> progress, Set<Integer> known, Map<Integer, List<InFlightCall>> byRank,
+                       Map<InFlightCall, Need> needs, Offers offers, Map<String, Set<Integer>> inside,
+                       Map<String, List<Integer>> awaitedByCollective) {
+    }
+
     /**
      * @param read the ranks whose threads were read ({@code JobObserver.frames().keySet()}); the
      *             others are not known to be in any call and count as able to progress
@@ -124,11 +134,17 @@ public final class WaitFor {
             if (r.state() == ProcessState.FAILED || r.state() == ProcessState.FINALIZED) never.add(r.rank());
             if (r.state() == ProcessState.FAILED) failed.add(r.rank());
         }
+        Map<Integer, ProcessSnapshot> snapshots = new HashMap<>();
+        for (RankStatus r : m.processes()) if (r.snapshot() != null) snapshots.put(r.rank(), r.snapshot());
         Map<Integer, List<InFlightCall>> byRank = new TreeMap<>();
-        Map<InFlightCall, Need> needs = new HashMap<>();
+        Map<InFlightCall, Need> needs = new java.util.IdentityHashMap<>();
+        // the ranks inside each collective, by communicator key and method
+        Map<String, Set<Integer>> inside = new HashMap<>();
         for (InFlightCall c : calls) {
             byRank.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c);
-            needs.put(c, need(m, c));
+            Need n = need(m, snapshots.get(c.rank()), c);
+            needs.put(c, n);
+            if (n.dir() == Dir.COLLECTIVE) inside.computeIfAbsent(n.comm() + "\n" + n.method(), k -> new HashSet<>()).add(c.rank());
         }
         Offers offers = offers(m);
         Set<Integer> progress = new HashSet<>();
@@ -136,6 +152,9 @@ public final class WaitFor {
             if (never.contains(r)) continue;
             if (!read.contains(r) || !byRank.containsKey(r)) progress.add(r);
         }
+        // every rank inside a collective awaits the same members (itself is inside): one answer per
+        // collective until the set of ranks that can progress grows
+        Ctx ctx = new Ctx(progress, known, byRank, needs, offers, inside, new HashMap<>());
         Set<Integer> waiting = new TreeSet<>();
         for (int r : byRank.keySet()) if (known.contains(r) && !never.contains(r) && !progress.contains(r)) waiting.add(r);
         boolean changed = true;
@@ -144,8 +163,9 @@ public final class WaitFor {
             for (int r : waiting) {
                 if (progress.contains(r)) continue;
                 for (InFlightCall c : byRank.get(r)) {
-                    if (awaited(c.rank(), needs.get(c), progress, known, byRank, needs, offers).isEmpty()) {
+                    if (awaited(c.rank(), needs.get(c), ctx).isEmpty()) {
                         progress.add(r);
+                        ctx.awaitedByCollective().clear();
                         changed = true;
                         break;
                     }
@@ -160,12 +180,13 @@ public final class WaitFor {
         for (int r : stuck) {
             Set<Integer> on = new TreeSet<>();
             for (InFlightCall c : byRank.get(r)) {
-                List<Integer> a = awaited(c.rank(), needs.get(c), progress, known, byRank, needs, offers);
+                List<Integer> a = awaited(c.rank(), needs.get(c), ctx);
                 waits.add(new Wait(c, a));
                 on.addAll(a);
             }
             edges.put(r, on);
-            counters.put(r, m.rank(r).map(RankStatus::snapshot).map(WaitFor::blockingReturns).orElse(-1L));
+            ProcessSnapshot snapshot = snapshots.get(r);
+            counters.put(r, snapshot == null ? -1L : blockingReturns(snapshot));
         }
         List<Integer> behindFailed = new ArrayList<>();
         List<Integer> behindFinalized = new ArrayList<>();
@@ -255,46 +276,46 @@ public final class WaitFor {
     }
 
     /** The ranks need {@code n} of rank {@code me} still waits for that cannot progress; empty when it can complete. */
-    private static List<Integer> awaited(int me, Need n, Set<Integer> progress, Set<Integer> known,
-                                         Map<Integer, List<InFlightCall>> byRank, Map<InFlightCall, Need> needs,
-                                         Offers offers) {
+    private static List<Integer> awaited(int me, Need n, Ctx ctx) {
+        Set<Integer> progress = ctx.progress();
+        Set<Integer> known = ctx.known();
         switch (n.dir()) {
             case RECEIVE:
             case SEND: {
                 int p = n.peer();
                 if (!known.contains(p) || progress.contains(p)) return List.of();
                 Dir opposite = n.dir() == Dir.RECEIVE ? Dir.SEND : Dir.RECEIVE;
-                if (offers.has(p, opposite, me)) return List.of();
-                for (InFlightCall o : byRank.getOrDefault(p, List.of())) {
-                    if (offers(needs.get(o), opposite, me)) return List.of();
+                if (ctx.offers().has(p, opposite, me)) return List.of();
+                for (InFlightCall o : ctx.byRank().getOrDefault(p, List.of())) {
+                    if (offers(ctx.needs().get(o), opposite, me)) return List.of();
                 }
                 return List.of(p);
             }
             case COLLECTIVE: {
+                String key = n.comm() + "\n" + n.method();
+                Set<Integer> there = ctx.inside().getOrDefault(key, Set.of());
+                if (there.contains(me)) {
+                    List<Integer> cached = ctx.awaitedByCollective().get(key);
+                    if (cached != null) return cached;
+                }
                 List<Integer> out = new ArrayList<>();
                 for (int member : n.members()) {
-                    if (member == me || !known.contains(member) || progress.contains(member)) continue;
-                    boolean there = false;
-                    for (InFlightCall o : byRank.getOrDefault(member, List.of())) {
-                        Need on = needs.get(o);
-                        if (on.dir() == Dir.COLLECTIVE && n.comm().equals(on.comm()) && n.method().equals(on.method())) {
-                            there = true;
-                            break;
-                        }
+                    if (member != me && known.contains(member) && !progress.contains(member) && !there.contains(member)) {
+                        out.add(member);
                     }
-                    if (!there) out.add(member);
                 }
+                if (there.contains(me)) ctx.awaitedByCollective().put(key, List.copyOf(out));
                 return out;
             }
             case ALL_OF: {
                 Set<Integer> out = new TreeSet<>();
-                for (Need part : n.parts()) out.addAll(awaited(me, part, progress, known, byRank, needs, offers));
+                for (Need part : n.parts()) out.addAll(awaited(me, part, ctx));
                 return List.copyOf(out);
             }
             case ANY_OF: {
                 Set<Integer> out = new TreeSet<>();
                 for (Need part : n.parts()) {
-                    List<Integer> a = awaited(me, part, progress, known, byRank, needs, offers);
+                    List<Integer> a = awaited(me, part, ctx);
                     if (a.isEmpty()) return List.of();
                     out.addAll(a);
                 }
@@ -348,10 +369,9 @@ public final class WaitFor {
     }
 
     /** What call {@code c} waits for; {@link Need#NONE} when it is not a blocking call this understands. */
-    private static Need need(JobModel m, InFlightCall c) {
+    private static Need need(JobModel m, ProcessSnapshot p, InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         BindingCalls calls = BindingCalls.spelling(method);
-        ProcessSnapshot p = m.rank(c.rank()).map(RankStatus::snapshot).orElse(null);
         if (calls != null && calls.isCollective(method)) {
             for (CommunicatorView v : m.communicators()) {
                 Long id = v.handles().get(c.rank());

@@ -223,6 +223,17 @@ class WaitForTest {
                 .subList(0, 2));
     }
 
+    /** 4,096 ranks: all but two in a barrier behind a two-rank cycle, every rank's call analysed. */
+    @Test
+    void aLargeJobIsAnalysedWhole() {
+        int n = 4096;
+        List<InFlightCall> calls = new ArrayList<>(List.of(recv(0, 1), recv(1, 0)));
+        for (int r = 2; r < n; r++) calls.add(collective(r, "barrier"));
+        WaitFor.Analysis a = WaitFor.of(job(n), calls, all(n));
+        assertEquals(n, a.deadlocked().size());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+    }
+
     @Test
     void sixtyFourRanksInABarrierBehindATwoRankCycleFitTheLines() {
         List<InFlightCall> calls = new ArrayList<>(List.of(recv(0, 1), recv(1, 0)));
