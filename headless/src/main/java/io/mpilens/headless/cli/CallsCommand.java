@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
         description = {"Show the MPI call each thread of each rank is inside, and the ranks that cannot progress.",
             "Read from the threads' stack frames. NEVER COMPLETES: a collective on a communicator with a FAILED"
                 + " member, a send/receive to or from a FAILED peer. A deadlock is only called one after"
-                + " --confirm: two looks, and no blocking MPI call returned in between."},
+                + " --confirm: two looks, and no blocking MPI call returned in between. Assumes threads"
+                + " outside MPI calls will not send what a stuck thread waits for."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank answered", "1:internal failure", "2:usage error, or no such job",
             "3:some ranks did not answer (UNAVAILABLE; one line each on stderr)"})

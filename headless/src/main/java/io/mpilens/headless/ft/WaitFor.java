@@ -33,7 +33,10 @@ import java.util.TreeSet;
  *
  * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
  * receives from any source, {@code sendRecv}, buffered sends, a {@code waitAny} element not found
- * pending, calls on a communicator it cannot place. Tags are not compared. One look cannot tell a deadlock from a
+ * pending, calls on a communicator it cannot place. Tags are not compared. Threads outside MPI
+ * calls are not seen: a rank whose only MPI calls are stuck is taken as stuck, although another
+ * of its threads might still post the send a stuck one waits for (not in MPI_THREAD_SINGLE or
+ * FUNNELED programs). One look cannot tell a deadlock from a
  * message still in flight (a ping-pong looks stuck most of the time); {@link #compare} confirms
  * over two looks with the agents' progress counters.
  */
