@@ -81,6 +81,7 @@ final class CallsCommand extends FaultCommand {
         if (calls == null) analyse(m);
         List<String> out = new ArrayList<>(boxes.calls(m, calls));
         out.addAll(boxes.waitFor(analysis, looks));
+        if (confirmSeconds > 0 && !analysis.any()) out.add("no rank is stuck at this look: nothing to confirm");
         return out;
     }
 

@@ -20,8 +20,8 @@ import java.util.List;
  * @param receiverId     the registry id of the receiver found by its identity in the agent's wrapper
  *                       index ({@code RegistryDecoder.wrapperIds()}), null when not there (no agent,
  *                       an Open MPI request, a handle from before the agent came)
- * @param requests       the elements of an array of binding objects passed to the call (the requests of
- *                       {@code waitAll}, {@code waitAny}…), in order; null when there is none or it was not
+ * @param requests       the elements of an array of requests passed to the call ({@code waitAll},
+ *                       {@code waitAny}, {@code startAll}…), in order; null when there is none or it was not
  *                       read (longer than {@link ThreadFrames#MAX_REQUESTS})
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,

@@ -158,8 +158,8 @@ public final class ThreadFrames {
     }
 
     /**
-     * The elements of the first argument that is an array of binding objects (the requests of a
-     * {@code waitAll}), each element's native handle and registry id; null when there is none,
+     * The elements of the first argument that is an array of the binding's requests (of a
+     * {@code waitAll}, {@code startAll}…), each element's native handle and registry id; null when there is none,
      * or more than {@link #MAX_REQUESTS} (one JDWP read per element: a bounded cost per thread).
      */
     private static List<BindingFrame.Element> requestArray(List<Value> args, Function<ObjectReference, Long> registryId) {
@@ -167,7 +167,8 @@ public final class ThreadFrames {
             if (!(v instanceof ArrayReference)) continue;
             ArrayReference a = (ArrayReference) v;
             String type = a.referenceType().name();
-            if (!type.startsWith(BINDING_PACKAGE) || !type.endsWith("[]") || type.endsWith("[][]")) continue;
+            // requests only (mpi.Request[], mpi.Prequest[]): a datatype array of createStruct is no wait
+            if (!type.startsWith(BINDING_PACKAGE) || !type.endsWith("Request[]")) continue;
             if (a.length() > MAX_REQUESTS) return null;
             List<BindingFrame.Element> out = new ArrayList<>();
             for (Value e : JdiTargetReader.values(a, 0, a.length())) {
