@@ -2,6 +2,9 @@ package io.mpilens.plugin.debug;
 
 import com.sun.jdi.VMDisconnectedException;
 import com.sun.jdi.VirtualMachine;
+import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.ThreadFrames;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.MpiLens;
@@ -51,6 +54,8 @@ public final class MpiJobs implements IDebugEventSetListener {
     private final Map<IDebugTarget, List<ProcessSnapshot>> lastRead = new ConcurrentHashMap<>();
     /** The history of each followed launch (states as they changed from read to read). */
     private final Map<ILaunch, Timeline> timelines = new ConcurrentHashMap<>();
+    /** Resume events per launch (the MPI Calls view compares two suspensions only across a resume). */
+    private final Map<ILaunch, Integer> resumes = new ConcurrentHashMap<>();
     private final Job reader;
     private volatile ILaunch launch;
     private volatile JobView current = JobView.NONE;
@@ -134,6 +139,7 @@ public final class MpiJobs implements IDebugEventSetListener {
                 continue;
             }
             ILaunch l = launchOf(e.getSource());
+            if (k == DebugEvent.RESUME && l != null) resumes.merge(l, 1, Integer::sum);
             if (l != null && l == launch) {
                 refresh();
                 return;
@@ -154,7 +160,8 @@ public final class MpiJobs implements IDebugEventSetListener {
             if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt));
         }
         Timeline timeline = timelines.computeIfAbsent(l, x -> new Timeline());
-        JobView job = JobView.of(jobName(l), ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline);
+        JobView job = JobView.of(jobName(l), ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline,
+                resumes.getOrDefault(l, 0));
         if (l != launch) return Status.OK_STATUS; // the user moved on meanwhile
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
@@ -170,10 +177,15 @@ public final class MpiJobs implements IDebugEventSetListener {
         try {
             List<ProcessSnapshot> ps = decode(vm, label);
             lastRead.put(t, ps);
+            boolean suspended = t.isSuspended();
+            // the calls of a suspended rank alone in its JVM (frames cannot be told apart by rank otherwise)
+            List<BindingFrame> frames = suspended && ps.size() == 1
+                    ? ThreadFrames.read(vm, true, ThreadFrames.registryIds(JdiTargetReader.wrap(vm, label))) : null;
             List<RankView> out = new ArrayList<>();
             for (ProcessSnapshot p : ps) {
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), null, false);
-                out.add(new RankView(label, p, v.state(), t.isSuspended(), v.state() == ProcessState.OK ? null : v.evidence()));
+                out.add(new RankView(label, p, v.state(), suspended, v.state() == ProcessState.OK ? null : v.evidence(),
+                        frames));
             }
             return out;
         } catch (RegistryNotFoundException e) {

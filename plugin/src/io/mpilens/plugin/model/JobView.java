@@ -4,6 +4,9 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.FaultModel;
 import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.InFlightCalls;
+import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
@@ -21,13 +24,20 @@ import java.util.function.LongUnaryOperator;
 /**
  * All ranks of one job (one launch), sorted by rank, with the job's fault-tolerance model
  * ({@code headless.ft}: communicators, hosts, timeline) computed from them. Immutable.
+ *
+ * @param resumes how many times a target or thread of the launch had been resumed when it was read:
+ *                two reads of a suspended job with the same count saw no running in between
  */
-public record JobView(String name, List<RankView> ranks, JobModel model) {
+public record JobView(String name, List<RankView> ranks, JobModel model, int resumes) {
     public static final JobView NONE = new JobView("no MPI job selected", List.of());
 
     private static final Comparator<RankView> BY_RANK = Comparator
             .comparingInt((RankView r) -> r.rank() < 0 ? Integer.MAX_VALUE : r.rank())
             .thenComparing(RankView::target);
+
+    public JobView(String name, List<RankView> ranks, JobModel model) {
+        this(name, ranks, model, 0);
+    }
 
     public JobView {
         List<RankView> sorted = new ArrayList<>(ranks);
@@ -47,7 +57,13 @@ public record JobView(String name, List<RankView> ranks, JobModel model) {
      */
     public static JobView of(String name, List<RankView> ranks, LongUnaryOperator parentOf,
                              BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
-        return new JobView(name, ranks, model(name, ranks, parentOf, daemons, timeline));
+        return of(name, ranks, parentOf, daemons, timeline, 0);
+    }
+
+    /** @param resumes how many times the launch was resumed before this read (tells two suspensions apart) */
+    public static JobView of(String name, List<RankView> ranks, LongUnaryOperator parentOf,
+                             BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline, int resumes) {
+        return new JobView(name, ranks, model(name, ranks, parentOf, daemons, timeline), resumes);
     }
 
     private static JobModel model(String name, List<RankView> ranks, LongUnaryOperator parentOf,
@@ -62,6 +78,18 @@ public record JobView(String name, List<RankView> ranks, JobModel model) {
                     r.state(), r.problem() == null ? "answered" : r.problem(), -1, p));
         }
         return FaultModel.build(name, Instant.now(), statuses, views, daemons, timeline);
+    }
+
+    /** The frames read from suspended ranks, by COMM_WORLD rank (ranks not read are absent). */
+    public Map<Integer, List<BindingFrame>> frames() {
+        Map<Integer, List<BindingFrame>> out = new HashMap<>();
+        for (RankView r : ranks) if (r.frames() != null && r.rank() >= 0) out.put(r.rank(), r.frames());
+        return out;
+    }
+
+    /** The MPI call each thread of each suspended rank is inside. */
+    public List<InFlightCall> calls() {
+        return InFlightCalls.of(model, frames());
     }
 
     public Optional<RankView> rank(int worldRank) {

@@ -3,6 +3,8 @@ package io.mpilens.plugin.model;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.jdi.BindingFrame;
+import java.util.List;
 
 /**
  * One MPI process of a job as the views show it: the last snapshot read from it (kept when
@@ -13,9 +15,15 @@ import io.mpilens.headless.ft.ProcessState;
  * @param state    judged by {@code headless.ft.Liveness} from how the last read ended
  * @param suspended the debugger holds the rank suspended
  * @param problem  the evidence for a state other than OK (why it could not be read), or null
+ * @param frames   the MPI call each thread is inside, read while the rank's VM was suspended; null
+ *                 when not read (running, or several ranks in one JVM)
  */
 public record RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended,
-                       String problem) {
+                       String problem, List<BindingFrame> frames) {
+    public RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended, String problem) {
+        this(target, process, state, suspended, problem, null);
+    }
+
     /** COMM_WORLD rank, {@link HandleInfo#UNKNOWN} if never read or before MPI init. */
     public int rank() {
         return process == null ? HandleInfo.UNKNOWN : process.rank();

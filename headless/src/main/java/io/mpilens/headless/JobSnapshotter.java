@@ -168,20 +168,7 @@ public final class JobSnapshotter {
         /** Wrapper identity to registry id, for the receivers of the frames; nothing without a registry. */
         private java.util.function.Function<com.sun.jdi.ObjectReference, Long> receiverIds(JdiTargetReader r,
                                                                                           boolean registry) {
-            if (!registry) return o -> null;
-            // the wrapper's own id field (one read), else the wrapper index (read once)
-            io.mpilens.api.registry.WrapperLookup ids = new io.mpilens.api.registry.WrapperLookup(r);
-            boolean[] failed = {false};
-            return o -> {
-                if (failed[0] || o == null) return null;
-                try {
-                    long id = ids.idOf(r.object(o));
-                    return id == 0 ? null : id;
-                } catch (RuntimeException e) { // the frames are still worth showing, mapped the other ways
-                    failed[0] = true;
-                    return null;
-                }
-            };
+            return registry ? ThreadFrames.registryIds(r) : o -> null;
         }
 
         Reading await() {

@@ -75,6 +75,8 @@ public final class WaitFor {
     /**
      * What two looks showed ({@link #compare}), or one look ({@link #ONE}).
      *
+     * @param secondsApart the time between the looks; NaN when it says nothing of how long the job ran
+     *                  (two suspensions in a debugger)
      * @param confirmed deadlocked at both looks in the same calls, their agents counting no blocking
      *                  call returned in between, and waiting only for each other: a deadlock
      * @param behind    stuck at the second look in calls that each wait for a confirmed rank (or one

@@ -38,6 +38,26 @@ public final class ThreadFrames {
     private ThreadFrames() {
     }
 
+    /**
+     * Wrapper identity to registry id, for the receivers and request arrays of the frames: the
+     * wrapper's own id field (one read), else the wrapper index (read once); null when neither
+     * knows it, and from the first failure on (the frames are still worth showing, mapped the other ways).
+     */
+    public static Function<ObjectReference, Long> registryIds(JdiTargetReader r) {
+        io.mpilens.api.registry.WrapperLookup ids = new io.mpilens.api.registry.WrapperLookup(r);
+        boolean[] failed = {false};
+        return o -> {
+            if (failed[0] || o == null) return null;
+            try {
+                long id = ids.idOf(r.object(o));
+                return id == 0 ? null : id;
+            } catch (RuntimeException e) {
+                failed[0] = true;
+                return null;
+            }
+        };
+    }
+
     /** @param vmSuspended the caller suspended the whole VM, so threads need no suspension of their own */
     public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended) {
         return read(vm, vmSuspended, o -> null);

@@ -129,7 +129,9 @@ public final class FaultBoxes {
     public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks) {
         List<String> out = new ArrayList<>();
         if (!a.any()) return out;
-        String apart = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
+        // NaN: the looks' distance in time says nothing (a debugger's two suspensions of the job)
+        boolean timed = !Double.isNaN(looks.secondsApart());
+        String seconds = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
         if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
             out.add(paint(cut("possible deadlock (one look): " + RankRanges.who(a.deadlocked()) + " wait for each other",
                     W), YELLOW));
@@ -139,7 +141,7 @@ public final class FaultBoxes {
         }
         if (!looks.confirmed().isEmpty()) {
             out.add(paint(cut("DEADLOCK: " + RankRanges.who(looks.confirmed()) + " wait for each other; no blocking"
-                    + " call returned in " + apart, W), RED));
+                    + " call returned " + (timed ? "in " + seconds : "in between"), W), RED));
             out.addAll(RankRanges.listedApart(looks.confirmed(), W));
             out.addAll(cycleAndWaits(a, looks.confirmed()));
             if (!looks.behind().isEmpty()) {
@@ -151,8 +153,8 @@ public final class FaultBoxes {
         }
         if (!looks.moved().isEmpty()) {
             out.add(cut(looks.counted()
-                    ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but there was progress within "
-                            + apart
+                    ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but there was progress "
+                            + (timed ? "within " + seconds : "in between")
                     : "cannot confirm: " + RankRanges.who(looks.moved()) + " look stuck, but an agent does not count"
                             + " blocking calls", W));
             out.addAll(RankRanges.listedApart(looks.moved(), W));

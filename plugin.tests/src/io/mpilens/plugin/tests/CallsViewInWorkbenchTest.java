@@ -1,0 +1,128 @@
+package io.mpilens.plugin.tests;
+
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.awaitPause;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.launch.MpiJobProcess;
+import io.mpilens.plugin.launch.MpiLaunchSettings;
+import io.mpilens.plugin.views.CallsView;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PlatformUI;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MPI Calls view on a real 5-rank Open MPI job that hangs without a failure
+ * ({@code examples.openmpi.Deadlock}: ranks 0 and 1 receive from each other, rank 2 waits in a
+ * barrier, ranks 3 and 4 play ping-pong): while the job runs it asks for a suspend; with every
+ * rank suspended it shows each rank's call and the possible deadlock with its cycle, and says that
+ * one look confirms nothing; resumed for a moment and suspended again, it compares the two
+ * suspensions and confirms the deadlock of ranks 0 and 1, with rank 2 stuck behind them.
+ */
+class CallsViewInWorkbenchTest {
+    private static void shot(IWorkbenchPage page, CallsView calls, String file) throws Exception {
+        page.activate(calls);
+        page.setPartState(page.getReference(calls), IWorkbenchPage.STATE_MAXIMIZED);
+        spin(500);
+        screenshot(calls.partControl(), calls.getTitle(), file);
+        page.setPartState(page.getReference(calls), IWorkbenchPage.STATE_RESTORED);
+        spin(200);
+    }
+
+    @Test
+    void aSuspendedDeadlockedJobShowsItsCallsAndTheCycle() throws Exception {
+        Path control = Files.createTempDirectory("mpilens-ui-deadlock-");
+        debugPerspective();
+        ILaunchConfiguration config = configuration("mpi-deadlock", "openmpi", "io.mpilens.examples.openmpi.Deadlock",
+                "-Dmpilens.control=" + control, new MpiLaunchSettings(Binding.OPENMPI, 5, "", ""));
+        ILaunch launch = inBackground("the launch delegate starts the job and attaches",
+                () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+        Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
+        List<Long> pids = new ArrayList<>(List.of(job.pid()));
+        try {
+            awaitPause(job, "ready");
+            release(control, "ready");
+            job.awaitLines(l -> l.contains("MPILENS-STUCK "), 5, START);
+
+            IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+            window.getShell().setBounds(0, 0, 1280, 1000);
+            IWorkbenchPage page = window.getActivePage();
+            CallsView calls = (CallsView) page.showView(CallsView.ID);
+            MpiJobs.get().follow(launch);
+            MpiJobs.get().refresh();
+            waitUntil("the running job's MPI Calls view asks for a suspend",
+                    () -> calls.shownJob() != null && calls.shownJob().ranks().size() == 5
+                            && calls.shownText().startsWith("Suspend the job"));
+            for (var r : calls.shownJob().ranks()) if (r.process() != null) pids.add(r.process().pid());
+
+            inBackground("every rank is suspended", () -> {
+                for (IDebugTarget t : launch.getDebugTargets()) t.suspend();
+                return null;
+            });
+            MpiJobs.get().refresh();
+            waitUntil(() -> "the MPI Calls view shows the cycle of the suspended job:\n" + calls.shownText(), START.toMillis(),
+                    () -> calls.shownText().contains("  cycle 0 -> 1 -> 0"));
+            String text = calls.shownText();
+            assertTrue(text.contains("rank 0  recv on MPI_COMM_WORLD peer 1  [main]"), text);
+            assertTrue(text.contains("rank 2  barrier on MPI_COMM_WORLD  [main]"), text);
+            assertTrue(text.contains("possible deadlock (one look): "), text);
+            assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer 1  waits for 1"), text);
+            assertTrue(text.contains("  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0"), text);
+            assertTrue(text.contains("(one look at a suspended job: resume it for a moment and suspend it again,"), text);
+            assertFalse(text.contains("DEADLOCK"), "one suspension confirms nothing: " + text);
+            shot(page, calls, "calls-view-one-look.png");
+
+            // resume for a moment, suspend again: the second look confirms ranks 0 and 1, never the busy pair
+            inBackground("every rank is resumed", () -> {
+                for (IDebugTarget t : launch.getDebugTargets()) t.resume();
+                return null;
+            });
+            Thread.sleep(1500);
+            inBackground("every rank is suspended again", () -> {
+                for (IDebugTarget t : launch.getDebugTargets()) t.suspend();
+                return null;
+            });
+            MpiJobs.get().refresh();
+            waitUntil(() -> "the MPI Calls view confirms the deadlock:\n" + calls.shownText(), START.toMillis(),
+                    () -> calls.shownText().contains("DEADLOCK: "));
+            text = calls.shownText();
+            assertTrue(text.contains("DEADLOCK: ranks 0 1 wait for each other; no blocking call returned in between"),
+                    text);
+            assertTrue(text.contains("  stuck behind them: rank 2"), text);
+            assertFalse(text.contains("possible deadlock"), text);
+            shot(page, calls, "calls-view-deadlock.png");
+
+        } finally {
+            inBackground("the launch terminates", () -> {
+                launch.terminate();
+                return null;
+            });
+            DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+        }
+        waitUntil("no process of the job is left (mpirun, rank JVMs " + pids + ")", START.toMillis(), () -> pids.stream()
+                .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
+    }
+}
