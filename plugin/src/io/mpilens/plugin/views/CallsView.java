@@ -4,6 +4,7 @@ import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.plugin.model.JobView;
+import io.mpilens.plugin.model.RankView;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jface.resource.JFaceResources;
@@ -23,6 +24,8 @@ public final class CallsView extends JobViewPart {
     public static final String ID = "io.mpilens.views.calls";
     static final String SUSPEND = "Suspend the job (select its launch in the Debug view, Suspend) to see the MPI call"
             + " each thread of each rank is inside.";
+    static final String SHARED = "The calls of ranks that share one JVM (MPJ Express multicore) cannot be told apart"
+            + " by rank: none are shown.";
     static final String CONFIRM = "(one look at a suspended job: resume it for a moment and suspend it again,\n"
             + " and this view compares the two; or run  mpilens calls --job ID --confirm 5  on the running job)";
     private Text text;
@@ -44,7 +47,8 @@ public final class CallsView extends JobViewPart {
     @Override
     protected void show(JobView job) {
         if (job.frames().isEmpty()) {
-            text.setText(SUSPEND);
+            boolean suspended = !job.ranks().isEmpty() && job.ranks().stream().allMatch(RankView::suspended);
+            text.setText(suspended ? SHARED : SUSPEND);
             return;
         }
         List<InFlightCall> calls = job.calls();
