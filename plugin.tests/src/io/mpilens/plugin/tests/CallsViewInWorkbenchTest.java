@@ -17,7 +17,9 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
+import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.views.CallsView;
+import io.mpilens.plugin.views.HostsView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +79,14 @@ class CallsViewInWorkbenchTest {
                     () -> calls.shownJob() != null && calls.shownJob().ranks().size() == 5
                             && calls.shownText().startsWith("Suspend the job"));
             for (var r : calls.shownJob().ranks()) if (r.process() != null) pids.add(r.process().pid());
+
+            // another MPI view opened on the running job reads it now: no debug event would
+            var existing = page.findView(HostsView.ID);
+            if (existing != null) page.hideView(existing);
+            JobView before = MpiJobs.get().current();
+            var hosts = page.showView(HostsView.ID);
+            waitUntil("opening MPI Hosts reads the running job again", () -> MpiJobs.get().current() != before);
+            page.hideView(hosts);
 
             inBackground("every rank is suspended", () -> {
                 for (IDebugTarget t : launch.getDebugTargets()) t.suspend();

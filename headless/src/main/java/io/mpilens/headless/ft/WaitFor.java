@@ -57,14 +57,15 @@ public final class WaitFor {
 
     /**
      * @param stuck          ranks that cannot progress (sorted)
-     * @param deadlocked     stuck ranks that wait only for each other: a cycle
+     * @param deadlocked     stuck ranks that wait only for stuck ranks (no FAILED or FINALIZED one at the end)
+     * @param onCycles       the deadlocked ranks on a wait-for cycle; the other deadlocked ranks only wait for them
      * @param cycle          one wait-for cycle among the deadlocked ranks, first rank repeated at the end; empty if none
      * @param behindFailed   stuck ranks waiting, directly or through others, for a FAILED rank
      * @param behindFinalized stuck ranks waiting, directly or through others, for a FINALIZED rank (and no FAILED one)
      * @param waits          each stuck rank's blocking calls and whom they wait for, by rank then thread
      * @param progress       per stuck rank, its agent's count of blocking calls left ({@code -1} unknown)
      */
-    public record Analysis(List<Integer> stuck, List<Integer> deadlocked, List<Integer> cycle,
+    public record Analysis(List<Integer> stuck, List<Integer> deadlocked, List<Integer> onCycles, List<Integer> cycle,
                            List<Integer> behindFailed, List<Integer> behindFinalized, List<Wait> waits,
                            Map<Integer, Long> progress) {
         public boolean any() {
@@ -202,7 +203,7 @@ public final class WaitFor {
             else if (reach.stream().anyMatch(never::contains)) behindFinalized.add(r);
             else deadlocked.add(r);
         }
-        return new Analysis(List.copyOf(stuck), List.copyOf(deadlocked), cycle(deadlocked, edges),
+        return new Analysis(List.copyOf(stuck), List.copyOf(deadlocked), onCycles(deadlocked, edges), cycle(deadlocked, edges),
                 List.copyOf(behindFailed), List.copyOf(behindFinalized), List.copyOf(waits), Map.copyOf(counters));
     }
 
@@ -229,9 +230,12 @@ public final class WaitFor {
         while (dropped) {
             dropped = confirmed.removeIf(r -> !confirmed.containsAll(edges.getOrDefault(r, Set.of())));
         }
+        // the deadlock is the ranks on cycles; the others of the closed set only wait for them, and
         // every call of a rank waiting for a rank that never moves again never completes either
+        List<Integer> core = onCycles(List.copyOf(confirmed), edges);
         Set<Integer> doomed = new TreeSet<>(confirmed);
-        Set<Integer> behind = new TreeSet<>();
+        Set<Integer> behind = new TreeSet<>(confirmed);
+        behind.removeAll(core);
         boolean added = !confirmed.isEmpty();
         while (added) {
             added = false;
@@ -250,7 +254,7 @@ public final class WaitFor {
         }
         List<Integer> moved = new ArrayList<>(second.deadlocked());
         moved.removeAll(doomed);
-        return new Looks(2, secondsApart, List.copyOf(confirmed), List.copyOf(behind), List.copyOf(moved), counted);
+        return new Looks(2, secondsApart, core, List.copyOf(behind), List.copyOf(moved), counted);
     }
 
     /** One wait-for cycle among {@code ranks} (each waiting only for ranks among them), first rank repeated last. */
@@ -412,6 +416,20 @@ public final class WaitFor {
             return requestNeed(p, p.handle(c.handleId()).orElse(null));
         }
         return Need.NONE;
+    }
+
+    /** The ranks among {@code ranks} that lie on a wait-for cycle within them (reach themselves). */
+    private static List<Integer> onCycles(List<Integer> ranks, Map<Integer, Set<Integer>> edges) {
+        Set<Integer> among = new HashSet<>(ranks);
+        Map<Integer, Set<Integer>> within = new HashMap<>();
+        for (int r : ranks) {
+            Set<Integer> to = new HashSet<>(edges.getOrDefault(r, Set.of()));
+            to.retainAll(among);
+            within.put(r, to);
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int r : ranks) if (reachable(r, within).contains(r)) out.add(r);
+        return List.copyOf(out);
     }
 
     private static Set<Integer> reachable(int from, Map<Integer, Set<Integer>> edges) {

@@ -114,6 +114,7 @@ public final class FaultJson {
         }
         ints(w, "stuck", a.stuck());
         ints(w, "deadlocked", a.deadlocked());
+        ints(w, "onCycles", a.onCycles());
         ints(w, "cycle", a.cycle());
         ints(w, "behindFailed", a.behindFailed());
         ints(w, "behindFinalized", a.behindFinalized());

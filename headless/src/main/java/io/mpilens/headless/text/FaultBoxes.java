@@ -133,10 +133,13 @@ public final class FaultBoxes {
         boolean timed = !Double.isNaN(looks.secondsApart());
         String seconds = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
         if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
-            out.add(paint(cut("possible deadlock (one look): " + RankRanges.who(a.deadlocked()) + " wait for each other",
+            out.add(paint(cut("possible deadlock (one look): " + RankRanges.who(a.onCycles()) + " wait for each other",
                     W), YELLOW));
-            out.addAll(RankRanges.listedApart(a.deadlocked(), W));
-            out.addAll(cycleAndWaits(a, a.deadlocked()));
+            out.addAll(RankRanges.listedApart(a.onCycles(), W));
+            out.addAll(cycleAndWaits(a, a.onCycles()));
+            List<Integer> behind = new ArrayList<>(a.deadlocked());
+            behind.removeAll(a.onCycles());
+            out.addAll(behindLines(a, a.deadlocked(), behind));
             out.add("  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
         }
         if (!looks.confirmed().isEmpty()) {
@@ -144,12 +147,9 @@ public final class FaultBoxes {
                     + " call returned " + (timed ? "in " + seconds : "in between"), W), RED));
             out.addAll(RankRanges.listedApart(looks.confirmed(), W));
             out.addAll(cycleAndWaits(a, looks.confirmed()));
-            if (!looks.behind().isEmpty()) {
-                java.util.Set<Integer> doomed = new java.util.HashSet<>(looks.confirmed());
-                doomed.addAll(looks.behind());
-                out.add(cut("  stuck behind them: " + RankRanges.who(looks.behind()), W));
-                for (String l : waitLines(a, looks.behind(), doomed)) out.add("  " + l);
-            }
+            List<Integer> doomed = new ArrayList<>(looks.confirmed());
+            doomed.addAll(looks.behind());
+            out.addAll(behindLines(a, doomed, looks.behind()));
         }
         if (!looks.moved().isEmpty()) {
             out.add(cut(looks.counted()
@@ -178,6 +178,16 @@ public final class FaultBoxes {
             out.addAll(RankRanges.listedApart(behind, W));
             out.addAll(waitLines(a, behind));
         }
+        return out;
+    }
+
+    /** {@code   stuck behind them: rank 2} and its calls, naming only the awaited ranks among {@code stuck}. */
+    private static List<String> behindLines(WaitFor.Analysis a, List<Integer> stuck, List<Integer> behind) {
+        List<String> out = new ArrayList<>();
+        if (behind.isEmpty()) return out;
+        out.add(cut("  stuck behind them: " + RankRanges.who(behind), W));
+        for (String l : RankRanges.listedApart(behind, W - 2)) out.add("  " + l);
+        for (String l : waitLines(a, behind, new java.util.HashSet<>(stuck))) out.add("  " + l);
         return out;
     }
 

@@ -102,6 +102,7 @@ class WaitForTest {
         // rank 3 runs outside MPI: it can still come to the barrier, but 0 and 1 cannot
         assertEquals(List.of(0, 1, 2), a.stuck());
         assertEquals(List.of(0, 1, 2), a.deadlocked());
+        assertEquals(List.of(0, 1), a.onCycles());
         assertEquals(List.of(0, 1, 0), a.cycle());
         assertEquals(List.of(0, 1), a.waits().stream().filter(w -> w.call().rank() == 2).findFirst().orElseThrow().on());
     }
@@ -177,6 +178,23 @@ class WaitForTest {
                 "not deadlocked: ranks 3 4 looked stuck, but there was progress within 2.0 s"), text);
     }
 
+    /** Caught matched at both looks, the busy pair is not stuck; the barrier then waits only for the cycle. */
+    @Test
+    void aRankWaitingOnlyForTheCycleIsBehindItNotInIt() {
+        List<InFlightCall> calls = List.of(recv(0, 1), recv(1, 0), collective(2, "barrier"), send(3, 4), recv(4, 3));
+        Map<Integer, Long> counts = Map.of(0, 5L, 1, 5L, 2, 9L);
+        WaitFor.Analysis first = WaitFor.of(job(5, Map.of(), counts), calls, all(5));
+        WaitFor.Analysis second = WaitFor.of(job(5, Map.of(), counts), calls, all(5));
+        assertEquals(List.of(0, 1, 2), second.deadlocked());
+        assertEquals(List.of(0, 1), second.onCycles());
+        WaitFor.Looks looks = WaitFor.compare(first, second, 1.5);
+        assertEquals(List.of(0, 1), looks.confirmed());
+        assertEquals(List.of(2), looks.behind());
+        assertTrue(looks.moved().isEmpty());
+        assertEquals("DEADLOCK: ranks 0 1 wait for each other; no blocking call returned in 1.5 s",
+                new FaultBoxes(false).waitFor(second, looks).get(0));
+    }
+
     @Test
     void withoutCountersOrWithOtherCallsNothingIsConfirmed() {
         List<InFlightCall> calls = List.of(recv(0, 1), recv(1, 0));
@@ -242,7 +260,9 @@ class WaitForTest {
         assertEquals(64, a.deadlocked().size());
         List<String> text = new FaultBoxes(false).waitFor(a, WaitFor.Looks.ONE);
         for (String l : text) assertTrue(l.length() <= 80, l.length() + ": " + l);
-        assertTrue(text.contains("  ranks 2-63  barrier on MPI_COMM_WORLD  wait for 0 1"), String.join("\n", text));
-        assertTrue(text.get(0).equals("possible deadlock (one look): ranks 0-63 wait for each other"), text.get(0));
+        assertEquals(List.of(0, 1), a.onCycles(), "the barrier's ranks wait for the cycle, they are not on it");
+        assertEquals("possible deadlock (one look): ranks 0 1 wait for each other", text.get(0));
+        assertTrue(text.contains("  stuck behind them: ranks 2-63"), String.join("\n", text));
+        assertTrue(text.contains("    ranks 2-63  barrier on MPI_COMM_WORLD  wait for 0 1"), String.join("\n", text));
     }
 }
