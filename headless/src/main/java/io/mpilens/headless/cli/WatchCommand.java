@@ -94,7 +94,7 @@ final class WatchCommand extends FaultCommand {
         if (!ended.isEmpty()) out.add(cut(stamp(m.at()) + "  " + RankRanges.who(ended) + ": no longer deadlocked"));
         if (!confirmed.isEmpty()) {
             List<Integer> cycle = WaitFor.cycle(a, confirmed);
-            out.add(cut(stamp(m.at()) + "  DEADLOCK: " + RankRanges.who(confirmed) + " wait for each other"
+            out.add(cut(stamp(m.at()) + "  DEADLOCK: " + FaultBoxes.waitEachOther(confirmed)
                     + (cycle.size() > 1 ? "  (cycle " + cycle.stream().map(String::valueOf)
                             .collect(java.util.stream.Collectors.joining(" -> ")) + ")" : "")));
             out.addAll(RankRanges.listedApart(confirmed, HandleTable.WIDTH));

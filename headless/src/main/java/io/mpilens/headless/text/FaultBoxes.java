@@ -133,7 +133,7 @@ public final class FaultBoxes {
         boolean timed = !Double.isNaN(looks.secondsApart());
         String seconds = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
         if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
-            out.add(paint(cut("possible deadlock (one look): " + RankRanges.who(a.onCycles()) + " wait for each other",
+            out.add(paint(cut("possible deadlock (one look): " + waitEachOther(a.onCycles()),
                     W), YELLOW));
             out.addAll(RankRanges.listedApart(a.onCycles(), W));
             out.addAll(cycleAndWaits(a, a.onCycles()));
@@ -143,7 +143,7 @@ public final class FaultBoxes {
             out.add("  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
         }
         if (!looks.confirmed().isEmpty()) {
-            out.add(paint(cut("DEADLOCK: " + RankRanges.who(looks.confirmed()) + " wait for each other; no blocking"
+            out.add(paint(cut("DEADLOCK: " + waitEachOther(looks.confirmed()) + "; no blocking"
                     + " call returned " + (timed ? "in " + seconds : "in between"), W), RED));
             out.addAll(RankRanges.listedApart(looks.confirmed(), W));
             out.addAll(cycleAndWaits(a, looks.confirmed()));
@@ -179,6 +179,12 @@ public final class FaultBoxes {
             out.addAll(waitLines(a, behind));
         }
         return out;
+    }
+
+    /** {@code ranks 0 1 wait for each other}, or {@code rank 5 waits for itself} (a receive from its own rank). */
+    public static String waitEachOther(List<Integer> ranks) {
+        return ranks.size() == 1 ? "rank " + ranks.get(0) + " waits for itself"
+                : RankRanges.who(ranks) + " wait for each other";
     }
 
     /** {@code   stuck behind them: rank 2} and its calls, naming only the awaited ranks among {@code stuck}. */

@@ -116,6 +116,16 @@ class WaitForTest {
         assertFalse(WaitFor.of(job(3), List.of(recv(0, 2), recv(1, 0)), all(3)).any());
     }
 
+    /** A receive from its own rank with nothing sent: a cycle of one. */
+    @Test
+    void aRankReceivingFromItselfWaitsForItself() {
+        WaitFor.Analysis a = WaitFor.of(job(2), List.of(recv(0, 0)), all(2));
+        assertEquals(List.of(0), a.onCycles());
+        assertEquals(List.of(0, 0), a.cycle());
+        assertEquals("possible deadlock (one look): rank 0 waits for itself", new FaultBoxes(false).waitFor(a,
+                WaitFor.Looks.ONE).get(0));
+    }
+
     @Test
     void differentCollectivesOnTheSameCommunicatorWaitForEachOther() {
         WaitFor.Analysis a = WaitFor.of(job(2), List.of(collective(0, "barrier"), collective(1, "bcast")), all(2));
