@@ -53,9 +53,11 @@ public final class MpiJobs implements IDebugEventSetListener {
     /** Last snapshot per rank JVM: a rank that dies keeps showing what it held. */
     private final Map<IDebugTarget, List<ProcessSnapshot>> lastRead = new ConcurrentHashMap<>();
     /** The history of each followed launch (states as they changed from read to read). */
-    private final Map<ILaunch, Timeline> timelines = new ConcurrentHashMap<>();
+    // per launch, held weakly: a launch removed from the Debug view (with its targets, processes
+    // and consoles) must not stay in memory for the rest of the Eclipse session because of us
+    private final Map<ILaunch, Timeline> timelines = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     /** Resume events per launch (the MPI Calls view compares two suspensions only across a resume). */
-    private final Map<ILaunch, Integer> resumes = new ConcurrentHashMap<>();
+    private final Map<ILaunch, Integer> resumes = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     private final Job reader;
     private volatile ILaunch launch;
     private volatile JobView current = JobView.NONE;
