@@ -4,17 +4,25 @@ import java.util.Set;
 
 /**
  * The MPI calls of each Java binding that the agent and the debugger side both need to
- * recognise by name: one list, so the agent's profiles and the in-flight-call analysis agree.
+ * recognise by name — blocking send/receive, collectives, waits — one list, so the agent's
+ * profiles and the in-flight-call analysis agree.
  */
 public final class BindingCalls {
     private final Set<String> blockingPointToPoint;
     private final int peerArgument;
     private final Set<String> blockingCollectives;
+    private final Set<String> waitOne;
+    private final Set<String> waitAll;
+    private final Set<String> waitAny;
 
-    private BindingCalls(Set<String> blockingPointToPoint, int peerArgument, Set<String> blockingCollectives) {
+    private BindingCalls(Set<String> blockingPointToPoint, int peerArgument, Set<String> blockingCollectives,
+                         Set<String> waitOne, Set<String> waitAll, Set<String> waitAny) {
         this.blockingPointToPoint = blockingPointToPoint;
         this.peerArgument = peerArgument;
         this.blockingCollectives = blockingCollectives;
+        this.waitOne = waitOne;
+        this.waitAll = waitAll;
+        this.waitAny = waitAny;
     }
 
     /** Open MPI's Java bindings: (buf, count, type, peer, tag, ...). */
@@ -23,25 +31,38 @@ public final class BindingCalls {
             Set.of("barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv",
                     "scatter", "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter",
                     "reduceScatterBlock", "scan", "exScan", "dup", "split", "create", "createCart", "createGraph",
-                    "merge"));
+                    "merge"),
+            Set.of("waitFor", "waitStatus"), Set.of("waitAll", "waitAllStatus"),
+            Set.of("waitAny", "waitAnyStatus", "waitSome", "waitSomeStatus"));
 
     /** MPJ Express (mpiJava 1.2): (buf, offset, count, type, peer, tag). */
     public static final BindingCalls MPJ_EXPRESS = new BindingCalls(
             Set.of("Send", "Bsend", "Ssend", "Rsend", "Recv", "Sendrecv", "Sendrecv_replace"), 4,
             Set.of("Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv",
                     "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create",
-                    "Create_cart", "Create_graph", "Merge"));
+                    "Create_cart", "Create_graph", "Merge"),
+            Set.of("Wait"), Set.of("Waitall"), Set.of("Waitany", "Waitsome"));
 
-    /** The binding whose spelling this method name has, or null. */
+    /** The binding whose spelling this method name has (a blocking call or a wait), or null. */
     public static BindingCalls spelling(String method) {
-        if (OPEN_MPI.blockingPointToPoint.contains(method) || OPEN_MPI.blockingCollectives.contains(method)) {
-            return OPEN_MPI;
-        }
-        if (MPJ_EXPRESS.blockingPointToPoint.contains(method) || MPJ_EXPRESS.blockingCollectives.contains(method)) {
-            return MPJ_EXPRESS;
-        }
+        if (OPEN_MPI.names(method)) return OPEN_MPI;
+        if (MPJ_EXPRESS.names(method)) return MPJ_EXPRESS;
         return null;
     }
+
+    private boolean names(String method) {
+        return blockingPointToPoint.contains(method) || blockingCollectives.contains(method)
+                || waitOne.contains(method) || waitAll.contains(method) || waitAny.contains(method);
+    }
+
+    /** Instance methods of a request that wait for it. */
+    public Set<String> waitOne() { return waitOne; }
+
+    /** Static methods that wait for every request of an array. */
+    public Set<String> waitAll() { return waitAll; }
+
+    /** Static methods that wait for one or more requests of an array. */
+    public Set<String> waitAny() { return waitAny; }
 
     public Set<String> blockingPointToPoint() { return blockingPointToPoint; }
 

@@ -66,7 +66,7 @@ public final class InFlightCalls {
         }
         if (peer >= 0 && failedRanks.contains(peer)) failed.add(peer);
         List<Long> requests = requests(f, p);
-        if (requests != null && WAIT_ALL.contains(f.method()) && p != null) {
+        if (requests != null && calls != null && calls.waitAll().contains(f.method()) && p != null) {
             // waiting for all of them: one on a FAILED peer is enough never to complete
             for (long id : requests) {
                 HandleInfo r = id == 0 ? null : p.handle(id).orElse(null);
@@ -77,9 +77,6 @@ public final class InFlightCalls {
         return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
                 !failed.isEmpty(), requests);
     }
-
-    /** Waits for every request of the array (both bindings' spellings). */
-    static final Set<String> WAIT_ALL = Set.of("waitAll", "Waitall");
 
     /**
      * The registry ids of the pending requests in the frame's request array, 0 for an element not

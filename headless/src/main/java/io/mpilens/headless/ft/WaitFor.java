@@ -41,9 +41,6 @@ import java.util.TreeSet;
  * over two looks with the agents' progress counters.
  */
 public final class WaitFor {
-    /** Methods that wait for one request (Open MPI, MPJ Express). */
-    private static final Set<String> REQUEST_WAITS = Set.of("waitFor", "waitStatus", "Wait");
-
     private WaitFor() {
     }
 
@@ -104,9 +101,6 @@ public final class WaitFor {
             return new Need(dir, peer, null, null, List.of(), List.of());
         }
     }
-
-    /** Waits over request arrays for one or more of them (waitSome returns when one or more finished). */
-    private static final Set<String> WAIT_ANY = Set.of("waitAny", "waitSome", "Waitany", "Waitsome");
 
     /**
      * What the ranks offer besides their calls: per rank, the peers (COMM_WORLD) of its pending
@@ -390,8 +384,9 @@ public final class WaitFor {
             }
             return Need.NONE;
         }
-        boolean all = InFlightCalls.WAIT_ALL.contains(method);
-        if ((all || WAIT_ANY.contains(method)) && c.requests() != null && p != null) {
+        boolean all = calls != null && calls.waitAll().contains(method);
+        // waitSome returns when one or more finished: as waitAny
+        if ((all || (calls != null && calls.waitAny().contains(method))) && c.requests() != null && p != null) {
             List<Need> parts = new ArrayList<>();
             for (long id : c.requests()) {
                 Need part = id == 0 ? Need.NONE : requestNeed(p, p.handle(id).orElse(null));
@@ -412,7 +407,7 @@ public final class WaitFor {
             if (lower.equals("send") || lower.equals("ssend") || lower.equals("rsend")) return Need.p2p(Dir.SEND, c.peer());
             return Need.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
         }
-        if (REQUEST_WAITS.contains(method) && c.handleId() != 0 && p != null) {
+        if (calls != null && calls.waitOne().contains(method) && c.handleId() != 0 && p != null) {
             return requestNeed(p, p.handle(c.handleId()).orElse(null));
         }
         return Need.NONE;

@@ -13,6 +13,7 @@ import com.sun.jdi.StackFrame;
 import com.sun.jdi.ThreadReference;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
+import io.mpilens.api.binding.BindingCalls;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -159,14 +160,13 @@ public final class ThreadFrames {
     private static List<BindingFrame.Element> requests(List<StackFrame> frames, int at, List<Value> args,
                                                        Function<ObjectReference, Long> registryId) {
         List<BindingFrame.Element> read = requestArray(args, registryId);
-        if (read != null || !args.isEmpty() || !frames.get(at).location().method().name().equalsIgnoreCase("waitall")) {
-            return read;
-        }
+        String name = frames.get(at).location().method().name();
+        BindingCalls calls = BindingCalls.spelling(name);
+        if (read != null || !args.isEmpty() || calls == null || !calls.waitAll().contains(name)) return read;
         for (int j = at - 1; j >= 0; j--) {
             StackFrame inner = frames.get(j);
-            String method = inner.location().method().name();
             if (!inner.location().declaringType().name().startsWith(BINDING_PACKAGE)
-                    || !(method.equalsIgnoreCase("wait") || method.equals("waitFor"))) {
+                    || !calls.waitOne().contains(inner.location().method().name())) {
                 continue;
             }
             ObjectReference request = inner.thisObject();

@@ -147,4 +147,11 @@ public final class BindingProfile {
     public static BindingProfile[] all() {
         return new BindingProfile[] {OpenMpiProfile.create(), MpjExpressProfile.create()};
     }
+
+    /** Both sets in one (profiles list the binding's waits from {@code BindingCalls} beside their tests). */
+    static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new java.util.LinkedHashSet<>(a);
+        out.addAll(b);
+        return java.util.Collections.unmodifiableSet(out);
+    }
 }

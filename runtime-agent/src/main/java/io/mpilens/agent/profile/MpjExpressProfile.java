@@ -29,11 +29,11 @@ final class MpjExpressProfile {
         p.commitMethod = "Commit";
         p.persistentRequestClass = "mpi.Prequest";
         p.startMethods = Set.of("Start", "Startall");
-        p.waitMethods = Set.of("Wait");
+        p.waitMethods = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitOne();
         p.testMethods = Set.of("Test");
-        p.waitAllMethods = Set.of("Waitall");
+        p.waitAllMethods = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitAll();
         p.testAllMethods = Set.of("Testall");
-        p.someMethods = Set.of("Waitany", "Testany", "Waitsome", "Testsome");
+        p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitAny(), Set.of("Testany", "Testsome"));
         p.requestIsNullMethod = "Is_null";
         // (buf, offset, count, type, peer, tag)
         for (String m : new String[] {"Isend", "Ibsend", "Issend", "Irsend", "Irecv", "Send_init", "Bsend_init",

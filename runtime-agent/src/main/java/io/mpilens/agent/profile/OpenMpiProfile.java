@@ -24,12 +24,11 @@ final class OpenMpiProfile {
         p.commitMethod = "commit";
         p.persistentRequestClass = "mpi.Prequest";
         p.startMethods = Set.of("start", "startAll");
-        p.waitMethods = Set.of("waitFor", "waitStatus");
+        p.waitMethods = io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitOne();
         p.testMethods = Set.of("test", "testStatus");
-        p.waitAllMethods = Set.of("waitAll", "waitAllStatus");
+        p.waitAllMethods = io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitAll();
         p.testAllMethods = Set.of("testAll", "testAllStatus");
-        p.someMethods = Set.of("waitAny", "waitAnyStatus", "testAny", "testAnyStatus", "waitSome",
-                "waitSomeStatus", "testSome", "testSomeStatus");
+        p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitAny(), Set.of("testAny", "testAnyStatus", "testSome", "testSomeStatus"));
         p.requestIsNullMethod = "isNull";
         p.requestKeyField = "handle";
         p.handleWritebackMethod = "setHandles";
