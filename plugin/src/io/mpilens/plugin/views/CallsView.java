@@ -67,7 +67,7 @@ public final class CallsView extends JobViewPart {
         FaultBoxes boxes = new FaultBoxes(false);
         List<String> out = new ArrayList<>(boxes.calls(job.model(), calls));
         out.remove(0); // the job line: the view's header says it
-        for (String l : boxes.waitFor(a, looks)) out.add(l.startsWith("  (a message still in flight") ? CONFIRM : l);
+        out.addAll(boxes.waitFor(a, looks, CONFIRM));
         return out;
     }
 

@@ -91,24 +91,20 @@ final class WatchCommand extends FaultCommand {
         List<String> out = new ArrayList<>();
         List<Integer> ended = new ArrayList<>(before);
         ended.removeAll(confirmed);
-        if (!ended.isEmpty()) out.add(cut(stamp(m.at()) + "  " + RankRanges.who(ended) + ": no longer deadlocked"));
+        if (!ended.isEmpty()) out.add(FaultBoxes.cut(stamp(m.at()) + "  " + RankRanges.who(ended) + ": no longer deadlocked"));
         if (!confirmed.isEmpty()) {
             List<Integer> cycle = WaitFor.cycle(a, confirmed);
-            out.add(cut(stamp(m.at()) + "  DEADLOCK: " + FaultBoxes.waitEachOther(confirmed)
-                    + (cycle.size() > 1 ? "  (cycle " + cycle.stream().map(String::valueOf)
-                            .collect(java.util.stream.Collectors.joining(" -> ")) + ")" : "")));
+            out.add(FaultBoxes.cut(stamp(m.at()) + "  DEADLOCK: " + FaultBoxes.waitEachOther(confirmed)
+                    + (cycle.size() > 1 ? "  (cycle " + FaultBoxes.cycleText(cycle) + ")" : "")));
             out.addAll(RankRanges.listedApart(confirmed, HandleTable.WIDTH));
             if (!looks.behind().isEmpty()) {
-                out.add(cut(stamp(m.at()) + "  stuck behind them: " + RankRanges.who(looks.behind())));
+                out.add(FaultBoxes.cut(stamp(m.at()) + "  stuck behind them: " + RankRanges.who(looks.behind())));
                 out.addAll(RankRanges.listedApart(looks.behind(), HandleTable.WIDTH));
             }
         }
         return out;
     }
 
-    private static String cut(String s) {
-        return s.length() <= HandleTable.WIDTH ? s : s.substring(0, HandleTable.WIDTH - 3) + "...";
-    }
 
     @Override
     List<String> text(FaultBoxes boxes, JobModel m) {

@@ -68,14 +68,10 @@ public final class FaultJson {
         return w.endArray().endObject().toString();
     }
 
-    /** {@code calls --json}: the ranks' states and the MPI call each of their threads is inside. */
-    public static String calls(JobModel m, List<InFlightCall> calls) {
-        return calls(m, calls, null, null);
-    }
-
     /**
-     * {@code calls --json} with the wait-for analysis ({@code waitFor}; omitted when {@code a} is
-     * null): the stuck ranks, how they are stuck, and what the looks showed.
+     * {@code calls --json}: the ranks' states, the MPI call each of their threads is inside, and the
+     * wait-for analysis ({@code waitFor}; omitted when {@code a} is null): the stuck ranks, how they
+     * are stuck, and what the looks showed.
      */
     public static String calls(JobModel m, List<InFlightCall> calls, WaitFor.Analysis a, WaitFor.Looks looks) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())

@@ -127,6 +127,11 @@ public final class FaultBoxes {
      * after one look it is a possible one, with the option that checks.
      */
     public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks) {
+        return waitFor(a, looks, "  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
+    }
+
+    /** @param oneLookHint what follows a possible deadlock seen at one look: how to look again */
+    public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks, String oneLookHint) {
         List<String> out = new ArrayList<>();
         if (!a.any()) return out;
         // NaN: the looks' distance in time says nothing (a debugger's two suspensions of the job)
@@ -140,7 +145,7 @@ public final class FaultBoxes {
             List<Integer> behind = new ArrayList<>(a.deadlocked());
             behind.removeAll(a.onCycles());
             out.addAll(behindLines(a, a.deadlocked(), behind));
-            out.add("  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
+            out.add(oneLookHint);
         }
         if (!looks.confirmed().isEmpty()) {
             out.add(paint(cut("DEADLOCK: " + waitEachOther(looks.confirmed()) + "; no blocking"
@@ -201,7 +206,7 @@ public final class FaultBoxes {
         List<String> out = new ArrayList<>();
         List<Integer> cycle = WaitFor.cycle(a, ranks);
         if (cycle.size() > 1) {
-            out.add(cut("  cycle " + cycle.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" -> ")), W));
+            out.add(cut("  cycle " + cycleText(cycle), W));
         }
         out.addAll(waitLines(a, ranks));
         return out;
@@ -343,6 +348,16 @@ public final class FaultBoxes {
 
     private static String cut(String s, int n) {
         return s.length() <= n ? s : s.substring(0, Math.max(0, n - 3)) + "...";
+    }
+
+    /** A line of at most 80 columns, cut with {@code ...}. */
+    public static String cut(String s) {
+        return cut(s, W);
+    }
+
+    /** {@code 0 -> 1 -> 0}: a wait-for cycle, its first rank repeated last. */
+    public static String cycleText(List<Integer> cycle) {
+        return cycle.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" -> "));
     }
 
     private String paint(String s, String code) {
