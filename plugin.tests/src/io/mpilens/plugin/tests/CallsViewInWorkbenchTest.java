@@ -30,7 +30,7 @@ import org.eclipse.debug.core.DebugPlugin;
 import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.debug.core.ILaunchManager;
-import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.core.model.ISuspendResume;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
@@ -45,6 +45,16 @@ import org.junit.jupiter.api.Test;
  * suspensions and confirms the deadlock of ranks 0 and 1, with rank 2 stuck behind them.
  */
 class CallsViewInWorkbenchTest {
+    /** Suspends or resumes every rank at once, as the launch does (the Debug view's Suspend on the launch). */
+    private static void wholeJob(ILaunch launch, boolean suspend, String what) throws Exception {
+        ISuspendResume all = (ISuspendResume) launch;
+        inBackground(what, () -> {
+            if (suspend) all.suspend();
+            else all.resume();
+            return null;
+        });
+    }
+
     private static void shot(IWorkbenchPage page, CallsView calls, String file) throws Exception {
         page.activate(calls);
         page.setPartState(page.getReference(calls), IWorkbenchPage.STATE_MAXIMIZED);
@@ -88,10 +98,7 @@ class CallsViewInWorkbenchTest {
             waitUntil("opening MPI Hosts reads the running job again", () -> MpiJobs.get().current() != before);
             page.hideView(hosts);
 
-            inBackground("every rank is suspended", () -> {
-                for (IDebugTarget t : launch.getDebugTargets()) t.suspend();
-                return null;
-            });
+            wholeJob(launch, true, "every rank is suspended");
             MpiJobs.get().refresh();
             waitUntil(() -> "the MPI Calls view shows the cycle of the suspended job:\n" + calls.shownText(), START.toMillis(),
                     () -> calls.shownText().contains("  cycle 0 -> 1 -> 0"));
@@ -106,15 +113,9 @@ class CallsViewInWorkbenchTest {
             shot(page, calls, "calls-view-one-look.png");
 
             // resume for a moment, suspend again: the second look confirms ranks 0 and 1, never the busy pair
-            inBackground("every rank is resumed", () -> {
-                for (IDebugTarget t : launch.getDebugTargets()) t.resume();
-                return null;
-            });
+            wholeJob(launch, false, "every rank is resumed");
             Thread.sleep(1500);
-            inBackground("every rank is suspended again", () -> {
-                for (IDebugTarget t : launch.getDebugTargets()) t.suspend();
-                return null;
-            });
+            wholeJob(launch, true, "every rank is suspended again");
             MpiJobs.get().refresh();
             waitUntil(() -> "the MPI Calls view confirms the deadlock:\n" + calls.shownText(), START.toMillis(),
                     () -> calls.shownText().contains("DEADLOCK: "));

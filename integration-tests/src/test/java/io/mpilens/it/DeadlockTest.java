@@ -13,7 +13,6 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DeadlockTest {
     private static final String JOB = "it-deadlock";
     private static final int RANKS = 5;
+    private static final Duration WATCH_WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path tmp;
@@ -100,7 +100,7 @@ class DeadlockTest {
             String text = null;
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline) {
-                text = cli(jobs, "calls", "--job", JOB, "--no-color", "--confirm", "1.5");
+                text = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1.5");
                 if (text.contains("\nDEADLOCK: ")) break;
                 Thread.sleep(500);
             }
@@ -112,12 +112,12 @@ class DeadlockTest {
                     + " on MPI_COMM_WORLD  waits for 0 1\n"), text);
             assertFalse(text.contains("possible deadlock"), text);
 
-            String json = cli(jobs, "calls", "--job", JOB, "--json", "--confirm", "1.5");
+            String json = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--json", "--confirm", "1.5");
             assertTrue(json.contains("\"confirmed\":[0,1]") && json.contains("\"behindConfirmed\":[2]"), json);
             assertTrue(json.contains("\"cycle\":[0,1,0]"), json);
 
             // one look: not more than "possible", never the word DEADLOCK
-            String once = cli(jobs, "calls", "--job", JOB, "--no-color");
+            String once = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
             assertFalse(once.contains("DEADLOCK"), once);
             assertTrue(once.contains("\npossible deadlock (one look): "), once);
 
@@ -130,48 +130,26 @@ class DeadlockTest {
      * it is over when rank 1 is killed (rank 0 then waits for a FAILED rank: not a deadlock).
      */
     private void watchSaysWhenTheDeadlockComesAndGoes(Path jobs) throws Exception {
-        Output out = new Output();
-        Output err = new Output();
+        Cli.Output out = new Cli.Output();
+        Cli.Output err = new Cli.Output();
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> MpiLensCli.run(new String[] {"watch", "--job", JOB, "--interval", "1", "--deadlocks"},
                         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                         Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1")));
-        await(out, l -> l.endsWith("  DEADLOCK: ranks 0 1 wait for each other  (cycle 0 -> 1 -> 0)"), "the deadlock");
-        await(out, l -> l.endsWith("  stuck behind them: rank 2"), "the rank stuck behind it");
+        Cli.await(out, l -> l.endsWith("  DEADLOCK: ranks 0 1 wait for each other  (cycle 0 -> 1 -> 0)"), "the deadlock",
+                WATCH_WAIT);
+        Cli.await(out, l -> l.endsWith("  stuck behind them: rank 2"), "the rank stuck behind it", WATCH_WAIT);
         assertTrue(out.lines().stream().noneMatch(l -> l.contains("DEADLOCK") && (l.contains(" 3") || l.contains(" 4"))),
                 String.join("\n", out.lines()));
         long pid = new JobDirectory(jobs).job(JOB).records().stream().filter(r -> r.rank() == 1).findFirst()
                 .orElseThrow().pid();
         assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor());
-        await(out, l -> l.endsWith("  ranks 0 1: no longer deadlocked"), "the end of the deadlock");
+        Cli.await(out, l -> l.endsWith("  ranks 0 1: no longer deadlocked"), "the end of the deadlock", WATCH_WAIT);
         assertFalse(exit.isDone() && exit.get() != MpiLensCli.EXIT_OK, String.join("\n", err.lines()));
-    }
-
-    /** Everything printed so far, safe to read while the command writes. */
-    private static final class Output extends ByteArrayOutputStream {
-        synchronized java.util.List<String> lines() {
-            return java.util.Arrays.asList(toString(StandardCharsets.UTF_8).split("\n"));
-        }
-    }
-
-    private static void await(Output out, java.util.function.Predicate<String> line, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (out.lines().stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(200);
-        assertTrue(out.lines().stream().anyMatch(line), "watch printed " + what + ":\n" + String.join("\n", out.lines()));
     }
 
     private static long returns(JobModel m, int rank) {
         ProcessSnapshot p = m.rank(rank).map(RankStatus::snapshot).orElseThrow();
         return p.agentHealth().blockingReturns();
-    }
-
-    private static String cli(Path jobs, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
-        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
-        assertEquals(MpiLensCli.EXIT_OK, code, text);
-        return text;
     }
 }

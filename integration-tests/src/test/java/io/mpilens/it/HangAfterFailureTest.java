@@ -14,14 +14,10 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.cli.MpiLensCli;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,36 +75,25 @@ class HangAfterFailureTest {
                 assertTrue(c.neverCompletes(), c.toString());
             }
 
-            String calls = cli(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
+            String calls = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
             assertTrue(calls.contains("\nranks 0 1 3-7  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]\n"),
                     calls);
             assertEquals(1, calls.lines().filter(l -> l.contains("barrier")).count(), calls);
             // waiting for a FAILED rank is not a deadlock, at one look or two
-            String twice = cli(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1");
+            String twice = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1");
             assertTrue(twice.contains("NEVER COMPLETES: FAILED [2]") && !twice.contains("DEADLOCK")
                     && !twice.contains("deadlock"), twice);
-            String cominfo = cli(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--no-color");
+            String cominfo = Cli.run(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--no-color");
             assertTrue(cominfo.contains("| members 0 1 2x 3-7 "), cominfo);
 
             // a few ranks of the job: only theirs are printed; a dead or unknown rank is named, exit 3
-            String some = cli(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", "1,3-4", "--json");
+            String some = Cli.run(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", "1,3-4", "--json");
             for (int r = 0; r < RANKS; r++) {
                 assertEquals(r == 1 || r == 3 || r == 4, some.contains("{\"rank\":" + r + ",\"worldSize\":"), "rank " + r + ": " + some);
             }
-            String dead = cli(jobs, MpiLensCli.EXIT_UNREADABLE, "handles", "--job", JOB, "--ranks", "2,9");
+            String dead = Cli.run(jobs, MpiLensCli.EXIT_UNREADABLE, "handles", "--job", JOB, "--ranks", "2,9");
             assertTrue(dead.contains("rank 2 of job " + JOB) && dead.contains("has ended"), dead);
             assertTrue(dead.contains("job " + JOB + " has no rank 9 (8 ranks registered: 0-7)"), dead);
         }
-    }
-
-    /** Output (then stderr) of an mpilens command reading the test's job directory; fails on another exit code. */
-    private static String cli(Path jobs, int expectedExit, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
-        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedExit, code, text);
-        return text;
     }
 }

@@ -7,13 +7,11 @@ import io.mpilens.headless.cli.MpiLensCli;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,13 +33,6 @@ class WatchTest {
     @TempDir
     Path tmp;
 
-    /** Everything printed so far, safe to read while the command writes. */
-    private static final class Output extends ByteArrayOutputStream {
-        synchronized List<String> lines() {
-            return Arrays.asList(toString(StandardCharsets.UTF_8).split("\n"));
-        }
-    }
-
     private static final java.util.regex.Pattern RANKS = java.util.regex.Pattern.compile("  ranks? ([0-9][0-9 -]*): ");
 
     /** The ranks a transition line is about: {@code rank 2: …} or {@code ranks 0 1 3-63: …}; none for another line. */
@@ -50,10 +41,8 @@ class WatchTest {
         return m.find() ? io.mpilens.headless.text.RankRanges.parse(m.group(1)) : java.util.Set.of();
     }
 
-    private static void await(Output out, Predicate<String> line, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (out.lines().stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(100);
-        assertTrue(out.lines().stream().anyMatch(line), "watch printed " + what + ":\n" + String.join("\n", out.lines()));
+    private static void await(Cli.Output out, Predicate<String> line, String what) throws InterruptedException {
+        Cli.await(out, line, what, Duration.ofSeconds(30));
     }
 
     private static void signal(String sig, long pid) throws Exception {
@@ -65,8 +54,8 @@ class WatchTest {
     void printsEachTransitionAsItHappensAndEndsWhenTheJobIsGone() throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        Output out = new Output();
-        Output err = new Output();
+        Cli.Output out = new Cli.Output();
+        Cli.Output err = new Cli.Output();
         CompletableFuture<Integer> exit;
         try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).mpirunArgs("--mca orte_abort_on_non_zero_status 0")
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build())) {

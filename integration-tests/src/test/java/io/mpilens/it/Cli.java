@@ -1,0 +1,46 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.cli.MpiLensCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/** The {@code mpilens} command line run in the test's JVM against a test's job directory. */
+final class Cli {
+    private Cli() {
+    }
+
+    /** Output (then stderr) of an mpilens command reading the test's job directory; fails on another exit code. */
+    static String run(Path jobs, int expectedExit, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
+        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, code, text);
+        return text;
+    }
+
+    /** Everything a long-running command ({@code watch}) printed so far, safe to read while it writes. */
+    static final class Output extends ByteArrayOutputStream {
+        synchronized List<String> lines() {
+            return Arrays.asList(toString(StandardCharsets.UTF_8).split("\n"));
+        }
+    }
+
+    /** Waits up to {@code limit} for a line of {@code out} that {@code line} accepts; fails naming {@code what}. */
+    static void await(Output out, Predicate<String> line, String what, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (out.lines().stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(100);
+        assertTrue(out.lines().stream().anyMatch(line), "watch printed " + what + ":\n" + String.join("\n", out.lines()));
+    }
+}
