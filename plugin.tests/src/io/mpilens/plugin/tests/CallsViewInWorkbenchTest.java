@@ -103,11 +103,11 @@ class CallsViewInWorkbenchTest {
             waitUntil(() -> "the MPI Calls view shows the cycle of the suspended job:\n" + calls.shownText(), START.toMillis(),
                     () -> calls.shownText().contains("  cycle 0 -> 1 -> 0"));
             String text = calls.shownText();
-            assertTrue(text.contains("rank 0  recv on MPI_COMM_WORLD peer 1  [main]"), text);
+            assertTrue(text.contains("rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  [main]"), text);
             assertTrue(text.contains("rank 2  barrier on MPI_COMM_WORLD  [main]"), text);
             assertTrue(text.contains("possible deadlock (one look): "), text);
-            assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer 1  waits for 1"), text);
-            assertTrue(text.contains("  rank 1  recv on MPI_COMM_WORLD peer 0  waits for 0"), text);
+            assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  waits for 1"), text);
+            assertTrue(text.contains("  rank 1  recv on MPI_COMM_WORLD peer 0 tag 7  waits for 0"), text);
             assertTrue(text.contains("(one look at a suspended job: resume it for a moment and suspend it again,"), text);
             assertFalse(text.contains("DEADLOCK"), "one suspension confirms nothing: " + text);
             shot(page, calls, "calls-view-one-look.png");

@@ -14,9 +14,15 @@ public final class BindingCalls {
     private final Set<String> waitOne;
     private final Set<String> waitAll;
     private final Set<String> waitAny;
+    private final String binding;
+    private final int anySource;
+    private final int anyTag;
 
-    private BindingCalls(Set<String> blockingPointToPoint, int peerArgument, Set<String> blockingCollectives,
-                         Set<String> waitOne, Set<String> waitAll, Set<String> waitAny) {
+    private BindingCalls(String binding, int anySource, int anyTag, Set<String> blockingPointToPoint, int peerArgument,
+                         Set<String> blockingCollectives, Set<String> waitOne, Set<String> waitAll, Set<String> waitAny) {
+        this.binding = binding;
+        this.anySource = anySource;
+        this.anyTag = anyTag;
         this.blockingPointToPoint = blockingPointToPoint;
         this.peerArgument = peerArgument;
         this.blockingCollectives = blockingCollectives;
@@ -25,8 +31,11 @@ public final class BindingCalls {
         this.waitAny = waitAny;
     }
 
-    /** Open MPI's Java bindings: (buf, count, type, peer, tag, ...). */
-    public static final BindingCalls OPEN_MPI = new BindingCalls(
+    /**
+     * Open MPI's Java bindings: (buf, count, type, peer, tag, ...). {@code MPI.ANY_SOURCE} and
+     * {@code MPI.ANY_TAG} are Open MPI's C values, -1 both ({@code MPI_PROC_NULL} is -2).
+     */
+    public static final BindingCalls OPEN_MPI = new BindingCalls("openmpi", -1, -1,
             Set.of("send", "bSend", "sSend", "rSend", "recv", "sendRecv", "sendRecvReplace"), 3,
             Set.of("barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv",
                     "scatter", "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter",
@@ -35,8 +44,11 @@ public final class BindingCalls {
             Set.of("waitFor", "waitStatus"), Set.of("waitAll", "waitAllStatus"),
             Set.of("waitAny", "waitAnyStatus", "waitSome", "waitSomeStatus"));
 
-    /** MPJ Express (mpiJava 1.2): (buf, offset, count, type, peer, tag). */
-    public static final BindingCalls MPJ_EXPRESS = new BindingCalls(
+    /**
+     * MPJ Express (mpiJava 1.2): (buf, offset, count, type, peer, tag). {@code MPI.ANY_SOURCE} and
+     * {@code MPI.ANY_TAG} are -2 both ({@code MPI.PROC_NULL} is -3).
+     */
+    public static final BindingCalls MPJ_EXPRESS = new BindingCalls("mpj", -2, -2,
             Set.of("Send", "Bsend", "Ssend", "Rsend", "Recv", "Sendrecv", "Sendrecv_replace"), 4,
             Set.of("Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv",
                     "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create",
@@ -49,6 +61,19 @@ public final class BindingCalls {
         if (MPJ_EXPRESS.names(method)) return MPJ_EXPRESS;
         return null;
     }
+
+    /** The binding of that id (a snapshot's {@code binding}: {@code openmpi}, {@code mpj}), or null. */
+    public static BindingCalls of(String binding) {
+        if (OPEN_MPI.binding.equals(binding)) return OPEN_MPI;
+        if (MPJ_EXPRESS.binding.equals(binding)) return MPJ_EXPRESS;
+        return null;
+    }
+
+    /** The value of this binding's {@code MPI.ANY_SOURCE}, as a receive's peer argument or a request's peer. */
+    public int anySource() { return anySource; }
+
+    /** The value of this binding's {@code MPI.ANY_TAG}. */
+    public int anyTag() { return anyTag; }
 
     private boolean names(String method) {
         return blockingPointToPoint.contains(method) || blockingCollectives.contains(method)

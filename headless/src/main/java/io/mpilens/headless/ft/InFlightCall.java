@@ -19,9 +19,23 @@ import java.util.List;
  * @param requests   for a call over an array of requests ({@code waitAll}, {@code waitAny}…): the
  *                   registry id of each pending request in it, 0 for an element not found pending in
  *                   the registry; null for other calls, or when the array was not read
+ * @param anySource  a receive from {@code MPI.ANY_SOURCE} (its own, or of the request it waits for);
+ *                   {@code peer} is then -1
+ * @param tag        the tag of a point-to-point call or of the request it waits for, {@link #ANY_TAG}
+ *                   for {@code MPI.ANY_TAG}, {@link io.mpilens.api.model.HandleInfo#UNKNOWN} when none or unknown
  */
 public record InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
-                           List<Integer> failedPeers, boolean neverCompletes, List<Long> requests) {
+                           List<Integer> failedPeers, boolean neverCompletes, List<Long> requests,
+                           boolean anySource, int tag) {
+    /** {@link #tag} of a receive from any tag, whatever the binding's value of {@code MPI.ANY_TAG}. */
+    public static final int ANY_TAG = -1;
+
+    public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
+                        List<Integer> failedPeers, boolean neverCompletes, List<Long> requests) {
+        this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, requests, false,
+                io.mpilens.api.model.HandleInfo.UNKNOWN);
+    }
+
     public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
                         List<Integer> failedPeers, boolean neverCompletes) {
         this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, null);

@@ -47,6 +47,8 @@ public final class InFlightCalls {
                 : f.receiverMembers() != null ? f.receiverClass() + " " + f.receiverMembers() : f.receiverClass();
         List<Integer> failed = new ArrayList<>();
         int peer = -1;
+        boolean anySource = false;
+        int tag = HandleInfo.UNKNOWN;
         HandleInfo comm = h == null ? null : h.kind() == HandleKind.COMMUNICATOR ? h
                 : p.handle(h.communicator()).orElse(null);
         BindingCalls calls = BindingCalls.spelling(f.method());
@@ -61,8 +63,13 @@ public final class InFlightCalls {
             int at = calls.peerArgumentOf(f.method());
             Integer local = at < f.intArguments().size() ? f.intArguments().get(at) : null;
             peer = local == null ? -1 : worldRank(comm, local);
+            anySource = local != null && local == calls.anySource();
+            tag = tag(calls, at + 1 < f.intArguments().size() ? f.intArguments().get(at + 1) : null);
         } else if (h != null && h.kind() == HandleKind.REQUEST && h.peer() != HandleInfo.UNKNOWN) {
             peer = worldRank(comm, h.peer());
+            BindingCalls binding = p == null ? null : BindingCalls.of(p.binding());
+            anySource = binding != null && h.peer() == binding.anySource();
+            tag = tag(binding, h.tag());
         }
         if (peer >= 0 && failedRanks.contains(peer)) failed.add(peer);
         List<Long> requests = requests(f, p);
@@ -75,7 +82,14 @@ public final class InFlightCalls {
             }
         }
         return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
-                !failed.isEmpty(), requests);
+                !failed.isEmpty(), requests, anySource, tag);
+    }
+
+    /** A tag as the binding passed it: {@link InFlightCall#ANY_TAG} for its {@code MPI.ANY_TAG}, UNKNOWN for none. */
+    static int tag(BindingCalls binding, Integer raw) {
+        if (raw == null || raw == HandleInfo.UNKNOWN || binding == null) return HandleInfo.UNKNOWN;
+        if (raw == binding.anyTag()) return InFlightCall.ANY_TAG;
+        return raw >= 0 ? raw : HandleInfo.UNKNOWN;
     }
 
     /**

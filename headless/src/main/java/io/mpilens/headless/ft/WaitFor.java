@@ -16,14 +16,18 @@ import java.util.TreeSet;
 
 /**
  * Which ranks cannot make progress, from the MPI calls their threads are inside at one look: a
- * wait-for analysis over blocking calls (AND for collectives, one peer for send/receive). Pure,
- * like {@link FaultModel}.
+ * wait-for analysis over blocking calls (AND for collectives and {@code waitAll}, OR for receives
+ * from any source and {@code waitAny}). Pure, like {@link FaultModel}.
  *
  * <p>A rank can progress when it is not inside a blocking MPI call (or was not read, or is not
  * known: nothing is claimed about what was not seen), or when one of its calls can complete:
  * a receive whose peer can progress or is sending to it, a send whose peer can progress or is
  * receiving from it, a collective whose every other member can progress or is inside the same
- * collective on the same communicator. FAILED and FINALIZED ranks never send again. The ranks
+ * collective on the same communicator. A receive from any source needs one member of its
+ * communicator that can progress or sends to it (OR). A send pairs with a receive only on the same
+ * communicator (when both are placed in the model) with a matching tag ({@code ANY_TAG} matches
+ * every tag, an unknown tag or communicator matches anything): a receive for tag 7 while the peer
+ * sits in a synchronous send of tag 8 is stuck. FAILED and FINALIZED ranks never send again. The ranks
  * left over are stuck: each waits for ranks that are stuck too, or (directly or through others)
  * for a FAILED or FINALIZED rank.
  *
@@ -32,8 +36,8 @@ import java.util.TreeSet;
  * complete them while the rank waits elsewhere).
  *
  * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
- * receives from any source, {@code sendRecv}, buffered sends, a {@code waitAny} element not found
- * pending, calls on a communicator it cannot place. Tags are not compared. Threads outside MPI
+ * {@code sendRecv}, buffered sends, a {@code waitAny} element not found pending, a receive from any
+ * source on an intercommunicator or an unknown communicator. Threads outside MPI
  * calls are not seen: a rank whose only MPI calls are stuck is taken as stuck, although another
  * of its threads might still post the send a stuck one waits for (not in MPI_THREAD_SINGLE or
  * FUNNELED programs). One look cannot tell a deadlock from a
@@ -94,23 +98,45 @@ public final class WaitFor {
      * What one call needs from other ranks: a receive from or send to {@code peer}, a collective,
      * or all / any of {@code parts} (the requests of a {@code waitAll} / {@code waitAny}).
      */
-    private record Need(Dir dir, int peer, String comm, String method, List<Integer> members, List<Need> parts) {
-        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of(), List.of());
+    private record Need(Dir dir, int peer, String comm, String method, List<Integer> members, List<Need> parts,
+                        boolean anySource, int tag) {
+        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of(), List.of(), false, HandleInfo.UNKNOWN);
 
-        static Need p2p(Dir dir, int peer) {
-            return new Need(dir, peer, null, null, List.of(), List.of());
+        /**
+         * A send to or receive from {@code peer} (COMM_WORLD), or with {@code anySource} a receive
+         * from any of {@code members}; on communicator {@code comm} (cross-rank key, null when not
+         * placed) with {@code tag} ({@link InFlightCall#ANY_TAG}, or UNKNOWN: matches every tag).
+         */
+        static Need p2p(Dir dir, int peer, String comm, int tag) {
+            return new Need(dir, peer, comm, null, List.of(), List.of(), false, tag);
+        }
+
+        static Need fromAny(List<Integer> members, String comm, int tag) {
+            return new Need(Dir.RECEIVE, -1, comm, null, List.copyOf(members), List.of(), true, tag);
+        }
+
+        /** Whether this p2p need pairs with one of rank {@code from} on {@code comm} with {@code tag}. */
+        boolean pairs(int from, String onComm, int withTag) {
+            return (anySource ? members.contains(from) : peer == from) && sameTag(tag, withTag)
+                    && (comm == null || onComm == null || comm.equals(onComm));
         }
     }
 
+    /** Tags match when equal, when either is {@code ANY_TAG} (only a receive has it), or when either is unknown. */
+    private static boolean sameTag(int a, int b) {
+        return a == HandleInfo.UNKNOWN || b == HandleInfo.UNKNOWN || a == InFlightCall.ANY_TAG
+                || b == InFlightCall.ANY_TAG || a == b;
+    }
+
     /**
-     * What the ranks offer besides their calls: per rank, the peers (COMM_WORLD) of its pending
-     * send requests and of its pending receive requests. MPI can complete those while the rank is
-     * inside any call, so a peer waiting for one of them is not stuck on this rank.
+     * What the ranks offer besides their calls: per rank, its pending send and receive requests
+     * as needs (peer, communicator, tag). MPI can complete those while the rank is inside any
+     * call, so a peer waiting for one of them is not stuck on this rank.
      */
-    private record Offers(Map<Integer, Set<Integer>> sends, Map<Integer, Set<Integer>> receives) {
-        boolean has(int rank, Dir dir, int peer) {
-            Map<Integer, Set<Integer>> m = dir == Dir.SEND ? sends : receives;
-            return m.getOrDefault(rank, Set.of()).contains(peer);
+    private record Offers(Map<Integer, List<Need>> byRank) {
+        boolean has(int rank, Dir dir, int peer, String comm, int tag) {
+            for (Need n : byRank.getOrDefault(rank, List.of())) if (n.dir() == dir && n.pairs(peer, comm, tag)) return true;
+            return false;
         }
     }
 
@@ -138,15 +164,16 @@ public final class WaitFor {
         for (RankStatus r : m.processes()) if (r.snapshot() != null) snapshots.put(r.rank(), r.snapshot());
         Map<Integer, List<InFlightCall>> byRank = new TreeMap<>();
         Map<InFlightCall, Need> needs = new java.util.IdentityHashMap<>();
+        Map<Integer, Map<Long, CommunicatorView>> comms = communicators(m);
         // the ranks inside each collective, by communicator key and method
         Map<String, Set<Integer>> inside = new HashMap<>();
         for (InFlightCall c : calls) {
             byRank.computeIfAbsent(c.rank(), k -> new ArrayList<>()).add(c);
-            Need n = need(m, snapshots.get(c.rank()), c);
+            Need n = need(comms, snapshots.get(c.rank()), c);
             needs.put(c, n);
             if (n.dir() == Dir.COLLECTIVE) inside.computeIfAbsent(n.comm() + "\n" + n.method(), k -> new HashSet<>()).add(c.rank());
         }
-        Offers offers = offers(m);
+        Offers offers = offers(m, comms);
         Set<Integer> progress = new HashSet<>();
         for (int r : known) {
             if (never.contains(r)) continue;
@@ -285,14 +312,16 @@ public final class WaitFor {
         switch (n.dir()) {
             case RECEIVE:
             case SEND: {
-                int p = n.peer();
-                if (!known.contains(p) || progress.contains(p)) return List.of();
-                Dir opposite = n.dir() == Dir.RECEIVE ? Dir.SEND : Dir.RECEIVE;
-                if (ctx.offers().has(p, opposite, me)) return List.of();
-                for (InFlightCall o : ctx.byRank().getOrDefault(p, List.of())) {
-                    if (offers(ctx.needs().get(o), opposite, me)) return List.of();
+                if (!n.anySource()) return awaitedPeer(me, n, n.peer(), ctx);
+                // from any source: one member that can send it is enough
+                Set<Integer> out = new TreeSet<>();
+                for (int p : n.members()) {
+                    if (p == me) continue;
+                    List<Integer> a = awaitedPeer(me, n, p, ctx);
+                    if (a.isEmpty()) return List.of();
+                    out.addAll(a);
                 }
-                return List.of(p);
+                return List.copyOf(out);
             }
             case COLLECTIVE: {
                 String key = n.comm() + "\n" + n.method();
@@ -329,27 +358,71 @@ public final class WaitFor {
         }
     }
 
-    /** Whether need {@code n} sends to (or receives from, by {@code dir}) rank {@code to}, itself or through a part. */
-    private static boolean offers(Need n, Dir dir, int to) {
-        if (n.dir() == dir && n.peer() == to) return true;
-        for (Need part : n.parts()) if (offers(part, dir, to)) return true;
+    /** Whether rank {@code me}'s send/receive {@code n} can be paired by peer {@code p}; else p, which cannot progress. */
+    private static List<Integer> awaitedPeer(int me, Need n, int p, Ctx ctx) {
+        if (!ctx.known().contains(p) || ctx.progress().contains(p)) return List.of();
+        Dir opposite = n.dir() == Dir.RECEIVE ? Dir.SEND : Dir.RECEIVE;
+        if (ctx.offers().has(p, opposite, me, n.comm(), n.tag())) return List.of();
+        for (InFlightCall o : ctx.byRank().getOrDefault(p, List.of())) {
+            if (offers(ctx.needs().get(o), opposite, me, n.comm(), n.tag())) return List.of();
+        }
+        return List.of(p);
+    }
+
+    /**
+     * Whether need {@code n} sends to (or receives from, by {@code dir}) rank {@code to} on
+     * {@code comm} with {@code tag}, itself or through a part.
+     */
+    private static boolean offers(Need n, Dir dir, int to, String comm, int tag) {
+        if (n.dir() == dir && n.pairs(to, comm, tag)) return true;
+        for (Need part : n.parts()) if (offers(part, dir, to, comm, tag)) return true;
         return false;
     }
 
-    private static Offers offers(JobModel m) {
-        Map<Integer, Set<Integer>> sends = new HashMap<>();
-        Map<Integer, Set<Integer>> receives = new HashMap<>();
+    private static Offers offers(JobModel m, Map<Integer, Map<Long, CommunicatorView>> comms) {
+        Map<Integer, List<Need>> byRank = new HashMap<>();
         for (RankStatus r : m.processes()) {
             ProcessSnapshot p = r.snapshot();
             if (p == null) continue;
             for (HandleInfo h : p.handles()) {
                 if (h.kind() != HandleKind.REQUEST) continue;
-                Need n = requestNeed(p, h);
-                if (n.dir() == Dir.SEND) sends.computeIfAbsent(r.rank(), x -> new HashSet<>()).add(n.peer());
-                if (n.dir() == Dir.RECEIVE) receives.computeIfAbsent(r.rank(), x -> new HashSet<>()).add(n.peer());
+                Need n = requestNeed(comms, p, h);
+                if (n.dir() == Dir.SEND || n.dir() == Dir.RECEIVE) byRank.computeIfAbsent(r.rank(), x -> new ArrayList<>()).add(n);
             }
         }
-        return new Offers(sends, receives);
+        return new Offers(byRank);
+    }
+
+    /** Per rank, its registry ids of each communicator the model places across ranks. */
+    private static Map<Integer, Map<Long, CommunicatorView>> communicators(JobModel m) {
+        Map<Integer, Map<Long, CommunicatorView>> out = new HashMap<>();
+        for (CommunicatorView v : m.communicators()) {
+            for (Map.Entry<Integer, Long> e : v.handles().entrySet()) {
+                out.computeIfAbsent(e.getKey(), k -> new HashMap<>()).put(e.getValue(), v);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A send or receive on communicator {@code commId} of rank {@code rank} (its registry id):
+     * to/from {@code peer} (COMM_WORLD), or from any member of the communicator.
+     */
+    private static Need p2p(Map<Integer, Map<Long, CommunicatorView>> comms, ProcessSnapshot p, int rank, long commId,
+                            Dir dir, int peer, boolean anySource, int tag) {
+        CommunicatorView v = comms.getOrDefault(rank, Map.of()).get(commId);
+        String key = v == null ? null : v.key();
+        if (!anySource) return peer < 0 ? Need.NONE : Need.p2p(dir, peer, key, tag);
+        if (dir != Dir.RECEIVE) return Need.NONE;
+        // the members a message from any source can come from: an intracommunicator's own
+        HandleInfo comm = p == null ? null : p.handle(commId).orElse(null);
+        if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || comm.remoteMembers().length > 0
+                || comm.members().length == 0) {
+            return Need.NONE;
+        }
+        List<Integer> members = new ArrayList<>();
+        for (int w : comm.members()) members.add(w);
+        return Need.fromAny(members, key, tag);
     }
 
     /** A request's direction by its creating call: iRecv/recvInit receive, iSend/sendInit… send (a buffered send needs nobody). */
@@ -361,35 +434,37 @@ public final class WaitFor {
     }
 
     /**
-     * A pending request as a need: its direction and peer (COMM_WORLD); NONE when either is
-     * unknown (any source, an unknown communicator), or it is persistent or complete.
+     * A pending request as a need: its direction, peer (COMM_WORLD) or any source, communicator
+     * and tag; NONE when the direction or peer is unknown (an unknown communicator), or it is
+     * persistent or complete.
      */
-    private static Need requestNeed(ProcessSnapshot p, HandleInfo h) {
-        if (h == null || h.kind() != HandleKind.REQUEST || h.persistent() || h.complete() || h.peer() < 0) return Need.NONE;
+    private static Need requestNeed(Map<Integer, Map<Long, CommunicatorView>> comms, ProcessSnapshot p, HandleInfo h) {
+        if (h == null || h.kind() != HandleKind.REQUEST || h.persistent() || h.complete() || h.peer() == HandleInfo.UNKNOWN) {
+            return Need.NONE;
+        }
         Dir d = direction(h);
+        if (d == Dir.NONE) return Need.NONE;
+        BindingCalls binding = BindingCalls.of(p.binding());
+        boolean any = binding != null && h.peer() == binding.anySource();
         int w = InFlightCalls.worldRank(p.handle(h.communicator()).orElse(null), h.peer());
-        return d == Dir.NONE || w < 0 ? Need.NONE : Need.p2p(d, w);
+        return p2p(comms, p, p.rank(), h.communicator(), d, w, any, InFlightCalls.tag(binding, h.tag()));
     }
 
     /** What call {@code c} waits for; {@link Need#NONE} when it is not a blocking call this understands. */
-    private static Need need(JobModel m, ProcessSnapshot p, InFlightCall c) {
+    private static Need need(Map<Integer, Map<Long, CommunicatorView>> comms, ProcessSnapshot p, InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         BindingCalls calls = BindingCalls.spelling(method);
         if (calls != null && calls.isCollective(method)) {
-            for (CommunicatorView v : m.communicators()) {
-                Long id = v.handles().get(c.rank());
-                if (id != null && id == c.handleId() && c.handleId() != 0) {
-                    return new Need(Dir.COLLECTIVE, -1, v.key(), method, v.members(), List.of());
-                }
-            }
-            return Need.NONE;
+            CommunicatorView v = c.handleId() == 0 ? null : comms.getOrDefault(c.rank(), Map.of()).get(c.handleId());
+            return v == null ? Need.NONE : new Need(Dir.COLLECTIVE, -1, v.key(), method, v.members(), List.of(), false,
+                    HandleInfo.UNKNOWN);
         }
         boolean all = calls != null && calls.waitAll().contains(method);
         // waitSome returns when one or more finished: as waitAny
         if ((all || (calls != null && calls.waitAny().contains(method))) && c.requests() != null && p != null) {
             List<Need> parts = new ArrayList<>();
             for (long id : c.requests()) {
-                Need part = id == 0 ? Need.NONE : requestNeed(p, p.handle(id).orElse(null));
+                Need part = id == 0 ? Need.NONE : requestNeed(comms, p, p.handle(id).orElse(null));
                 // waiting for all: a part that needs nobody changes nothing; for any: it may be the one
                 if (part.dir() == Dir.NONE) {
                     if (all) continue;
@@ -398,17 +473,18 @@ public final class WaitFor {
                 parts.add(part);
             }
             return parts.isEmpty() ? Need.NONE : new Need(all ? Dir.ALL_OF : Dir.ANY_OF, -1, null, method, List.of(),
-                    List.copyOf(parts));
+                    List.copyOf(parts), false, HandleInfo.UNKNOWN);
         }
-        if (c.peer() < 0) return Need.NONE;
+        if (c.peer() < 0 && !c.anySource()) return Need.NONE;
         String lower = method.toLowerCase(Locale.ROOT);
         if (calls != null && calls.peerArgumentOf(method) >= 0) {
-            if (lower.equals("recv")) return Need.p2p(Dir.RECEIVE, c.peer());
-            if (lower.equals("send") || lower.equals("ssend") || lower.equals("rsend")) return Need.p2p(Dir.SEND, c.peer());
-            return Need.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
+            Dir d = lower.equals("recv") ? Dir.RECEIVE
+                    : lower.equals("send") || lower.equals("ssend") || lower.equals("rsend") ? Dir.SEND
+                    : Dir.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
+            return d == Dir.NONE ? Need.NONE : p2p(comms, p, c.rank(), c.handleId(), d, c.peer(), c.anySource(), c.tag());
         }
         if (calls != null && calls.waitOne().contains(method) && c.handleId() != 0 && p != null) {
-            return requestNeed(p, p.handle(c.handleId()).orElse(null));
+            return requestNeed(comms, p, p.handle(c.handleId()).orElse(null));
         }
         return Need.NONE;
     }

@@ -85,6 +85,9 @@ public final class FaultJson {
                     .field("receiver", c.receiver());
             if (c.handleId() != 0) w.field("handle", Long.toString(c.handleId()));
             if (c.peer() >= 0) w.field("peer", c.peer());
+            if (c.anySource()) w.field("anySource", true);
+            if (c.tag() == InFlightCall.ANY_TAG) w.field("anyTag", true);
+            else if (c.tag() >= 0) w.field("tag", c.tag());
             if (c.requests() != null) {
                 w.name("requests").beginArray();
                 for (long id : c.requests()) w.value(id == 0 ? null : Long.toString(id));

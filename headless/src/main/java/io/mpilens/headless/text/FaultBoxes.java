@@ -250,12 +250,16 @@ public final class FaultBoxes {
         return List.copyOf(out);
     }
 
-    /** {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3}. */
+    /**
+     * {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3 tag 7},
+     * {@code recv on workers peer any tag any} (any source, any tag).
+     */
     private static String callText(InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         String on = c.receiver() == null ? "" : " on " + c.receiver();
-        String peer = c.peer() >= 0 ? " peer " + c.peer() : "";
-        return method + on + peer;
+        String peer = c.anySource() ? " peer any" : c.peer() >= 0 ? " peer " + c.peer() : "";
+        String tag = c.tag() == InFlightCall.ANY_TAG ? " tag any" : c.tag() >= 0 ? " tag " + c.tag() : "";
+        return method + on + peer + tag;
     }
 
     /** {@code [2]}, {@code [4-6, 9]}: a rank list in brackets, runs shortened. */

@@ -146,4 +146,33 @@ class InFlightCallsTest {
         assertEquals(List.of(2), c.failedPeers());
         assertTrue(c.neverCompletes());
     }
+
+    /** The tag beside the peer argument, and each binding's own value of MPI.ANY_SOURCE / MPI.ANY_TAG. */
+    @Test
+    void aReceiveCarriesItsTagAndWhetherItIsFromAnySource() {
+        // Open MPI recv(buf, count, type, source, tag): ANY_SOURCE and ANY_TAG are -1
+        InFlightCall tagged = only(frame("mpi.Comm", "recv", WORLD_HANDLE, null, 2, null, 1, 7));
+        assertEquals(1, tagged.peer());
+        assertFalse(tagged.anySource());
+        assertEquals(7, tagged.tag());
+        InFlightCall any = only(frame("mpi.Comm", "recv", WORLD_HANDLE, null, 2, null, -1, -1));
+        assertTrue(any.anySource());
+        assertEquals(-1, any.peer());
+        assertEquals(InFlightCall.ANY_TAG, any.tag());
+        // Open MPI's PROC_NULL (-2) is neither
+        InFlightCall procNull = only(frame("mpi.Comm", "recv", WORLD_HANDLE, null, 2, null, -2, 7));
+        assertFalse(procNull.anySource());
+        assertEquals(-1, procNull.peer());
+        // MPJ Express Recv(buf, offset, count, type, source, tag): ANY_SOURCE and ANY_TAG are -2
+        InFlightCall mpj = only(new BindingFrame("main", "mpi.Comm", "Recv", "mpi.Intracomm", null,
+                Arrays.asList(null, 0, 2, null, -2, -2), "MPI_COMM_WORLD"));
+        assertTrue(mpj.anySource());
+        assertEquals(InFlightCall.ANY_TAG, mpj.tag());
+        // a wait on a request: the request's own peer and tag
+        InFlightCall waiting = only(new BindingFrame("main", "mpi.Request", "waitFor", "mpi.Request", REQUEST_HANDLE,
+                List.of()));
+        assertEquals(1, waiting.tag());
+        assertEquals(2, waiting.peer(), "peer 0 of {2, 3}");
+        assertFalse(waiting.anySource());
+    }
 }

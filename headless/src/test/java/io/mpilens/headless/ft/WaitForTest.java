@@ -275,4 +275,103 @@ class WaitForTest {
         assertTrue(text.contains("  stuck behind them: ranks 2-63"), String.join("\n", text));
         assertTrue(text.contains("    ranks 2-63  barrier on MPI_COMM_WORLD  wait for 0 1"), String.join("\n", text));
     }
+
+    // ---------------------------------------------------------------- any source, tags, communicators
+
+    /** A point-to-point call on COMM_WORLD (id 1) or, with {@code comm} 2, on the job's {@code dup}. */
+    private static InFlightCall p2p(int rank, String method, long comm, int peer, boolean anySource, int tag) {
+        return new InFlightCall(rank, "main", "mpi.Comm." + method, comm == 1 ? "MPI_COMM_WORLD" : "dup", comm, peer,
+                List.of(), false, null, anySource, tag);
+    }
+
+    /**
+     * {@code n} ranks holding COMM_WORLD (id 1) and a duplicate of it (id 2), both placed in the
+     * model, and the pending requests given.
+     */
+    private static JobModel twoCommunicators(int n, Map<Integer, List<HandleInfo>> requests) {
+        JobModel one = withRequests(n, Map.of());
+        List<RankStatus> ranks = new ArrayList<>();
+        Map<Integer, Long> ids = new HashMap<>();
+        List<Integer> members = new ArrayList<>();
+        for (RankStatus r : one.processes()) {
+            ProcessSnapshot p = r.snapshot();
+            List<HandleInfo> handles = new ArrayList<>(p.handles());
+            handles.add(HandleInfo.builder(2, HandleKind.COMMUNICATOR).ownerRank(r.rank()).name("dup")
+                    .members(p.handles().get(0).members()).build());
+            handles.addAll(requests.getOrDefault(r.rank(), List.of()));
+            ProcessSnapshot q = new ProcessSnapshot(r.rank(), n, p.pid(), "h", "openmpi", MpiState.INITIALIZED, 4,
+                    p.agentHealth(), handles, List.of(), 0);
+            ranks.add(new RankStatus(r.rank(), 0, p.pid(), 1, "h", "h:" + r.rank(), ProcessState.OK, null, 1, q));
+            ids.put(r.rank(), 2L);
+            members.add(r.rank());
+        }
+        CommunicatorView dup = new CommunicatorView("dup", "dup", members, CommState.OK, List.of(), List.of(), null,
+                List.of(), members, List.of(), ids);
+        return new JobModel("j", Instant.EPOCH, ranks, List.of(world(n), dup), List.of(), List.of());
+    }
+
+    /** Master and workers: the master receives from any source, every worker waits for the master. */
+    @Test
+    void aReceiveFromAnySourceIsStuckOnlyWhenNoOtherMemberCanSendIt() {
+        JobModel m = withRequests(3, Map.of());
+        List<InFlightCall> stuck = List.of(p2p(0, "recv", 1, -1, true, 7), p2p(1, "recv", 1, 0, false, 7),
+                p2p(2, "recv", 1, 0, false, 7));
+        WaitFor.Analysis a = WaitFor.of(m, stuck, all(3));
+        assertEquals(List.of(0, 1, 2), a.deadlocked());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+        assertEquals(List.of(1, 2), a.waits().get(0).on());
+        List<String> text = new FaultBoxes(false).waitFor(a, WaitFor.Looks.ONE);
+        assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer any tag 7  waits for 1 2"), String.join("\n", text));
+        // one worker outside MPI may still send to the master: nobody is stuck
+        assertFalse(WaitFor.of(m, stuck.subList(0, 2), all(3)).any());
+        // one worker sending to the master pairs with it
+        assertFalse(WaitFor.of(m, List.of(stuck.get(0), stuck.get(1), p2p(2, "sSend", 1, 0, false, 7)), all(3)).any());
+        // the master's own rank is no source for it: alone with a worker waiting for it, both are stuck
+        assertEquals(List.of(0, 1), WaitFor.of(withRequests(2, Map.of()), stuck.subList(0, 2), all(2)).deadlocked());
+    }
+
+    /** A receive for tag 7 while the peer is in a synchronous send of tag 8: neither completes. */
+    @Test
+    void aSendAndAReceiveWithDifferentTagsDoNotPair() {
+        JobModel m = withRequests(2, Map.of());
+        WaitFor.Analysis a = WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, 7), p2p(1, "sSend", 1, 0, false, 8)), all(2));
+        assertEquals(List.of(0, 1), a.deadlocked());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+        List<String> text = new FaultBoxes(false).waitFor(a, WaitFor.Looks.ONE);
+        assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  waits for 1"), String.join("\n", text));
+        assertTrue(text.contains("  rank 1  sSend on MPI_COMM_WORLD peer 0 tag 8  waits for 0"), String.join("\n", text));
+        // the same tag, any tag, or a tag not known: they pair
+        assertFalse(WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, 8), p2p(1, "sSend", 1, 0, false, 8)), all(2)).any());
+        assertFalse(WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, InFlightCall.ANY_TAG),
+                p2p(1, "sSend", 1, 0, false, 8)), all(2)).any());
+        assertFalse(WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, HandleInfo.UNKNOWN),
+                p2p(1, "sSend", 1, 0, false, 8)), all(2)).any());
+    }
+
+    @Test
+    void aSendAndAReceiveOnDifferentCommunicatorsDoNotPair() {
+        JobModel m = twoCommunicators(2, Map.of());
+        assertEquals(List.of(0, 1), WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, 7), p2p(1, "sSend", 2, 0, false, 7)),
+                all(2)).deadlocked());
+        assertFalse(WaitFor.of(m, List.of(p2p(0, "recv", 2, 1, false, 7), p2p(1, "sSend", 2, 0, false, 7)), all(2)).any());
+        // a communicator the model does not place (id 0) pairs with anything
+        assertFalse(WaitFor.of(m, List.of(p2p(0, "recv", 1, 1, false, 7), p2p(1, "sSend", 0, 0, false, 7)), all(2)).any());
+    }
+
+    /** Pending requests pair by peer, communicator and tag too; an any-source receive request takes any member's send. */
+    @Test
+    void pendingRequestsPairByTagAndAnySource() {
+        // rank 0 waits in recv from 1 (tag 3); rank 1 in a synchronous send to 0 (tag 7)
+        List<InFlightCall> calls = List.of(p2p(0, "recv", 1, 1, false, 3), p2p(1, "sSend", 1, 0, false, 7));
+        HandleInfo anyTag7 = HandleInfo.builder(40, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv").peer(-1).tag(7)
+                .communicator(1).build();
+        HandleInfo anyTag9 = HandleInfo.builder(40, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv").peer(-1).tag(9)
+                .communicator(1).build();
+        HandleInfo onDup = HandleInfo.builder(40, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv").peer(-1).tag(7)
+                .communicator(2).build();
+        // rank 0's pending receive from any source takes rank 1's send: both can go on
+        assertFalse(WaitFor.of(withRequests(2, Map.of(0, List.of(anyTag7))), calls, all(2)).any());
+        assertEquals(List.of(0, 1), WaitFor.of(withRequests(2, Map.of(0, List.of(anyTag9))), calls, all(2)).deadlocked());
+        assertEquals(List.of(0, 1), WaitFor.of(twoCommunicators(2, Map.of(0, List.of(onDup))), calls, all(2)).deadlocked());
+    }
 }

@@ -8,10 +8,14 @@ import mpi.MPI;
  * 1 each receive from the other first (a deadlock), rank 2 enters a barrier on COMM_WORLD (stuck
  * behind them), ranks 3 and 4 play ping-pong forever. Five ranks; other ranks join the barrier.
  * With the argument {@code requests}, ranks 0 and 1 post an {@code Irecv} and wait for it with
- * {@code Request.Waitall}.
+ * {@code Request.Waitall}. With {@code anysource}, ranks 0 and 1 use a communicator of the two
+ * (split from COMM_WORLD before the pause): rank 0 receives from {@code MPI.ANY_SOURCE}, rank 1
+ * from rank 0. With {@code tags}, rank 0 receives tag 7 from rank 1 while rank 1 sits in a
+ * synchronous send ({@code Ssend}) of tag 8 to rank 0.
  */
 public final class Deadlock {
     private static final int TAG = 7;
+    private static final int OTHER_TAG = 8;
 
     private Deadlock() {
     }
@@ -19,8 +23,9 @@ public final class Deadlock {
     public static void main(String[] args) throws Exception {
         // MPJ Express passes its own arguments first: MPI.Init returns the application's
         String[] app = MPI.Init(args);
-        boolean requests = app.length > 0 && app[0].equals("requests");
+        String mode = app.length > 0 ? app[0] : "";
         int rank = MPI.COMM_WORLD.Rank();
+        mpi.Intracomm pair = mode.equals("anysource") ? MPI.COMM_WORLD.Split(rank < 2 ? 0 : 1, rank) : null;
         Tour tour = new Tour(rank);
         tour.pause("ready");
         int[] buf = new int[2];
@@ -28,8 +33,12 @@ public final class Deadlock {
         System.out.flush();
         if (rank == 0 || rank == 1) {
             int other = 1 - rank;
-            if (requests) {
+            if (mode.equals("requests")) {
                 mpi.Request.Waitall(new mpi.Request[] {MPI.COMM_WORLD.Irecv(buf, 0, 2, MPI.INT, other, TAG)});
+            } else if (pair != null) {
+                pair.Recv(buf, 0, 2, MPI.INT, rank == 0 ? MPI.ANY_SOURCE : 0, TAG);
+            } else if (mode.equals("tags") && rank == 1) {
+                MPI.COMM_WORLD.Ssend(buf, 0, 2, MPI.INT, other, OTHER_TAG);
             } else {
                 MPI.COMM_WORLD.Recv(buf, 0, 2, MPI.INT, other, TAG);
             }

@@ -9,18 +9,28 @@ import mpi.MPI;
  * (stuck behind them), and ranks 3 and 4 play ping-pong forever (busy, never stuck, though a
  * single look often finds both inside {@code recv}). Five ranks; other ranks join the barrier.
  * With the argument {@code requests}, ranks 0 and 1 post an {@code iRecv} and wait for it with
- * {@code Request.waitAll} instead of a blocking {@code recv}.
+ * {@code Request.waitAll} instead of a blocking {@code recv}. With {@code anysource}, ranks 0 and 1
+ * use a communicator {@code pair} of the two (split from COMM_WORLD before the pause): rank 0
+ * receives from {@code MPI.ANY_SOURCE}, rank 1 from rank 0. With {@code tags}, rank 0 receives
+ * tag 7 from rank 1 while rank 1 sits in a synchronous send of tag 8 to rank 0: the message is
+ * there, the tags do not match.
  */
 public final class Deadlock {
     private static final int TAG = 7;
+    private static final int OTHER_TAG = 8;
 
     private Deadlock() {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean requests = args.length > 0 && args[0].equals("requests");
+        String mode = args.length > 0 ? args[0] : "";
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
+        mpi.Intracomm pair = null;
+        if (mode.equals("anysource")) {
+            pair = MPI.COMM_WORLD.split(rank < 2 ? 0 : 1, rank);
+            pair.setName(rank < 2 ? "pair" : "others");
+        }
         Tour tour = new Tour(rank);
         tour.pause("ready");
         int[] buf = new int[2];
@@ -28,9 +38,13 @@ public final class Deadlock {
         System.out.flush();
         if (rank == 0 || rank == 1) {
             int other = 1 - rank;
-            if (requests) {
+            if (mode.equals("requests")) {
                 java.nio.IntBuffer in = MPI.newIntBuffer(2);
                 mpi.Request.waitAll(new mpi.Request[] {MPI.COMM_WORLD.iRecv(in, 2, MPI.INT, other, TAG)});
+            } else if (pair != null) {
+                pair.recv(buf, 2, MPI.INT, rank == 0 ? MPI.ANY_SOURCE : 0, TAG);
+            } else if (mode.equals("tags") && rank == 1) {
+                MPI.COMM_WORLD.sSend(buf, 2, MPI.INT, other, OTHER_TAG);
             } else {
                 MPI.COMM_WORLD.recv(buf, 2, MPI.INT, other, TAG);
             }
