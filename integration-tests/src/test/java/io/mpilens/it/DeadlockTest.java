@@ -66,6 +66,14 @@ class DeadlockTest {
                 "sSend on MPI_COMM_WORLD peer 0 tag 8", "barrier");
     }
 
+    /** Both ranks in sendRecv with the other, sending tag 7, receiving tag 8: the receive halves never match. */
+    @Test
+    void openMpiSendReceivesWhoseReceiveHalvesNeverMatchAreADeadlock() throws Exception {
+        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "sendrecv",
+                "sendRecv on MPI_COMM_WORLD to 1 tag 7 from 1 tag 8", "sendRecv on MPI_COMM_WORLD to 0 tag 7 from 0 tag 8",
+                "barrier");
+    }
+
     /**
      * MPJ Express niodev (one JVM per rank). Its classes carry local variable tables, and over JDI
      * the woven {@code Recv} frame gives no arguments: the peer comes from the {@code recv} it delegates to.
@@ -83,6 +91,18 @@ class DeadlockTest {
     void mpjNiodevReceiveFromAnySourceThatNoMemberCanSendIsADeadlock() throws Exception {
         deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "anysource", "Recv on #\\d+ peer any tag 7",
                 "Recv on #\\d+ peer 0 tag 7", "Barrier");
+    }
+
+    /**
+     * MPJ's Sendrecv posts Irecv and Isend itself and waits for each: its woven frame gives no
+     * arguments and no inner frame has them, so the receive half comes from the request of the
+     * Wait it is inside; the send half is not known.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void mpjNiodevSendReceivesWhoseReceiveHalvesNeverMatchAreADeadlock() throws Exception {
+        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "sendrecv",
+                "Sendrecv on MPI_COMM_WORLD from 1 tag 8", "Sendrecv on MPI_COMM_WORLD from 0 tag 8", "Barrier");
     }
 
     @Test

@@ -98,6 +98,22 @@ public final class BindingCalls {
 
     public boolean isCollective(String method) { return blockingCollectives.contains(method); }
 
+    /**
+     * Argument positions of a send-receive's destination, send tag, source and receive tag
+     * ({@code sendRecv}, {@code sendRecvReplace}; {@code Sendrecv}, {@code Sendrecv_replace}), null
+     * for any other method.
+     */
+    public int[] sendRecvArguments(String method) {
+        if (this == OPEN_MPI) {
+            if (method.equals("sendRecv")) return new int[] {3, 4, 8, 9};
+            if (method.equals("sendRecvReplace")) return new int[] {3, 4, 5, 6};
+        } else if (this == MPJ_EXPRESS) {
+            if (method.equals("Sendrecv")) return new int[] {4, 5, 10, 11};
+            if (method.equals("Sendrecv_replace")) return new int[] {4, 5, 6, 7};
+        }
+        return null;
+    }
+
     /** Peer argument position of a blocking point-to-point call, -1 if it is not one. */
     public int peerArgumentOf(String method) {
         return blockingPointToPoint.contains(method) ? peerArgument : -1;

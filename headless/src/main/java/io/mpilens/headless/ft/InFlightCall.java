@@ -18,21 +18,34 @@ import java.util.List;
  *                   an array of requests one of which is on a FAILED peer
  * @param requests   for a call over an array of requests ({@code waitAll}, {@code waitAny}…): the
  *                   registry id of each pending request in it, 0 for an element not found pending in
- *                   the registry; null for other calls, or when the array was not read
+ *                   the registry; null for other calls, or when the array was not read. Under MPJ
+ *                   Express, whose woven frames give no arguments, a {@code Waitall} or
+ *                   {@code Sendrecv} has the one request of the {@code Wait} it is inside now
  * @param anySource  a receive from {@code MPI.ANY_SOURCE} (its own, or of the request it waits for);
  *                   {@code peer} is then -1
  * @param tag        the tag of a point-to-point call or of the request it waits for, {@link #ANY_TAG}
  *                   for {@code MPI.ANY_TAG}, {@link io.mpilens.api.model.HandleInfo#UNKNOWN} when none or unknown
+ * @param sendTo     for a send-receive ({@code sendRecv}, {@code Sendrecv}…), whose receive half
+ *                   {@code peer}, {@code anySource} and {@code tag} describe: the COMM_WORLD rank it
+ *                   sends to, -1 when unknown or for any other call
+ * @param sendTag    the tag of a send-receive's send half, UNKNOWN when unknown or for any other call
  */
 public record InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
                            List<Integer> failedPeers, boolean neverCompletes, List<Long> requests,
-                           boolean anySource, int tag) {
+                           boolean anySource, int tag, int sendTo, int sendTag) {
     /** {@link #tag} of a receive from any tag, whatever the binding's value of {@code MPI.ANY_TAG}. */
     public static final int ANY_TAG = -1;
 
     public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
                         List<Integer> failedPeers, boolean neverCompletes, List<Long> requests) {
         this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, requests, false,
+                io.mpilens.api.model.HandleInfo.UNKNOWN);
+    }
+
+    public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
+                        List<Integer> failedPeers, boolean neverCompletes, List<Long> requests, boolean anySource,
+                        int tag) {
+        this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, requests, anySource, tag, -1,
                 io.mpilens.api.model.HandleInfo.UNKNOWN);
     }
 

@@ -49,6 +49,8 @@ public final class InFlightCalls {
         int peer = -1;
         boolean anySource = false;
         int tag = HandleInfo.UNKNOWN;
+        int sendTo = -1;
+        int sendTag = HandleInfo.UNKNOWN;
         HandleInfo comm = h == null ? null : h.kind() == HandleKind.COMMUNICATOR ? h
                 : p.handle(h.communicator()).orElse(null);
         BindingCalls calls = BindingCalls.spelling(f.method());
@@ -58,6 +60,26 @@ public final class InFlightCalls {
         } else if (h == null && f.receiverMembers() != null && calls != null && calls.isCollective(f.method())) {
             // an MPJ communicator not told apart from another with the same group: its members still decide
             for (int member : f.receiverMembers()) if (failedRanks.contains(member)) failed.add(member);
+        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
+                && calls.sendRecvArguments(f.method()) != null) {
+            // a send-receive: peer, anySource and tag are its receive half's
+            int[] at = calls.sendRecvArguments(f.method());
+            Integer dest = argument(f, at[0]);
+            Integer source = argument(f, at[2]);
+            sendTo = dest == null ? -1 : worldRank(comm, dest);
+            sendTag = tag(calls, argument(f, at[1]));
+            peer = source == null ? -1 : worldRank(comm, source);
+            anySource = source != null && source == calls.anySource();
+            tag = tag(calls, argument(f, at[3]));
+            HandleInfo inner = source == null ? innerReceive(f, p) : null;
+            if (inner != null) {
+                // no arguments (MPJ Express): the receive it waits for now says whom it receives from
+                BindingCalls binding = BindingCalls.of(p.binding());
+                peer = worldRank(p.handle(inner.communicator()).orElse(null), inner.peer());
+                anySource = binding != null && inner.peer() == binding.anySource();
+                tag = tag(binding, inner.tag());
+            }
+            if (sendTo >= 0 && failedRanks.contains(sendTo)) failed.add(sendTo);
         } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
                 && calls.peerArgumentOf(f.method()) >= 0) {
             int at = calls.peerArgumentOf(f.method());
@@ -71,7 +93,7 @@ public final class InFlightCalls {
             anySource = binding != null && h.peer() == binding.anySource();
             tag = tag(binding, h.tag());
         }
-        if (peer >= 0 && failedRanks.contains(peer)) failed.add(peer);
+        if (peer >= 0 && failedRanks.contains(peer) && !failed.contains(peer)) failed.add(peer);
         List<Long> requests = requests(f, p);
         if (requests != null && calls != null && calls.waitAll().contains(f.method()) && p != null) {
             // waiting for all of them: one on a FAILED peer is enough never to complete
@@ -82,7 +104,19 @@ public final class InFlightCalls {
             }
         }
         return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
-                !failed.isEmpty(), requests, anySource, tag);
+                !failed.isEmpty(), requests, anySource, tag, sendTo, sendTag);
+    }
+
+    /** The one pending receive request of a frame's {@link BindingFrame#requests()} (see there), or null. */
+    private static HandleInfo innerReceive(BindingFrame f, ProcessSnapshot p) {
+        List<Long> ids = requests(f, p);
+        if (ids == null || ids.size() != 1 || ids.get(0) == 0) return null;
+        HandleInfo r = p.handle(ids.get(0)).orElse(null);
+        return r != null && r.peer() != HandleInfo.UNKNOWN && WaitFor.direction(r) == WaitFor.Dir.RECEIVE ? r : null;
+    }
+
+    private static Integer argument(BindingFrame f, int at) {
+        return at < f.intArguments().size() ? f.intArguments().get(at) : null;
     }
 
     /** A tag as the binding passed it: {@link InFlightCall#ANY_TAG} for its {@code MPI.ANY_TAG}, UNKNOWN for none. */

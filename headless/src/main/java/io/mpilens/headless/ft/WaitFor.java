@@ -36,8 +36,9 @@ import java.util.TreeSet;
  * complete them while the rank waits elsewhere).
  *
  * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
- * {@code sendRecv}, buffered sends, a {@code waitAny} element not found pending, a receive from any
- * source on an intercommunicator or an unknown communicator. Threads outside MPI
+ * buffered sends, the send half of a send-receive ({@code sendRecv} waits for its receive half and
+ * offers its send), a {@code waitAny} element not found pending, a receive from any source on an
+ * intercommunicator or an unknown communicator. Threads outside MPI
  * calls are not seen: a rank whose only MPI calls are stuck is taken as stuck, although another
  * of its threads might still post the send a stuck one waits for (not in MPI_THREAD_SINGLE or
  * FUNNELED programs). One look cannot tell a deadlock from a
@@ -92,15 +93,25 @@ public final class WaitFor {
         public static final Looks ONE = new Looks(1, 0, List.of(), List.of(), List.of(), true);
     }
 
-    private enum Dir { RECEIVE, SEND, COLLECTIVE, ALL_OF, ANY_OF, NONE }
+    enum Dir { RECEIVE, SEND, COLLECTIVE, ALL_OF, ANY_OF, NONE }
 
     /**
      * What one call needs from other ranks: a receive from or send to {@code peer}, a collective,
      * or all / any of {@code parts} (the requests of a {@code waitAll} / {@code waitAny}).
      */
     private record Need(Dir dir, int peer, String comm, String method, List<Integer> members, List<Need> parts,
-                        boolean anySource, int tag) {
-        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of(), List.of(), false, HandleInfo.UNKNOWN);
+                        boolean anySource, int tag, boolean offerOnly) {
+        static final Need NONE = new Need(Dir.NONE, -1, null, null, List.of(), List.of(), false, HandleInfo.UNKNOWN, false);
+
+        Need(Dir dir, int peer, String comm, String method, List<Integer> members, List<Need> parts, boolean anySource,
+             int tag) {
+            this(dir, peer, comm, method, members, parts, anySource, tag, false);
+        }
+
+        /** The same send, offered to its peer but not waited for (the send half of a send-receive). */
+        Need offered() {
+            return new Need(dir, peer, comm, method, members, parts, anySource, tag, true);
+        }
 
         /**
          * A send to or receive from {@code peer} (COMM_WORLD), or with {@code anySource} a receive
@@ -218,10 +229,11 @@ public final class WaitFor {
         List<Integer> behindFailed = new ArrayList<>();
         List<Integer> behindFinalized = new ArrayList<>();
         List<Integer> deadlocked = new ArrayList<>();
+        Set<Integer> reachFailed = reaching(failed, edges);
+        Set<Integer> reachNever = reaching(never, edges);
         for (int r : stuck) {
-            Set<Integer> reach = reachable(r, edges);
-            if (reach.stream().anyMatch(failed::contains)) behindFailed.add(r);
-            else if (reach.stream().anyMatch(never::contains)) behindFinalized.add(r);
+            if (reachFailed.contains(r)) behindFailed.add(r);
+            else if (reachNever.contains(r)) behindFinalized.add(r);
             else deadlocked.add(r);
         }
         return new Analysis(List.copyOf(stuck), List.copyOf(deadlocked), onCycles(deadlocked, edges), cycle(deadlocked, edges),
@@ -341,7 +353,7 @@ public final class WaitFor {
             }
             case ALL_OF: {
                 Set<Integer> out = new TreeSet<>();
-                for (Need part : n.parts()) out.addAll(awaited(me, part, ctx));
+                for (Need part : n.parts()) if (!part.offerOnly()) out.addAll(awaited(me, part, ctx));
                 return List.copyOf(out);
             }
             case ANY_OF: {
@@ -426,7 +438,7 @@ public final class WaitFor {
     }
 
     /** A request's direction by its creating call: iRecv/recvInit receive, iSend/sendInit… send (a buffered send needs nobody). */
-    private static Dir direction(HandleInfo request) {
+    static Dir direction(HandleInfo request) {
         String created = request.creatingCall() == null ? "" : request.creatingCall().toLowerCase(Locale.ROOT);
         if (created.contains("recv") && !created.contains("send")) return Dir.RECEIVE;
         if (created.contains("send") && !created.contains("recv") && !created.contains("bsend")) return Dir.SEND;
@@ -475,12 +487,25 @@ public final class WaitFor {
             return parts.isEmpty() ? Need.NONE : new Need(all ? Dir.ALL_OF : Dir.ANY_OF, -1, null, method, List.of(),
                     List.copyOf(parts), false, HandleInfo.UNKNOWN);
         }
+        if (calls != null && calls.sendRecvArguments(method) != null) {
+            // waits for its receive half; its send half is offered to the peer (taken as buffered:
+            // erring towards progress, a send-receive never waits for its send)
+            Need receive = p2p(comms, p, c.rank(), c.handleId(), Dir.RECEIVE, c.peer(), c.anySource(), c.tag());
+            if (receive.dir() == Dir.NONE && c.requests() != null && c.requests().size() == 1 && p != null) {
+                // no arguments (MPJ Express): the request of the wait it is inside now (its send's, say)
+                return requestNeed(comms, p, p.handle(c.requests().get(0)).orElse(null));
+            }
+            if (receive.dir() == Dir.NONE) return Need.NONE;
+            Need send = p2p(comms, p, c.rank(), c.handleId(), Dir.SEND, c.sendTo(), false, c.sendTag());
+            List<Need> parts = send.dir() == Dir.NONE ? List.of(receive) : List.of(receive, send.offered());
+            return new Need(Dir.ALL_OF, -1, null, method, List.of(), parts, false, HandleInfo.UNKNOWN);
+        }
         if (c.peer() < 0 && !c.anySource()) return Need.NONE;
         String lower = method.toLowerCase(Locale.ROOT);
         if (calls != null && calls.peerArgumentOf(method) >= 0) {
             Dir d = lower.equals("recv") ? Dir.RECEIVE
                     : lower.equals("send") || lower.equals("ssend") || lower.equals("rsend") ? Dir.SEND
-                    : Dir.NONE; // buffered sends complete alone; sendRecv's two peers are not both known
+                    : Dir.NONE; // buffered sends complete alone
             return d == Dir.NONE ? Need.NONE : p2p(comms, p, c.rank(), c.handleId(), d, c.peer(), c.anySource(), c.tag());
         }
         if (calls != null && calls.waitOne().contains(method) && c.handleId() != 0 && p != null) {
@@ -489,28 +514,77 @@ public final class WaitFor {
         return Need.NONE;
     }
 
-    /** The ranks among {@code ranks} that lie on a wait-for cycle within them (reach themselves). */
+    /**
+     * The ranks among {@code ranks} that lie on a wait-for cycle within them (reach themselves):
+     * the strongly connected components of more than one rank, or of one that waits for itself
+     * (Tarjan's algorithm, iterative: linear in ranks and edges — a master receiving from any
+     * source has an edge to every worker, and a search per rank was quadratic).
+     */
     private static List<Integer> onCycles(List<Integer> ranks, Map<Integer, Set<Integer>> edges) {
         Set<Integer> among = new HashSet<>(ranks);
-        Map<Integer, Set<Integer>> within = new HashMap<>();
-        for (int r : ranks) {
-            Set<Integer> to = new HashSet<>(edges.getOrDefault(r, Set.of()));
-            to.retainAll(among);
-            within.put(r, to);
+        Map<Integer, Integer> index = new HashMap<>();
+        Map<Integer, Integer> low = new HashMap<>();
+        java.util.Deque<Integer> stack = new java.util.ArrayDeque<>();
+        Set<Integer> onStack = new HashSet<>();
+        Set<Integer> cyclic = new HashSet<>();
+        java.util.Deque<Map.Entry<Integer, java.util.Iterator<Integer>>> work = new java.util.ArrayDeque<>();
+        for (int start : ranks) {
+            if (index.containsKey(start)) continue;
+            enter(start, edges, index, low, stack, onStack, work);
+            while (!work.isEmpty()) {
+                int v = work.peek().getKey();
+                java.util.Iterator<Integer> next = work.peek().getValue();
+                if (next.hasNext()) {
+                    int w = next.next();
+                    if (!among.contains(w)) continue;
+                    if (!index.containsKey(w)) enter(w, edges, index, low, stack, onStack, work);
+                    else if (onStack.contains(w)) low.put(v, Math.min(low.get(v), index.get(w)));
+                    continue;
+                }
+                work.pop();
+                if (!work.isEmpty()) {
+                    int u = work.peek().getKey();
+                    low.put(u, Math.min(low.get(u), low.get(v)));
+                }
+                if (low.get(v).equals(index.get(v))) {
+                    List<Integer> component = new ArrayList<>();
+                    int w;
+                    do {
+                        w = stack.pop();
+                        onStack.remove(w);
+                        component.add(w);
+                    } while (w != v);
+                    if (component.size() > 1 || edges.getOrDefault(v, Set.of()).contains(v)) cyclic.addAll(component);
+                }
+            }
         }
         List<Integer> out = new ArrayList<>();
-        for (int r : ranks) if (reachable(r, within).contains(r)) out.add(r);
+        for (int r : ranks) if (cyclic.contains(r)) out.add(r);
         return List.copyOf(out);
     }
 
-    private static Set<Integer> reachable(int from, Map<Integer, Set<Integer>> edges) {
-        Set<Integer> seen = new HashSet<>();
-        List<Integer> todo = new ArrayList<>(edges.getOrDefault(from, Set.of()));
-        while (!todo.isEmpty()) {
-            int r = todo.remove(todo.size() - 1);
-            if (seen.add(r)) todo.addAll(edges.getOrDefault(r, Set.of()));
+    private static void enter(int v, Map<Integer, Set<Integer>> edges, Map<Integer, Integer> index, Map<Integer, Integer> low,
+                              java.util.Deque<Integer> stack, Set<Integer> onStack,
+                              java.util.Deque<Map.Entry<Integer, java.util.Iterator<Integer>>> work) {
+        index.put(v, index.size());
+        low.put(v, index.get(v));
+        stack.push(v);
+        onStack.add(v);
+        work.push(Map.entry(v, edges.getOrDefault(v, Set.of()).iterator()));
+    }
+
+    /** The ranks that reach one of {@code targets} along {@code edges} in one step or more (one backward search). */
+    private static Set<Integer> reaching(Set<Integer> targets, Map<Integer, Set<Integer>> edges) {
+        Map<Integer, List<Integer>> back = new HashMap<>();
+        for (Map.Entry<Integer, Set<Integer>> e : edges.entrySet()) {
+            for (int to : e.getValue()) back.computeIfAbsent(to, k -> new ArrayList<>()).add(e.getKey());
         }
-        return seen;
+        Set<Integer> out = new HashSet<>();
+        java.util.Deque<Integer> todo = new java.util.ArrayDeque<>(targets);
+        while (!todo.isEmpty()) {
+            for (int from : back.getOrDefault(todo.pop(), List.of())) if (out.add(from)) todo.push(from);
+        }
+        return out;
     }
 
     /**

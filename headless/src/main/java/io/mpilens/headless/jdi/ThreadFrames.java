@@ -153,16 +153,20 @@ public final class ThreadFrames {
 
     /**
      * The requests a call over an array waits for: the array's elements, or, when the frame gives
-     * no arguments (MPJ Express: see {@link #argumentValues(List, int)}) and the call waits for all,
-     * the request of the single-request wait it is inside now ({@code Waitall} calls {@code Wait}
-     * on each): the one it is blocked on, which is reason enough.
+     * no arguments (MPJ Express: see {@link #argumentValues(List, int)}) and the call waits for all
+     * or is a send-receive, the request of the single-request wait it is inside now ({@code Waitall}
+     * calls {@code Wait} on each, {@code Sendrecv} on its receive, then its send): the one it is
+     * blocked on, which is reason enough.
      */
     private static List<BindingFrame.Element> requests(List<StackFrame> frames, int at, List<Value> args,
                                                        Function<ObjectReference, Long> registryId) {
         List<BindingFrame.Element> read = requestArray(args, registryId);
         String name = frames.get(at).location().method().name();
         BindingCalls calls = BindingCalls.spelling(name);
-        if (read != null || !args.isEmpty() || calls == null || !calls.waitAll().contains(name)) return read;
+        if (read != null || !args.isEmpty() || calls == null
+                || !(calls.waitAll().contains(name) || calls.sendRecvArguments(name) != null)) {
+            return read;
+        }
         for (int j = at - 1; j >= 0; j--) {
             StackFrame inner = frames.get(j);
             if (!inner.location().declaringType().name().startsWith(BINDING_PACKAGE)

@@ -88,6 +88,8 @@ public final class FaultJson {
             if (c.anySource()) w.field("anySource", true);
             if (c.tag() == InFlightCall.ANY_TAG) w.field("anyTag", true);
             else if (c.tag() >= 0) w.field("tag", c.tag());
+            if (c.sendTo() >= 0) w.field("sendTo", c.sendTo());
+            if (c.sendTag() >= 0) w.field("sendTag", c.sendTag());
             if (c.requests() != null) {
                 w.name("requests").beginArray();
                 for (long id : c.requests()) w.value(id == 0 ? null : Long.toString(id));

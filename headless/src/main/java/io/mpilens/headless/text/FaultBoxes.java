@@ -252,14 +252,25 @@ public final class FaultBoxes {
 
     /**
      * {@code barrier on MPI_COMM_WORLD}, {@code send on MPI_COMM_WORLD peer 3 tag 7},
-     * {@code recv on workers peer any tag any} (any source, any tag).
+     * {@code recv on workers peer any tag any} (any source, any tag),
+     * {@code sendRecv on MPI_COMM_WORLD to 1 tag 7 from 3 tag 8}.
      */
     private static String callText(InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         String on = c.receiver() == null ? "" : " on " + c.receiver();
-        String peer = c.anySource() ? " peer any" : c.peer() >= 0 ? " peer " + c.peer() : "";
-        String tag = c.tag() == InFlightCall.ANY_TAG ? " tag any" : c.tag() >= 0 ? " tag " + c.tag() : "";
-        return method + on + peer + tag;
+        String peer = c.anySource() ? " any" : c.peer() >= 0 ? " " + c.peer() : "";
+        String tag = tagText(c.tag());
+        io.mpilens.api.binding.BindingCalls calls = io.mpilens.api.binding.BindingCalls.spelling(method);
+        if (calls != null && calls.sendRecvArguments(method) != null) {
+            // a send-receive: the halves it knows
+            return method + on + (c.sendTo() >= 0 ? " to " + c.sendTo() + tagText(c.sendTag()) : "")
+                    + (peer.isEmpty() ? "" : " from" + peer + tag);
+        }
+        return method + on + (peer.isEmpty() ? "" : " peer" + peer) + tag;
+    }
+
+    private static String tagText(int tag) {
+        return tag == InFlightCall.ANY_TAG ? " tag any" : tag >= 0 ? " tag " + tag : "";
     }
 
     /** {@code [2]}, {@code [4-6, 9]}: a rank list in brackets, runs shortened. */

@@ -175,4 +175,23 @@ class InFlightCallsTest {
         assertEquals(2, waiting.peer(), "peer 0 of {2, 3}");
         assertFalse(waiting.anySource());
     }
+
+    /** A send-receive: its receive half in peer/tag/anySource, its send half in sendTo/sendTag. */
+    @Test
+    void aSendReceiveCarriesBothHalves() {
+        // Open MPI sendRecv(sendbuf, count, type, dest, sendtag, recvbuf, count, type, source, recvtag)
+        InFlightCall c = only(frame("mpi.Comm", "sendRecv", WORLD_HANDLE, null, 2, null, 3, 5, null, 2, null, 1, 6));
+        assertEquals(3, c.sendTo());
+        assertEquals(5, c.sendTag());
+        assertEquals(1, c.peer());
+        assertEquals(6, c.tag());
+        assertFalse(c.neverCompletes());
+        // MPJ Sendrecv(sendbuf, offset, count, type, dest, sendtag, recvbuf, offset, count, type, source, recvtag),
+        // receiving from ANY_SOURCE (-2) and the FAILED rank 2 as its destination
+        InFlightCall mpj = only(new BindingFrame("main", "mpi.Comm", "Sendrecv", "mpi.Intracomm", null,
+                Arrays.asList(null, 0, 2, null, 2, 5, null, 0, 2, null, -2, 6), "MPI_COMM_WORLD"));
+        assertTrue(mpj.anySource());
+        assertEquals(2, mpj.sendTo());
+        assertEquals(List.of(2), mpj.failedPeers());
+    }
 }

@@ -135,7 +135,8 @@ class WaitForTest {
 
     @Test
     void whatIsNotUnderstoodOrNotSeenCanProgress() {
-        // any source (peer unknown), a buffered send, sendRecv, a wait over an array: assumed to complete
+        // a receive from a peer not read off the frame, a buffered send, a send-receive whose source is not
+        // known, a wait over an array not read: assumed to complete
         List<InFlightCall> calls = List.of(recv(0, -1),
                 new InFlightCall(1, "main", "mpi.Comm.bSend", "MPI_COMM_WORLD", 1, 0, List.of(), false),
                 new InFlightCall(2, "main", "mpi.Comm.sendRecv", "MPI_COMM_WORLD", 1, 3, List.of(), false),
@@ -262,6 +263,20 @@ class WaitForTest {
         assertEquals(List.of(0, 1, 0), a.cycle());
     }
 
+    /** 4,096 ranks: a master receiving from any source, every worker waiting for the master. */
+    @Test
+    void aLargeMasterAndWorkersAreAnalysedWhole() {
+        int n = 4096;
+        List<InFlightCall> calls = new ArrayList<>(List.of(p2p(0, "recv", 1, -1, true, 7)));
+        for (int r = 1; r < n; r++) calls.add(p2p(r, "recv", 1, 0, false, 7));
+        WaitFor.Analysis a = WaitFor.of(withRequests(n, Map.of()), calls, all(n));
+        assertEquals(n, a.onCycles().size());
+        assertEquals(n - 1, a.waits().get(0).on().size());
+        // the last worker sends instead: the master can go on, and so can every worker after it
+        calls.set(n - 1, p2p(n - 1, "send", 1, 0, false, 7));
+        assertFalse(WaitFor.of(withRequests(n, Map.of()), calls, all(n)).any());
+    }
+
     @Test
     void sixtyFourRanksInABarrierBehindATwoRankCycleFitTheLines() {
         List<InFlightCall> calls = new ArrayList<>(List.of(recv(0, 1), recv(1, 0)));
@@ -373,5 +388,35 @@ class WaitForTest {
         assertFalse(WaitFor.of(withRequests(2, Map.of(0, List.of(anyTag7))), calls, all(2)).any());
         assertEquals(List.of(0, 1), WaitFor.of(withRequests(2, Map.of(0, List.of(anyTag9))), calls, all(2)).deadlocked());
         assertEquals(List.of(0, 1), WaitFor.of(twoCommunicators(2, Map.of(0, List.of(onDup))), calls, all(2)).deadlocked());
+    }
+
+    private static InFlightCall sendRecv(int rank, int to, int sendTag, int from, int tag) {
+        return new InFlightCall(rank, "main", "mpi.Comm.sendRecv", "MPI_COMM_WORLD", 1, from, List.of(), false, null,
+                false, tag, to, sendTag);
+    }
+
+    /** A send-receive waits for its receive half and offers its send half. */
+    @Test
+    void aSendReceiveWaitsForItsReceiveAndOffersItsSend() {
+        JobModel two = withRequests(2, Map.of());
+        // both send tag 7 and receive tag 8: neither receive is ever matched
+        WaitFor.Analysis a = WaitFor.of(two, List.of(sendRecv(0, 1, 7, 1, 8), sendRecv(1, 0, 7, 0, 8)), all(2));
+        assertEquals(List.of(0, 1), a.deadlocked());
+        assertEquals(List.of(0, 1, 0), a.cycle());
+        List<String> text = new FaultBoxes(false).waitFor(a, WaitFor.Looks.ONE);
+        assertTrue(text.contains("  rank 0  sendRecv on MPI_COMM_WORLD to 1 tag 7 from 1 tag 8  waits for 1"),
+                String.join("\n", text));
+        // an exchange with matching tags completes, and so does a ring shift
+        assertFalse(WaitFor.of(two, List.of(sendRecv(0, 1, 7, 1, 7), sendRecv(1, 0, 7, 0, 7)), all(2)).any());
+        JobModel three = withRequests(3, Map.of());
+        assertFalse(WaitFor.of(three, List.of(sendRecv(0, 1, 7, 2, 7), sendRecv(1, 2, 7, 0, 7), sendRecv(2, 0, 7, 1, 7)),
+                all(3)).any());
+        // its send half pairs with a plain receive: rank 0 gets its message, then rank 2 can send to 1
+        assertFalse(WaitFor.of(three, List.of(recv(0, 1), sendRecv(1, 0, HandleInfo.UNKNOWN, 2, HandleInfo.UNKNOWN),
+                recv(2, 0)), all(3)).any());
+        // a receive half from a rank stuck elsewhere: stuck behind it
+        WaitFor.Analysis behind = WaitFor.of(three, List.of(recv(0, 2), sendRecv(1, 0, 7, 0, 7), recv(2, 0)), all(3));
+        assertEquals(List.of(0, 1, 2), behind.deadlocked());
+        assertEquals(List.of(0, 2), behind.onCycles());
     }
 }

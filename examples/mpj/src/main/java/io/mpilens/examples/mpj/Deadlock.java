@@ -11,7 +11,8 @@ import mpi.MPI;
  * {@code Request.Waitall}. With {@code anysource}, ranks 0 and 1 use a communicator of the two
  * (split from COMM_WORLD before the pause): rank 0 receives from {@code MPI.ANY_SOURCE}, rank 1
  * from rank 0. With {@code tags}, rank 0 receives tag 7 from rank 1 while rank 1 sits in a
- * synchronous send ({@code Ssend}) of tag 8 to rank 0.
+ * synchronous send ({@code Ssend}) of tag 8 to rank 0. With {@code sendrecv}, ranks 0 and 1 each
+ * {@code Sendrecv} with the other, sending tag 7 and receiving tag 8.
  */
 public final class Deadlock {
     private static final int TAG = 7;
@@ -39,6 +40,9 @@ public final class Deadlock {
                 pair.Recv(buf, 0, 2, MPI.INT, rank == 0 ? MPI.ANY_SOURCE : 0, TAG);
             } else if (mode.equals("tags") && rank == 1) {
                 MPI.COMM_WORLD.Ssend(buf, 0, 2, MPI.INT, other, OTHER_TAG);
+            } else if (mode.equals("sendrecv")) {
+                int[] in = new int[2];
+                MPI.COMM_WORLD.Sendrecv(buf, 0, 2, MPI.INT, other, TAG, in, 0, 2, MPI.INT, other, OTHER_TAG);
             } else {
                 MPI.COMM_WORLD.Recv(buf, 0, 2, MPI.INT, other, TAG);
             }

@@ -13,7 +13,8 @@ import mpi.MPI;
  * use a communicator {@code pair} of the two (split from COMM_WORLD before the pause): rank 0
  * receives from {@code MPI.ANY_SOURCE}, rank 1 from rank 0. With {@code tags}, rank 0 receives
  * tag 7 from rank 1 while rank 1 sits in a synchronous send of tag 8 to rank 0: the message is
- * there, the tags do not match.
+ * there, the tags do not match. With {@code sendrecv}, ranks 0 and 1 each {@code sendRecv} with the
+ * other, sending tag 7 and receiving tag 8: both sends arrive, neither receive matches.
  */
 public final class Deadlock {
     private static final int TAG = 7;
@@ -45,6 +46,9 @@ public final class Deadlock {
                 pair.recv(buf, 2, MPI.INT, rank == 0 ? MPI.ANY_SOURCE : 0, TAG);
             } else if (mode.equals("tags") && rank == 1) {
                 MPI.COMM_WORLD.sSend(buf, 2, MPI.INT, other, OTHER_TAG);
+            } else if (mode.equals("sendrecv")) {
+                int[] in = new int[2];
+                MPI.COMM_WORLD.sendRecv(buf, 2, MPI.INT, other, TAG, in, 2, MPI.INT, other, OTHER_TAG);
             } else {
                 MPI.COMM_WORLD.recv(buf, 2, MPI.INT, other, TAG);
             }
