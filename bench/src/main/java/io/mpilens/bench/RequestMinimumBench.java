@@ -5,6 +5,16 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.*;
 
+/**
+ * How low a request's cost can go, to tell what issue 2's "≤ 5 ns, a few field writes" asks of a
+ * design from what the features cost (compare {@link RequestFloorBench} and
+ * {@link RequestRegistryBench#createAndCompleteByHandle}): {@code wrapperFields} writes the
+ * communicator id and peer/tag into the fresh request wrapper only (nothing a debugger could read
+ * in bulk: it would have to find every wrapper in the heap), {@code ringRow} writes a row into the
+ * calling thread's ring (id stored last, release) and the row's id into the wrapper, and completes
+ * it by that id — no index, no handle reuse, no completion by another thread, no growth, no
+ * orphans, no unique ids across threads. Not the product: a floor. {@code bench/run jmh RequestMinimumBench -f 3 -wi 5 -i 5}.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)

@@ -414,6 +414,10 @@ class WaitForTest {
         // its send half pairs with a plain receive: rank 0 gets its message, then rank 2 can send to 1
         assertFalse(WaitFor.of(three, List.of(recv(0, 1), sendRecv(1, 0, HandleInfo.UNKNOWN, 2, HandleInfo.UNKNOWN),
                 recv(2, 0)), all(3)).any());
+        // its send half is never waited for: to a rank stuck elsewhere, it is taken as buffered
+        WaitFor.Analysis sendToStuck = WaitFor.of(withRequests(4, Map.of()), List.of(sendRecv(0, 1, 7, 2, 7), recv(1, 3),
+                recv(3, 1), send(2, 0)), all(4));
+        assertEquals(List.of(1, 3), sendToStuck.stuck());
         // a receive half from a rank stuck elsewhere: stuck behind it
         WaitFor.Analysis behind = WaitFor.of(three, List.of(recv(0, 2), sendRecv(1, 0, 7, 0, 7), recv(2, 0)), all(3));
         assertEquals(List.of(0, 1, 2), behind.deadlocked());
