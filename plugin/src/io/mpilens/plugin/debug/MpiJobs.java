@@ -180,14 +180,18 @@ public final class MpiJobs implements IDebugEventSetListener {
             List<ProcessSnapshot> ps = decode(vm, label);
             lastRead.put(t, ps);
             boolean suspended = t.isSuspended();
-            // the calls of a suspended rank alone in its JVM (frames cannot be told apart by rank otherwise)
-            List<BindingFrame> frames = suspended && ps.size() == 1
-                    ? ThreadFrames.read(vm, true, ThreadFrames.registryIds(JdiTargetReader.wrap(vm, label))) : null;
+            // the calls of a suspended JVM's threads; of several ranks (MPJ Express multicore) each
+            // thread's by its class loader's COMM_WORLD
+            List<BindingFrame> all = suspended
+                    ? ThreadFrames.read(vm, true, ThreadFrames.registryIds(JdiTargetReader.wrap(vm, label)), ps.size() > 1)
+                    : null;
+            java.util.Map<Integer, List<BindingFrame>> byRank = all == null ? java.util.Map.of()
+                    : io.mpilens.headless.ft.InFlightCalls.byRank(all, ps);
             List<RankView> out = new ArrayList<>();
             for (ProcessSnapshot p : ps) {
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), null, false);
                 out.add(new RankView(label, p, v.state(), suspended, v.state() == ProcessState.OK ? null : v.evidence(),
-                        frames));
+                        byRank.get(p.rank())));
             }
             return out;
         } catch (RegistryNotFoundException e) {

@@ -16,7 +16,7 @@ import java.util.List;
  * @param suspended the debugger holds the rank suspended
  * @param problem  the evidence for a state other than OK (why it could not be read), or null
  * @param frames   the MPI call each thread is inside, read while the rank's VM was suspended; null
- *                 when not read (running, or several ranks in one JVM)
+ *                 when not read (running, or a rank of a shared JVM whose threads could not be placed)
  */
 public record RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended,
                        String problem, List<BindingFrame> frames) {

@@ -24,8 +24,8 @@ public final class CallsView extends JobViewPart {
     public static final String ID = "io.mpilens.views.calls";
     static final String SUSPEND = "Suspend the job (select its launch in the Debug view, Suspend) to see the MPI call"
             + " each thread of each rank is inside.";
-    static final String SHARED = "The calls of ranks that share one JVM (MPJ Express multicore) cannot be told apart"
-            + " by rank: none are shown.";
+    static final String SHARED = "No thread's MPI call could be placed in a rank: ranks that share one JVM (MPJ"
+            + " Express multicore) are told apart by the agent's ids, which a JVM the agent came to late has not.";
     static final String CONFIRM = "(one look at a suspended job: resume it for a moment and suspend it again,\n"
             + " and this view compares the two; or run  mpilens calls --job ID --confirm 5  on the running job)";
     private Text text;

@@ -162,7 +162,7 @@ public final class JobSnapshotter {
                 processes = List.of();
             }
             return new Reading(processes, frames ? ThreadFrames.read(r.virtualMachine(), vmSuspended,
-                    receiverIds(r, !processes.isEmpty())) : List.of());
+                    receiverIds(r, !processes.isEmpty()), processes.size() > 1) : List.of());
         }
 
         /** Wrapper identity to registry id, for the receivers of the frames; nothing without a registry. */

@@ -112,6 +112,18 @@ class DeadlockTest {
                 "Ssend on MPI_COMM_WORLD peer 0 tag 8", "Barrier");
     }
 
+    /**
+     * MPJ Express multicore: all five ranks are threads of one JVM, one class loader each. Each
+     * thread's frames go to the rank of its loader's COMM_WORLD, and the agent counts blocking
+     * returns per rank, so the busy pair does not keep ranks 0 and 1 of the same JVM from being confirmed.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void mpjMulticoreRanksOfOneJvmAreToldApartAndTheDeadlockConfirmed() throws Exception {
+        deadlock(Binding.MPJ_MULTICORE, "io.mpilens.examples.mpj.Deadlock", "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
+                "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier");
+    }
+
     /** MPJ's Waitall gives no arguments either: the request of the Wait it is inside now says whom it waits for. */
     @Test
     @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)

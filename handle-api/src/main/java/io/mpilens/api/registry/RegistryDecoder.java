@@ -30,7 +30,7 @@ import java.util.Map;
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,
-            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, BLOCKING_RETURNS, PROC_COUNT, PROC_RANK,
+            AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, BLOCKING_RETURNS, BLOCKING_RETURNS_BY_PROC, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
             REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
@@ -364,13 +364,18 @@ public final class RegistryDecoder {
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
-        AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
-                blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
+        long returns = blockingReturns((TargetObject) f.get(BLOCKING_RETURNS));
+        TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);
+        long[] perProc = returns < 0 || returnsByProc == null || procCount <= 1 ? NO_IDS
+                : reader.longs(returnsByProc, 0, reader.arrayLength(returnsByProc));
         List<ProcessSnapshot> out = new ArrayList<>();
         for (Map.Entry<Integer, List<HandleInfo>> e : byProc.entrySet()) {
             int p = e.getKey();
             boolean known = p >= 0 && p < procCount;
+            long own = known && p * 8 < perProc.length ? perProc[p * 8] : 0;
+            AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
+                    str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
+                    returns < 0 ? -1 : returns + own);
             if (!known && e.getValue().isEmpty() && procCount > 0) continue;
             out.add(new ProcessSnapshot(known ? procRank[p] : HandleInfo.UNKNOWN,
                     known ? procSize[p] : HandleInfo.UNKNOWN, asLong(f.get(PID)), str(f.get(HOST)),

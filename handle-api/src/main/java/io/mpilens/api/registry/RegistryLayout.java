@@ -63,6 +63,14 @@ public final class RegistryLayout {
      * Absent (older agents): unknown.
      */
     public static final String BLOCKING_RETURNS = "blockingReturns";
+    /**
+     * long[]: the same count per MPI process of a JVM that holds several (MPJ Express multicore),
+     * process {@code p}'s at index {@code p * 8} (a cache line each); a process's count is this
+     * element plus the sum of {@link #BLOCKING_RETURNS} (returns the agent could not place). A JVM
+     * of one process counts in {@link #BLOCKING_RETURNS} only. Absent (older agents): every process
+     * of the JVM has the JVM's count.
+     */
+    public static final String BLOCKING_RETURNS_BY_PROC = "blockingReturnsByProc";
 
     // ---- MPI processes in this JVM (one per rank; several under MPJ Express multicore)
     public static final String PROC_COUNT = "procCount";

@@ -40,6 +40,43 @@ public final class InFlightCalls {
         return out;
     }
 
+    /**
+     * The frames of one JVM by rank. A JVM of one rank: all of them. Several (MPJ Express
+     * multicore): each frame goes to the rank whose COMM_WORLD has the frame's
+     * {@link BindingFrame#worldId()} (its class loader's); frames without one are left out. Every
+     * rank of the JVM is in the map, with no frames when none of its threads is in a call — unless
+     * there were frames and none could be placed (no agent ids: attached late, or no agent): then
+     * the map is empty, since nothing is known of any rank.
+     */
+    public static Map<Integer, List<BindingFrame>> byRank(List<BindingFrame> frames, List<ProcessSnapshot> snapshots) {
+        Map<Integer, List<BindingFrame>> out = new TreeMap<>();
+        if (snapshots.size() == 1) {
+            if (snapshots.get(0).rank() >= 0) out.put(snapshots.get(0).rank(), frames);
+            return out;
+        }
+        Map<Long, Integer> rankOfWorld = new java.util.HashMap<>();
+        for (ProcessSnapshot p : snapshots) {
+            if (p.rank() < 0) continue;
+            out.put(p.rank(), new ArrayList<>());
+            for (HandleInfo h : p.handles()) {
+                if (h.kind() == HandleKind.COMMUNICATOR && h.predefined() && "MPI_COMM_WORLD".equals(h.name())) {
+                    rankOfWorld.put(h.id(), p.rank());
+                }
+            }
+        }
+        boolean placed = false;
+        for (BindingFrame f : frames) {
+            Integer r = f.worldId() == null ? null : rankOfWorld.get(f.worldId());
+            if (r != null) {
+                out.get(r).add(f);
+                placed = true;
+            }
+        }
+        if (!placed && !frames.isEmpty()) return new TreeMap<>();
+        out.replaceAll((r, l) -> List.copyOf(l));
+        return out;
+    }
+
     static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks) {
         HandleInfo h = receiver(f, p);
         String call = f.declaringClass() + "." + f.method();

@@ -283,8 +283,12 @@ public final class JobObserver {
         long answerMillis = a != null && a.outcome == Liveness.Outcome.ANSWERED ? a.answeredNanos / 1_000_000 : -1;
         String address = a != null ? a.address.toString() : null;
         if (a != null && a.outcome == Liveness.Outcome.ANSWERED) {
-            // frames cannot be told apart by rank when ranks share a JVM (MPJ Express multicore)
-            if (a.snapshots.size() == 1 && a.snapshots.get(0).rank() >= 0) frames.put(a.snapshots.get(0).rank(), a.threadFrames);
+            // ranks sharing a JVM (MPJ Express multicore): each frame by its class loader's COMM_WORLD
+            for (Map.Entry<Integer, List<BindingFrame>> e : InFlightCalls.byRank(a.threadFrames, a.snapshots).entrySet()) {
+                if (t.record == null || a.snapshots.size() == 1 || e.getKey() == t.record.rank()) {
+                    frames.put(e.getKey(), e.getValue());
+                }
+            }
             for (ProcessSnapshot p : a.snapshots) {
                 if (t.record != null && p.rank() != t.record.rank() && p.rank() >= 0) continue; // multicore: one record per rank
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), true, false);

@@ -253,10 +253,12 @@ public final class WaitFor {
         Set<Integer> confirmed = new TreeSet<>();
         boolean counted = true;
         for (int r : second.deadlocked()) {
+            // not stuck at the first look: it moved, whatever its counter says (it has none in the first look)
+            if (!first.deadlocked().contains(r)) continue;
             long a = first.progress().getOrDefault(r, -1L);
             long b = second.progress().getOrDefault(r, -1L);
             if (a < 0 || b < 0) counted = false;
-            if (first.deadlocked().contains(r) && a >= 0 && a == b && after.get(r).equals(before.get(r))) confirmed.add(r);
+            else if (a == b && after.get(r).equals(before.get(r))) confirmed.add(r);
         }
         Map<Integer, Set<Integer>> edges = edges(second);
         boolean dropped = true;

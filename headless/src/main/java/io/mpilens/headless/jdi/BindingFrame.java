@@ -23,15 +23,25 @@ import java.util.List;
  * @param requests       the elements of an array of requests passed to the call ({@code waitAll},
  *                       {@code waitAny}, {@code startAll}…), in order; null when there is none or it was not
  *                       read (longer than {@link ThreadFrames#MAX_REQUESTS})
+ * @param worldId        the registry id of {@code mpi.MPI.COMM_WORLD} as the frame's class loader sees
+ *                       it: which rank the thread belongs to in a JVM of several (MPJ Express multicore,
+ *                       one loader per rank); null when not asked for or not known
  */
 public record BindingFrame(String thread, String declaringClass, String method, String receiverClass,
                            Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
-                           List<Integer> receiverMembers, Long receiverId, List<Element> requests) {
+                           List<Integer> receiverMembers, Long receiverId, List<Element> requests, Long worldId) {
     /**
      * One element of a request array: its native handle ({@code handle} field, Open MPI) and its
      * registry id by identity (wrapper id field or index), each null when unknown; both null for a null element.
      */
     public record Element(Long handle, Long registryId) {
+    }
+
+    public BindingFrame(String thread, String declaringClass, String method, String receiverClass,
+                        Long receiverHandle, List<Integer> intArguments, String receiverPredefined,
+                        List<Integer> receiverMembers, Long receiverId, List<Element> requests) {
+        this(thread, declaringClass, method, receiverClass, receiverHandle, intArguments, receiverPredefined,
+                receiverMembers, receiverId, requests, null);
     }
 
     public BindingFrame(String thread, String declaringClass, String method, String receiverClass,

@@ -70,10 +70,21 @@ public final class ThreadFrames {
      */
     public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended,
                                           Function<ObjectReference, Long> registryId) {
+        return read(vm, vmSuspended, registryId, false);
+    }
+
+    /**
+     * @param byLoader the JVM holds several ranks (MPJ Express multicore, a class loader each):
+     *                 give each frame the {@link BindingFrame#worldId()} of its loader, so that
+     *                 {@code InFlightCalls.byRank} can tell which rank its thread is of
+     */
+    public static List<BindingFrame> read(VirtualMachine vm, boolean vmSuspended,
+                                          Function<ObjectReference, Long> registryId, boolean byLoader) {
         List<BindingFrame> out = new ArrayList<>();
         Map<ClassLoaderReference, Map<ObjectReference, String>> predefined = new HashMap<>();
+        Map<ClassLoaderReference, Long> worlds = byLoader ? new HashMap<>() : null;
         for (ThreadReference t : vm.allThreads()) {
-            BindingFrame f = read(t, vmSuspended, predefined, registryId);
+            BindingFrame f = read(t, vmSuspended, predefined, registryId, worlds);
             if (f != null) out.add(f);
         }
         return Collections.unmodifiableList(out);
@@ -81,7 +92,7 @@ public final class ThreadFrames {
 
     private static BindingFrame read(ThreadReference t, boolean vmSuspended,
                                      Map<ClassLoaderReference, Map<ObjectReference, String>> predefined,
-                                     Function<ObjectReference, Long> registryId) {
+                                     Function<ObjectReference, Long> registryId, Map<ClassLoaderReference, Long> worlds) {
         boolean suspended = false;
         try {
             if (!vmSuspended) {
@@ -107,9 +118,19 @@ public final class ThreadFrames {
                 // the group is only a fallback for an MPJ communicator the wrapper index does not know
                 List<Integer> members = self == null || handle != null || name != null || id != null ? null
                         : mpjMembers(self, worldOf(named));
+                Long world = null;
+                if (worlds != null) {
+                    ClassLoaderReference loader = f.location().declaringType().classLoader();
+                    if (!worlds.containsKey(loader)) {
+                        ObjectReference w = worldOf(predefined.computeIfAbsent(loader,
+                                l -> predefinedHandles(t.virtualMachine(), l)));
+                        worlds.put(loader, w == null ? null : registryId.apply(w));
+                    }
+                    world = worlds.get(loader);
+                }
                 return new BindingFrame(t.name(), declaring, f.location().method().name(),
                         self == null ? null : self.referenceType().name(), handle, ints, name, members, id,
-                        requests(frames, i, args, registryId));
+                        requests(frames, i, args, registryId), world);
             }
             return null;
         } catch (IncompatibleThreadStateException | ObjectCollectedException | com.sun.jdi.InternalException e) {

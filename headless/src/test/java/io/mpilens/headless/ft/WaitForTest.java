@@ -423,4 +423,24 @@ class WaitForTest {
         assertEquals(List.of(0, 1, 2), behind.deadlocked());
         assertEquals(List.of(0, 2), behind.onCycles());
     }
+
+    /**
+     * A rank stuck only at the second look moved in between: "not deadlocked", not "cannot confirm"
+     * (its counter is in no first look to compare with; that is no missing counter).
+     */
+    @Test
+    void aRankStuckOnlyAtTheSecondLookMovedAndIsCounted() {
+        Map<Integer, Long> counts = Map.of(0, 5L, 1, 5L, 2, 9L, 3, 40L, 4, 41L);
+        WaitFor.Analysis first = WaitFor.of(job(5, Map.of(), counts),
+                List.of(recv(0, 1), recv(1, 0), collective(2, "barrier"), send(3, 4), recv(4, 3)), all(5));
+        WaitFor.Analysis second = WaitFor.of(job(5, Map.of(), counts),
+                List.of(recv(0, 1), recv(1, 0), collective(2, "barrier"), send(3, 4), send(4, 3)), all(5));
+        WaitFor.Looks looks = WaitFor.compare(first, second, 1.5);
+        assertEquals(List.of(0, 1), looks.confirmed());
+        assertEquals(List.of(3, 4), looks.moved());
+        assertTrue(looks.counted());
+        List<String> text = new FaultBoxes(false).waitFor(second, looks);
+        assertTrue(text.contains("not deadlocked: ranks 3 4 looked stuck, but there was progress within 1.5 s"),
+                String.join("\n", text));
+    }
 }

@@ -193,8 +193,8 @@ public final class Advices {
     /** A blocking call (send, receive, collective, wait) returned or threw: the progress signal. */
     public static final class BlockingReturn {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit() {
-            Interceptor.blockingCallReturned();
+        static void exit(@Advice.Origin Class<?> origin) {
+            Interceptor.blockingCallReturned(origin);
         }
     }
 

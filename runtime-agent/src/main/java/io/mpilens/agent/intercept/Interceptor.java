@@ -404,8 +404,10 @@ public final class Interceptor {
     }
 
     /** A thread left a blocking MPI call ({@link Advices.BlockingReturn}): one plain increment. */
-    public static void blockingCallReturned() {
-        REGISTRY.blockingCallReturned();
+    public static void blockingCallReturned(Class<?> origin) {
+        // one process in this JVM: no lookup; several (MPJ Express multicore): the origin's loader says which
+        if (REGISTRY.oneProcess()) REGISTRY.blockingCallReturned();
+        else REGISTRY.blockingCallReturned(PROC_OF.get(origin));
     }
 
     /** Handles created until the matching leave are the binding's internals, not the application's. */

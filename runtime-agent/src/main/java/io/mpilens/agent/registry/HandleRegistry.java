@@ -47,6 +47,11 @@ public final class HandleRegistry {
     /** Layout {@code blockingReturns}: the count lives at {@link #BLOCKING_AT}, alone on its cache line. */
     private final long[] blockingReturns = new long[17];
     private static final int BLOCKING_AT = 8;
+    /**
+     * Layout {@code blockingReturnsByProc}: in a JVM of several MPI processes, process p's count at
+     * {@code p * 8}; grown with the process table (under the lock), replaced, never shrunk.
+     */
+    private long[] blockingReturnsByProc = new long[4 * 8];
 
     // ---- processes (layout)
     private int procCount;
@@ -206,6 +211,7 @@ public final class HandleRegistry {
                 procRank = Arrays.copyOf(procRank, procCount * 2);
                 procSize = Arrays.copyOf(procSize, procCount * 2);
                 procState = Arrays.copyOf(procState, procCount * 2);
+                blockingReturnsByProc = Arrays.copyOf(blockingReturnsByProc, procCount * 2 * 8);
             }
             int idx = procCount;
             procRank[idx] = -1;
@@ -1380,5 +1386,18 @@ public final class HandleRegistry {
      */
     public void blockingCallReturned() {
         blockingReturns[BLOCKING_AT]++;
+    }
+
+    /** Whether this JVM holds at most one MPI process (a plain read: a stale answer only counts globally). */
+    public boolean oneProcess() {
+        return procCount <= 1;
+    }
+
+    /** The same, counted for MPI process {@code proc} of a JVM of several (MPJ Express multicore). */
+    public void blockingCallReturned(int proc) {
+        long[] counts = blockingReturnsByProc;
+        int at = proc * 8;
+        if (proc >= 0 && at < counts.length) counts[at]++;
+        else blockingReturns[BLOCKING_AT]++;
     }
 }
