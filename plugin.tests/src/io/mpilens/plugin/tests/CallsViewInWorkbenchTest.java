@@ -42,9 +42,15 @@ import org.junit.jupiter.api.Test;
  * barrier, ranks 3 and 4 play ping-pong): while the job runs it asks for a suspend; with every
  * rank suspended it shows each rank's call and the possible deadlock with its cycle, and says that
  * one look confirms nothing; resumed for a moment and suspended again, it compares the two
- * suspensions and confirms the deadlock of ranks 0 and 1, with rank 2 stuck behind them.
+ * suspensions and confirms the deadlock of ranks 0 and 1, with rank 2 stuck behind them. The same
+ * on MPJ Express multicore ({@code examples.mpj.Deadlock}), whose five ranks are threads of one
+ * JVM: each thread's call is shown under its own rank.
  */
 class CallsViewInWorkbenchTest {
+    /** One binding's job: how ranks 0 and 1's receives and rank 2's barrier read in the view. */
+    private record Case(String name, Binding binding, String example, String mainClass, String recv0, String recv1,
+                        String barrier, String shots) {
+    }
     /** Suspends or resumes every rank at once, as the launch does (the Debug view's Suspend on the launch). */
     private static void wholeJob(ILaunch launch, boolean suspend, String what) throws Exception {
         ISuspendResume all = (ISuspendResume) launch;
@@ -66,10 +72,24 @@ class CallsViewInWorkbenchTest {
 
     @Test
     void aSuspendedDeadlockedJobShowsItsCallsAndTheCycle() throws Exception {
+        deadlocked(new Case("mpi-deadlock", Binding.OPENMPI, "openmpi", "io.mpilens.examples.openmpi.Deadlock",
+                "recv on MPI_COMM_WORLD peer 1 tag 7", "recv on MPI_COMM_WORLD peer 0 tag 7", "barrier on MPI_COMM_WORLD",
+                "calls-view"));
+    }
+
+    /** Five ranks in one JVM: every thread's call under its own rank, and the deadlock confirmed across a resume. */
+    @Test
+    void aSuspendedMpjMulticoreJobShowsEachRanksCallAndTheDeadlock() throws Exception {
+        deadlocked(new Case("mpj-deadlock", Binding.MPJ_MULTICORE, "mpj", "io.mpilens.examples.mpj.Deadlock",
+                "Recv on MPI_COMM_WORLD peer 1 tag 7", "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier on MPI_COMM_WORLD",
+                "calls-view-mpj-multicore"));
+    }
+
+    private void deadlocked(Case c) throws Exception {
         Path control = Files.createTempDirectory("mpilens-ui-deadlock-");
         debugPerspective();
-        ILaunchConfiguration config = configuration("mpi-deadlock", "openmpi", "io.mpilens.examples.openmpi.Deadlock",
-                "-Dmpilens.control=" + control, new MpiLaunchSettings(Binding.OPENMPI, 5, "", ""));
+        ILaunchConfiguration config = configuration(c.name(), c.example(), c.mainClass(),
+                "-Dmpilens.control=" + control, new MpiLaunchSettings(c.binding(), 5, "", ""));
         ILaunch launch = inBackground("the launch delegate starts the job and attaches",
                 () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
         Job job = ((MpiJobProcess) launch.getProcesses()[0]).job();
@@ -103,14 +123,14 @@ class CallsViewInWorkbenchTest {
             waitUntil(() -> "the MPI Calls view shows the cycle of the suspended job:\n" + calls.shownText(), START.toMillis(),
                     () -> calls.shownText().contains("  cycle 0 -> 1 -> 0"));
             String text = calls.shownText();
-            assertTrue(text.contains("rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  [main]"), text);
-            assertTrue(text.contains("rank 2  barrier on MPI_COMM_WORLD  [main]"), text);
+            assertTrue(text.contains("rank 0  " + c.recv0() + "  ["), text);
+            assertTrue(text.contains("rank 2  " + c.barrier() + "  ["), text);
             assertTrue(text.contains("possible deadlock (one look): "), text);
-            assertTrue(text.contains("  rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  waits for 1"), text);
-            assertTrue(text.contains("  rank 1  recv on MPI_COMM_WORLD peer 0 tag 7  waits for 0"), text);
+            assertTrue(text.contains("  rank 0  " + c.recv0() + "  waits for 1"), text);
+            assertTrue(text.contains("  rank 1  " + c.recv1() + "  waits for 0"), text);
             assertTrue(text.contains("(one look at a suspended job: resume it for a moment and suspend it again,"), text);
             assertFalse(text.contains("DEADLOCK"), "one suspension confirms nothing: " + text);
-            shot(page, calls, "calls-view-one-look.png");
+            shot(page, calls, c.shots() + "-one-look.png");
 
             // resume for a moment, suspend again: the second look confirms ranks 0 and 1, never the busy pair
             wholeJob(launch, false, "every rank is resumed");
@@ -124,7 +144,7 @@ class CallsViewInWorkbenchTest {
                     text);
             assertTrue(text.contains("  stuck behind them: rank 2"), text);
             assertFalse(text.contains("possible deadlock"), text);
-            shot(page, calls, "calls-view-deadlock.png");
+            shot(page, calls, c.shots() + "-deadlock.png");
 
         } finally {
             // leave the workbench as found: an open MPI view follows the next launch from its start
@@ -138,7 +158,7 @@ class CallsViewInWorkbenchTest {
             });
             DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
         }
-        waitUntil("no process of the job is left (mpirun, rank JVMs " + pids + ")", START.toMillis(), () -> pids.stream()
+        waitUntil("no process of the job is left (launcher, rank JVMs " + pids + ")", START.toMillis(), () -> pids.stream()
                 .map(ProcessHandle::of).flatMap(Optional::stream).noneMatch(ProcessHandle::isAlive));
     }
 }

@@ -99,10 +99,27 @@ public final class JobObserver {
 
         List<RankStatus> ranks = new ArrayList<>();
         frames.clear();
+        // a JVM of several ranks (MPJ Express multicore) is read once for all of them: its records
+        // may name different addresses while its agent rewrites them after a listener moved, and
+        // every connection of ours moves it again, so a rank refused at a stale address takes its
+        // snapshot from a reading of the same JVM that answered instead of connecting once more
+        Map<String, Attempt> answeredByJvm = new HashMap<>();
+        for (Target t : targets) {
+            Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
+            if (a != null && a.outcome == Liveness.Outcome.ANSWERED && t.record != null) {
+                answeredByJvm.putIfAbsent(jvm(t.record), a);
+            }
+        }
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && alive(t.record) != Boolean.FALSE) {
-                a = retryMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
+                Attempt same = answeredByJvm.get(jvm(t.record));
+                if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
+                    a = same;
+                } else {
+                    a = retryMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
+                    if (a.outcome == Liveness.Outcome.ANSWERED) answeredByJvm.putIfAbsent(jvm(t.record), a);
+                }
             }
             ranks.addAll(statuses(t, a));
         }
@@ -142,6 +159,11 @@ public final class JobObserver {
         }
         for (JobRecord r : directory.job(jobId).records()) out.add(new Target(r, r.jdwpAddress()));
         return out;
+    }
+
+    /** The JVM a record's rank runs in: host and pid (one for every rank under MPJ Express multicore). */
+    private static String jvm(JobRecord r) {
+        return r.host() + "/" + r.pid();
     }
 
     private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
