@@ -149,15 +149,18 @@ public final class ThreadFrames {
     /**
      * The arguments of frame {@code at}. A woven method of a binding compiled with local variable
      * tables (MPJ Express) refuses them (JDWP INVALID_SLOT: the table no longer covers the woven
-     * code); its arguments are then taken from the first frame further in that delegates the call
+     * code; Eclipse's JDI gives fewer values than arguments instead, none at all there); its
+     * arguments are then taken from the first frame further in that delegates the call
      * with the same arguments first (MPJ's {@code Recv} calls {@code recv} with one more), else none.
      */
     private static List<Value> argumentValues(List<StackFrame> frames, int at) {
         StackFrame f = frames.get(at);
         List<Value> own = argumentValues(f);
-        if (own != null) return own;
         com.sun.jdi.Method m = f.location().method();
         List<String> types = m.argumentTypeNames();
+        // the JDK's JDI refuses them (INVALID_SLOT); Eclipse's returns only the arguments its
+        // variable table shows at the frame's location — none, in a woven method: refused too
+        if (own != null && own.size() == types.size()) return own;
         for (int j = at - 1; j >= 0; j--) {
             com.sun.jdi.Method inner = frames.get(j).location().method();
             if (!inner.declaringType().name().startsWith(BINDING_PACKAGE)) continue;
