@@ -97,10 +97,8 @@ public final class FaultModel {
                 if (h.peer() == HandleInfo.UNKNOWN || h.peer() < 0) continue;
                 HandleInfo comm = p.handle(h.communicator()).orElse(null);
                 if (comm == null || comm.kind() != HandleKind.COMMUNICATOR) continue;
-                int[] members = comm.members();
-                if (h.peer() >= members.length) continue;
-                int peer = members[h.peer()];
-                if (state.get(peer) != ProcessState.FAILED) continue;
+                int peer = InFlightCalls.worldRank(comm, h.peer());
+                if (peer < 0 || state.get(peer) != ProcessState.FAILED) continue;
                 String[] key = keys.getOrDefault(p.rank(), Map.of()).get(comm.id());
                 out.add(new PendingOnFailedPeer(p.rank(), h.id(), h.creatingCall(), peer, h.tag(),
                         key == null ? null : key[0], key == null ? (comm.name() != null ? comm.name() : "#" + comm.id()) : key[1]));

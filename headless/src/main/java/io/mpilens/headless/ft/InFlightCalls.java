@@ -226,11 +226,20 @@ public final class InFlightCalls {
         return h.orElse(null);
     }
 
-    /** A rank in a communicator as a COMM_WORLD rank; wildcards and unknown communicators give -1. */
+    /**
+     * A peer rank on a communicator as a COMM_WORLD rank: of its group, or for an
+     * intercommunicator of its remote group (where point-to-point peers are); wildcards, unknown
+     * communicators and an intercommunicator whose remote group is not known give -1.
+     */
     static int worldRank(HandleInfo comm, int local) {
         if (local <= ANY_SOURCE_MAX) return -1;
         if (comm == null) return -1;
-        int[] members = comm.members();
+        int[] members = peers(comm);
         return local < members.length ? members[local] : -1;
+    }
+
+    /** The COMM_WORLD ranks a point-to-point call on {@code comm} can name: its group, or an intercommunicator's remote group. */
+    static int[] peers(HandleInfo comm) {
+        return comm.inter() || comm.remoteMembers().length > 0 ? comm.remoteMembers() : comm.members();
     }
 }

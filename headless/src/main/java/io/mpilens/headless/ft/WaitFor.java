@@ -37,8 +37,8 @@ import java.util.TreeSet;
  *
  * <p>What is not understood is assumed to complete, so the analysis errs towards "can progress":
  * buffered sends, the send half of a send-receive ({@code sendRecv} waits for its receive half and
- * offers its send), a {@code waitAny} element not found pending, a receive from any source on an
- * intercommunicator or an unknown communicator. Threads outside MPI
+ * offers its send), a {@code waitAny} element not found pending, a receive from any source on a
+ * communicator whose group (an intercommunicator's: its remote group) is not known. Threads outside MPI
  * calls are not seen: a rank whose only MPI calls are stuck is taken as stuck, although another
  * of its threads might still post the send a stuck one waits for (not in MPI_THREAD_SINGLE or
  * FUNNELED programs). One look cannot tell a deadlock from a
@@ -428,14 +428,13 @@ public final class WaitFor {
         String key = v == null ? null : v.key();
         if (!anySource) return peer < 0 ? Need.NONE : Need.p2p(dir, peer, key, tag);
         if (dir != Dir.RECEIVE) return Need.NONE;
-        // the members a message from any source can come from: an intracommunicator's own
+        // the ranks a message from any source can come from: its group, or an intercommunicator's remote group
         HandleInfo comm = p == null ? null : p.handle(commId).orElse(null);
-        if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || comm.remoteMembers().length > 0
-                || comm.members().length == 0) {
+        if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || InFlightCalls.peers(comm).length == 0) {
             return Need.NONE;
         }
         List<Integer> members = new ArrayList<>();
-        for (int w : comm.members()) members.add(w);
+        for (int w : InFlightCalls.peers(comm)) members.add(w);
         return Need.fromAny(members, key, tag);
     }
 

@@ -194,4 +194,17 @@ class InFlightCallsTest {
         assertEquals(2, mpj.sendTo());
         assertEquals(List.of(2), mpj.failedPeers());
     }
+
+    /** On an intercommunicator a point-to-point peer is a rank of the remote group. */
+    @Test
+    void aPeerOnAnIntercommunicatorIsOfTheRemoteGroup() {
+        List<HandleInfo> hs = new ArrayList<>(rank(0).handles());
+        hs.add(HandleInfo.builder(9, HandleKind.COMMUNICATOR).ownerRank(0).creatingCall("createIntercomm")
+                .cHandle(0x7f30L).inter(true).members(new int[] {0, 1}).remoteMembers(new int[] {3, 2}).build());
+        ProcessSnapshot p = new ProcessSnapshot(0, 4, 100, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                hs, List.of(), 0);
+        InFlightCall c = InFlightCalls.classify(0, frame("mpi.Comm", "recv", 0x7f30L, null, 2, null, 1, 7), p, List.of(2));
+        assertEquals(2, c.peer(), "remote rank 1 of {3, 2}");
+        assertTrue(c.neverCompletes(), "rank 2 FAILED");
+    }
 }

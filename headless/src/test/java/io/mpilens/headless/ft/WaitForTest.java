@@ -443,4 +443,16 @@ class WaitForTest {
         assertTrue(text.contains("not deadlocked: ranks 3 4 looked stuck, but there was progress within 1.5 s"),
                 String.join("\n", text));
     }
+
+    /** A receive from any source on an intercommunicator waits for its remote group. */
+    @Test
+    void aReceiveFromAnySourceOnAnIntercommunicatorWaitsForTheRemoteGroup() {
+        HandleInfo inter = HandleInfo.builder(3, HandleKind.COMMUNICATOR).ownerRank(0).inter(true).members(new int[] {0})
+                .remoteMembers(new int[] {2}).build();
+        JobModel m = withRequests(3, Map.of(0, List.of(inter)));
+        InFlightCall anyOnInter = new InFlightCall(0, "main", "mpi.Comm.recv", "#3", 3, -1, List.of(), false, null, true, 7);
+        WaitFor.Analysis a = WaitFor.of(m, List.of(anyOnInter, recv(2, 0), recv(1, 2)), all(3));
+        assertEquals(List.of(2), a.waits().get(0).on(), "rank 1 is no source on it");
+        assertEquals(List.of(0, 2, 0), a.cycle());
+    }
 }
