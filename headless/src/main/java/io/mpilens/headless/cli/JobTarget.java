@@ -62,7 +62,8 @@ final class JobTarget {
     /**
      * With {@code --job}, reads once more the ranks whose address failed and whose record now
      * names another one: a JVM started with {@code address=...:0} listens on a new port after a
-     * debugger (another mpilens, Eclipse) detached, and its agent updates the record. Returns
+     * debugger (another mpilens, Eclipse) detached, and its agent updates the record; a rank
+     * refused at an address its record still names is tried there once more. Returns
      * {@code read} with those ranks read again, or as it was.
      *
      * @param tried {@link #addressByRank} when {@code read} was taken
@@ -103,6 +104,15 @@ final class JobTarget {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return read;
+        }
+        // refused and not moved: the JVM may listen at the same address again by now (its new
+        // listener took the same port, or it was still letting the other debugger go): once more there
+        Set<String> refused = new HashSet<>();
+        for (JobSnapshot.Failure f : read.job().failures()) {
+            if (f.message() != null && f.message().contains("(connection refused)")) refused.add(f.address());
+        }
+        for (JdwpAddress then : triedAndFailed.values()) {
+            if (refused.contains(then.toString())) moved.putIfAbsent(then.toString(), then);
         }
         if (moved.isEmpty()) return covered.isEmpty() ? read : without(read, covered);
         JobSnapshotter.WithAgentless again = snapshotter.snapshotWithAgentless(new ArrayList<>(new LinkedHashSet<>(moved.values())));
