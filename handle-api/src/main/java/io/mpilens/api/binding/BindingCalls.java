@@ -1,5 +1,6 @@
 package io.mpilens.api.binding;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,13 +15,17 @@ public final class BindingCalls {
     private final Set<String> waitOne;
     private final Set<String> waitAll;
     private final Set<String> waitAny;
-    private final String binding;
+    private final BindingClasses classes;
     private final int anySource;
     private final int anyTag;
+    /** Per send-receive method: its destination, send tag, source and receive tag argument positions. */
+    private final Map<String, int[]> sendRecv;
 
-    private BindingCalls(String binding, int anySource, int anyTag, Set<String> blockingPointToPoint, int peerArgument,
-                         Set<String> blockingCollectives, Set<String> waitOne, Set<String> waitAll, Set<String> waitAny) {
-        this.binding = binding;
+    private BindingCalls(BindingClasses classes, int anySource, int anyTag, Map<String, int[]> sendRecv,
+                         Set<String> blockingPointToPoint, int peerArgument, Set<String> blockingCollectives,
+                         Set<String> waitOne, Set<String> waitAll, Set<String> waitAny) {
+        this.classes = classes;
+        this.sendRecv = sendRecv;
         this.anySource = anySource;
         this.anyTag = anyTag;
         this.blockingPointToPoint = blockingPointToPoint;
@@ -35,7 +40,8 @@ public final class BindingCalls {
      * Open MPI's Java bindings: (buf, count, type, peer, tag, ...). {@code MPI.ANY_SOURCE} and
      * {@code MPI.ANY_TAG} are Open MPI's C values, -1 both ({@code MPI_PROC_NULL} is -2).
      */
-    public static final BindingCalls OPEN_MPI = new BindingCalls("openmpi", -1, -1,
+    public static final BindingCalls OPEN_MPI = new BindingCalls(BindingClasses.OPEN_MPI, -1, -1,
+            Map.of("sendRecv", new int[] {3, 4, 8, 9}, "sendRecvReplace", new int[] {3, 4, 5, 6}),
             Set.of("send", "bSend", "sSend", "rSend", "recv", "sendRecv", "sendRecvReplace"), 3,
             Set.of("barrier", "bcast", "reduce", "allReduce", "gather", "gatherv", "allGather", "allGatherv",
                     "scatter", "scatterv", "allToAll", "allToAllv", "allToAllw", "reduceScatter",
@@ -48,7 +54,8 @@ public final class BindingCalls {
      * MPJ Express (mpiJava 1.2): (buf, offset, count, type, peer, tag). {@code MPI.ANY_SOURCE} and
      * {@code MPI.ANY_TAG} are -2 both ({@code MPI.PROC_NULL} is -3).
      */
-    public static final BindingCalls MPJ_EXPRESS = new BindingCalls("mpj", -2, -2,
+    public static final BindingCalls MPJ_EXPRESS = new BindingCalls(BindingClasses.MPJ_EXPRESS, -2, -2,
+            Map.of("Sendrecv", new int[] {4, 5, 10, 11}, "Sendrecv_replace", new int[] {4, 5, 6, 7}),
             Set.of("Send", "Bsend", "Ssend", "Rsend", "Recv", "Sendrecv", "Sendrecv_replace"), 4,
             Set.of("Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Allgather", "Allgatherv",
                     "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Split", "Create",
@@ -62,10 +69,10 @@ public final class BindingCalls {
         return null;
     }
 
-    /** The binding of that id (a snapshot's {@code binding}: {@code openmpi}, {@code mpj}), or null. */
+    /** The binding of that id (a snapshot's {@code binding}: {@link BindingClasses#id()}), or null. */
     public static BindingCalls of(String binding) {
-        if (OPEN_MPI.binding.equals(binding)) return OPEN_MPI;
-        if (MPJ_EXPRESS.binding.equals(binding)) return MPJ_EXPRESS;
+        if (OPEN_MPI.classes.id().equals(binding)) return OPEN_MPI;
+        if (MPJ_EXPRESS.classes.id().equals(binding)) return MPJ_EXPRESS;
         return null;
     }
 
@@ -104,14 +111,13 @@ public final class BindingCalls {
      * for any other method.
      */
     public int[] sendRecvArguments(String method) {
-        if (this == OPEN_MPI) {
-            if (method.equals("sendRecv")) return new int[] {3, 4, 8, 9};
-            if (method.equals("sendRecvReplace")) return new int[] {3, 4, 5, 6};
-        } else if (this == MPJ_EXPRESS) {
-            if (method.equals("Sendrecv")) return new int[] {4, 5, 10, 11};
-            if (method.equals("Sendrecv_replace")) return new int[] {4, 5, 6, 7};
-        }
-        return null;
+        int[] at = sendRecv.get(method);
+        return at == null ? null : at.clone();
+    }
+
+    /** Whether the method is a send-receive ({@link #sendRecvArguments} has its positions). */
+    public boolean isSendRecv(String method) {
+        return sendRecv.containsKey(method);
     }
 
     /** Peer argument position of a blocking point-to-point call, -1 if it is not one. */

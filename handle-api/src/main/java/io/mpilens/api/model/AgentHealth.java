@@ -54,6 +54,13 @@ public final class AgentHealth {
      */
     public long blockingReturns() { return blockingReturns; }
 
+    /** The same with {@code more} blocking returns counted (one process's own, in a JVM of several). */
+    public AgentHealth plusBlockingReturns(long more) {
+        if (more == 0 || blockingReturns < 0) return this;
+        return new AgentHealth(agentVersion, internalErrors, lastError, untrackedEvents, requestsTracked,
+                blockingReturns + more);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof AgentHealth)) return false;

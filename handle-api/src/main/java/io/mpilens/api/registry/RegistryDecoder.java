@@ -364,23 +364,24 @@ public final class RegistryDecoder {
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
-        long returns = blockingReturns((TargetObject) f.get(BLOCKING_RETURNS));
+        AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
+                blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
+        // several MPI processes in this JVM: each also counts its own returns
         TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);
-        long[] perProc = returns < 0 || returnsByProc == null || procCount <= 1 ? NO_IDS
+        long[] perProc = health.blockingReturns() < 0 || returnsByProc == null || procCount <= 1 ? NO_IDS
                 : reader.longs(returnsByProc, 0, reader.arrayLength(returnsByProc));
         List<ProcessSnapshot> out = new ArrayList<>();
         for (Map.Entry<Integer, List<HandleInfo>> e : byProc.entrySet()) {
             int p = e.getKey();
             boolean known = p >= 0 && p < procCount;
-            long own = known && p * 8 < perProc.length ? perProc[p * 8] : 0;
-            AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                    str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
-                    returns < 0 ? -1 : returns + own);
             if (!known && e.getValue().isEmpty() && procCount > 0) continue;
+            int at = p * BLOCKING_RETURNS_STRIDE;
+            long own = known && at < perProc.length ? perProc[at] : 0;
             out.add(new ProcessSnapshot(known ? procRank[p] : HandleInfo.UNKNOWN,
                     known ? procSize[p] : HandleInfo.UNKNOWN, asLong(f.get(PID)), str(f.get(HOST)),
                     str(f.get(BINDING)), known ? MpiState.ofCode(procState[p]) : MpiState.NOT_INITIALIZED,
-                    VERSION, health, e.getValue(), p >= 0 && p < history.length ? history[p] : List.of(), torn,
+                    VERSION, health.plusBlockingReturns(own), e.getValue(), p >= 0 && p < history.length ? history[p] : List.of(), torn,
                     p >= 0 && p < errors.length ? errors[p] : List.of()));
         }
         return out;

@@ -71,6 +71,8 @@ public final class RegistryLayout {
      * of the JVM has the JVM's count.
      */
     public static final String BLOCKING_RETURNS_BY_PROC = "blockingReturnsByProc";
+    /** Elements of {@link #BLOCKING_RETURNS_BY_PROC} per process: process p's count is at {@code p * 8}. */
+    public static final int BLOCKING_RETURNS_STRIDE = 8;
 
     // ---- MPI processes in this JVM (one per rank; several under MPJ Express multicore)
     public static final String PROC_COUNT = "procCount";

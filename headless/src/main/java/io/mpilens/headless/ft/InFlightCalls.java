@@ -97,8 +97,7 @@ public final class InFlightCalls {
         } else if (h == null && f.receiverMembers() != null && calls != null && calls.isCollective(f.method())) {
             // an MPJ communicator not told apart from another with the same group: its members still decide
             for (int member : f.receiverMembers()) if (failedRanks.contains(member)) failed.add(member);
-        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
-                && calls.sendRecvArguments(f.method()) != null) {
+        } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null && calls.isSendRecv(f.method())) {
             // a send-receive: peer, anySource and tag are its receive half's
             int[] at = calls.sendRecvArguments(f.method());
             Integer dest = argument(f, at[0]);
@@ -111,10 +110,10 @@ public final class InFlightCalls {
             HandleInfo inner = source == null ? innerReceive(f, p) : null;
             if (inner != null) {
                 // no arguments (MPJ Express): the receive it waits for now says whom it receives from
-                BindingCalls binding = BindingCalls.of(p.binding());
-                peer = worldRank(p.handle(inner.communicator()).orElse(null), inner.peer());
-                anySource = binding != null && inner.peer() == binding.anySource();
-                tag = tag(binding, inner.tag());
+                Peer from = Peer.of(p, inner);
+                peer = from.rank();
+                anySource = from.anySource();
+                tag = from.tag();
             }
             if (sendTo >= 0 && failedRanks.contains(sendTo)) failed.add(sendTo);
         } else if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null
@@ -125,10 +124,10 @@ public final class InFlightCalls {
             anySource = local != null && local == calls.anySource();
             tag = tag(calls, at + 1 < f.intArguments().size() ? f.intArguments().get(at + 1) : null);
         } else if (h != null && h.kind() == HandleKind.REQUEST && h.peer() != HandleInfo.UNKNOWN) {
-            peer = worldRank(comm, h.peer());
-            BindingCalls binding = p == null ? null : BindingCalls.of(p.binding());
-            anySource = binding != null && h.peer() == binding.anySource();
-            tag = tag(binding, h.tag());
+            Peer of = Peer.of(p, h);
+            peer = of.rank();
+            anySource = of.anySource();
+            tag = of.tag();
         }
         if (peer >= 0 && failedRanks.contains(peer) && !failed.contains(peer)) failed.add(peer);
         List<Long> requests = requests(f, p);
@@ -142,6 +141,18 @@ public final class InFlightCalls {
         }
         return new InFlightCall(rank, f.thread(), call, receiver, h == null ? 0 : h.id(), peer, List.copyOf(failed),
                 !failed.isEmpty(), requests, anySource, tag, sendTo, sendTag);
+    }
+
+    /**
+     * A request's peer as COMM_WORLD rank (-1 when a wildcard or unknown), whether it receives from
+     * any source, and its tag ({@link #tag}), by the values of the binding of the snapshot that holds it.
+     */
+    record Peer(int rank, boolean anySource, int tag) {
+        static Peer of(ProcessSnapshot p, HandleInfo request) {
+            BindingCalls binding = BindingCalls.of(p.binding());
+            return new Peer(worldRank(p.handle(request.communicator()).orElse(null), request.peer()),
+                    binding != null && request.peer() == binding.anySource(), InFlightCalls.tag(binding, request.tag()));
+        }
     }
 
     /** The one pending receive request of a frame's {@link BindingFrame#requests()} (see there), or null. */

@@ -457,10 +457,8 @@ public final class WaitFor {
         }
         Dir d = direction(h);
         if (d == Dir.NONE) return Need.NONE;
-        BindingCalls binding = BindingCalls.of(p.binding());
-        boolean any = binding != null && h.peer() == binding.anySource();
-        int w = InFlightCalls.worldRank(p.handle(h.communicator()).orElse(null), h.peer());
-        return p2p(comms, p, p.rank(), h.communicator(), d, w, any, InFlightCalls.tag(binding, h.tag()));
+        InFlightCalls.Peer peer = InFlightCalls.Peer.of(p, h);
+        return p2p(comms, p, p.rank(), h.communicator(), d, peer.rank(), peer.anySource(), peer.tag());
     }
 
     /** What call {@code c} waits for; {@link Need#NONE} when it is not a blocking call this understands. */
@@ -488,7 +486,7 @@ public final class WaitFor {
             return parts.isEmpty() ? Need.NONE : new Need(all ? Dir.ALL_OF : Dir.ANY_OF, -1, null, method, List.of(),
                     List.copyOf(parts), false, HandleInfo.UNKNOWN);
         }
-        if (calls != null && calls.sendRecvArguments(method) != null) {
+        if (calls != null && calls.isSendRecv(method)) {
             // waits for its receive half; its send half is offered to the peer (taken as buffered:
             // erring towards progress, a send-receive never waits for its send)
             Need receive = p2p(comms, p, c.rank(), c.handleId(), Dir.RECEIVE, c.peer(), c.anySource(), c.tag());

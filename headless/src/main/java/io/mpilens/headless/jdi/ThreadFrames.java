@@ -188,7 +188,7 @@ public final class ThreadFrames {
         String name = frames.get(at).location().method().name();
         BindingCalls calls = BindingCalls.spelling(name);
         if (read != null || !args.isEmpty() || calls == null
-                || !(calls.waitAll().contains(name) || calls.sendRecvArguments(name) != null)) {
+                || !(calls.waitAll().contains(name) || calls.isSendRecv(name))) {
             return read;
         }
         for (int j = at - 1; j >= 0; j--) {

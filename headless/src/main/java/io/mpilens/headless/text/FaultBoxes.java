@@ -1,5 +1,6 @@
 package io.mpilens.headless.text;
 
+import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
@@ -260,8 +261,8 @@ public final class FaultBoxes {
         String on = c.receiver() == null ? "" : " on " + c.receiver();
         String peer = c.anySource() ? " any" : c.peer() >= 0 ? " " + c.peer() : "";
         String tag = tagText(c.tag());
-        io.mpilens.api.binding.BindingCalls calls = io.mpilens.api.binding.BindingCalls.spelling(method);
-        if (calls != null && calls.sendRecvArguments(method) != null) {
+        BindingCalls calls = BindingCalls.spelling(method);
+        if (calls != null && calls.isSendRecv(method)) {
             // a send-receive: the halves it knows
             return method + on + (c.sendTo() >= 0 ? " to " + c.sendTo() + tagText(c.sendTag()) : "")
                     + (peer.isEmpty() ? "" : " from" + peer + tag);

@@ -49,9 +49,9 @@ public final class HandleRegistry {
     private static final int BLOCKING_AT = 8;
     /**
      * Layout {@code blockingReturnsByProc}: in a JVM of several MPI processes, process p's count at
-     * {@code p * 8}; grown with the process table (under the lock), replaced, never shrunk.
+     * {@code p * BLOCKING_RETURNS_STRIDE}; grown with the process table (under the lock), replaced, never shrunk.
      */
-    private long[] blockingReturnsByProc = new long[4 * 8];
+    private long[] blockingReturnsByProc = new long[4 * BLOCKING_RETURNS_STRIDE];
 
     // ---- processes (layout)
     private int procCount;
@@ -211,7 +211,7 @@ public final class HandleRegistry {
                 procRank = Arrays.copyOf(procRank, procCount * 2);
                 procSize = Arrays.copyOf(procSize, procCount * 2);
                 procState = Arrays.copyOf(procState, procCount * 2);
-                blockingReturnsByProc = Arrays.copyOf(blockingReturnsByProc, procCount * 2 * 8);
+                blockingReturnsByProc = Arrays.copyOf(blockingReturnsByProc, procCount * 2 * BLOCKING_RETURNS_STRIDE);
             }
             int idx = procCount;
             procRank[idx] = -1;
@@ -1396,7 +1396,7 @@ public final class HandleRegistry {
     /** The same, counted for MPI process {@code proc} of a JVM of several (MPJ Express multicore). */
     public void blockingCallReturned(int proc) {
         long[] counts = blockingReturnsByProc;
-        int at = proc * 8;
+        int at = proc * BLOCKING_RETURNS_STRIDE;
         if (proc >= 0 && at < counts.length) counts[at]++;
         else blockingReturns[BLOCKING_AT]++;
     }
