@@ -69,11 +69,9 @@ final class HandlesCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new java.util.ArrayList<>();
-        List<JdwpAddress> addresses;
-        Map<Integer, JdwpAddress> tried;
+        JobTarget.Addresses addresses;
         try {
             addresses = JobTarget.addresses(target, parent.env, only, problems);
-            tried = JobTarget.addressByRank(target, parent.env);
         } catch (java.io.IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_USAGE;
@@ -81,7 +79,7 @@ final class HandlesCommand implements Callable<Integer> {
         for (String p : problems) err.println("mpilens: " + p);
         JobSnapshotter snapshotter = new JobSnapshotter(timeout, suspend).agentless(agentless);
         JobSnapshotter.WithAgentless read = JobTarget.retryMoved(target, parent.env, snapshotter,
-                snapshotter.snapshotWithAgentless(addresses), tried);
+                snapshotter.snapshotWithAgentless(addresses.toRead()), addresses.byRank());
         if (!agentless) {
             for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
                 err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"

@@ -49,24 +49,22 @@ final class JobTarget {
         }
     }
 
-    /** With {@code --job}: each live rank's JDWP address as its record names it now (empty without --job). */
-    static Map<Integer, JdwpAddress> addressByRank(Choice choice, Map<String, String> env) throws IOException {
-        Map<Integer, JdwpAddress> out = new HashMap<>();
-        if (choice.job == null) return out;
-        for (JobRecord r : JobDirectory.forCurrentUser(env).job(choice.job).records()) {
-            if (r.jdwpAddress() != null && !JobObserver.ended(r)) out.put(r.rank(), r.jdwpAddress());
-        }
-        return out;
+    /**
+     * The distinct JDWP addresses to read (one per rank JVM), and with {@code --job} each live
+     * rank's address, both from one reading of the records: an agent rewrites its record when its
+     * JVM's listener moves, so two readings can disagree, and a failure at an address the second
+     * no longer names could not be retried ({@link #retryMoved}).
+     */
+    record Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank) {
     }
 
     /**
      * With {@code --job}, reads once more the ranks whose address failed and whose record now
      * names another one: a JVM started with {@code address=...:0} listens on a new port after a
-     * debugger (another mpilens, Eclipse) detached, and its agent updates the record; a rank
-     * refused at an address its record still names is tried there once more. Returns
+     * debugger (another mpilens, Eclipse) detached, and its agent updates the record. Returns
      * {@code read} with those ranks read again, or as it was.
      *
-     * @param tried {@link #addressByRank} when {@code read} was taken
+     * @param tried {@link Addresses#byRank} of the addresses {@code read} was taken from
      */
     /** {@code read} without its failures at {@code addresses} (stale addresses of ranks read at another). */
     private static JobSnapshotter.WithAgentless without(JobSnapshotter.WithAgentless read, Set<String> addresses) {
@@ -105,15 +103,6 @@ final class JobTarget {
             Thread.currentThread().interrupt();
             return read;
         }
-        // refused and not moved: the JVM may listen at the same address again by now (its new
-        // listener took the same port, or it was still letting the other debugger go): once more there
-        Set<String> refused = new HashSet<>();
-        for (JobSnapshot.Failure f : read.job().failures()) {
-            if (f.message() != null && f.message().contains("(connection refused)")) refused.add(f.address());
-        }
-        for (JdwpAddress then : triedAndFailed.values()) {
-            if (refused.contains(then.toString())) moved.putIfAbsent(then.toString(), then);
-        }
         if (moved.isEmpty()) return covered.isEmpty() ? read : without(read, covered);
         JobSnapshotter.WithAgentless again = snapshotter.snapshotWithAgentless(new ArrayList<>(new LinkedHashSet<>(moved.values())));
         List<JobSnapshot.Rank> ranks = new ArrayList<>(read.job().ranks());
@@ -129,21 +118,15 @@ final class JobTarget {
     }
 
     /**
-     * The distinct JDWP addresses to read (one per rank JVM); ranks that cannot be read (process
-     * gone from this host, no JDWP address) are left out, with one line each in {@code problems}.
+     * The {@link Addresses} of the JVMs that hold these ranks ({@code ranks} null: all); ranks that
+     * cannot be read (process gone from this host, no JDWP address) are left out, with one line
+     * each in {@code problems}. With {@code --job}, a rank the job has no record of is one line in
+     * {@code problems}; with {@code --attach} the ranks are known only once read, so every address
+     * is returned and none by rank.
      */
-    static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, List<String> problems) throws IOException {
-        return addresses(choice, env, null, problems);
-    }
-
-    /**
-     * {@link #addresses(Choice, Map, List)} of the JVMs that hold these ranks ({@code ranks} null:
-     * all). With {@code --job}, a rank the job has no record of is one line in {@code problems};
-     * with {@code --attach} the ranks are known only once read, so every address is returned.
-     */
-    static List<JdwpAddress> addresses(Choice choice, Map<String, String> env, Set<Integer> ranks, List<String> problems)
+    static Addresses addresses(Choice choice, Map<String, String> env, Set<Integer> ranks, List<String> problems)
             throws IOException {
-        if (choice.addresses != null) return choice.addresses;
+        if (choice.addresses != null) return new Addresses(choice.addresses, Map.of());
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
         if (ranks != null) {
@@ -157,16 +140,19 @@ final class JobTarget {
             }
         }
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
+        Map<Integer, JdwpAddress> byRank = new HashMap<>();
         for (JobRecord r : job.records()) {
             if (ranks != null && !ranks.contains(r.rank())) continue;
             if (JobObserver.ended(r)) {
                 problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
                         + " process is gone; if it left a heap dump, read it with 'mpilens dump FILE'");
-            } else if (r.jdwpAddress() != null) out.add(r.jdwpAddress());
-            else problems.add("rank " + r.rank() + " of job " + job.id() + " registered no JDWP address:"
+            } else if (r.jdwpAddress() != null) {
+                out.add(r.jdwpAddress());
+                byRank.put(r.rank(), r.jdwpAddress());
+            } else problems.add("rank " + r.rank() + " of job " + job.id() + " registered no JDWP address:"
                     + " start its JVM with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
         }
         if (job.records().isEmpty()) throw new IOException("job " + job.id() + " has no readable rank record");
-        return new ArrayList<>(out);
+        return new Addresses(new ArrayList<>(out), byRank);
     }
 }

@@ -59,13 +59,11 @@ final class LeaksCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (dumps && !HandleOutput.dumpFilesExist(files, err)) return MpiLensCli.EXIT_USAGE;
-        List<JdwpAddress> addresses = List.of();
-        Map<Integer, JdwpAddress> tried = Map.of();
+        JobTarget.Addresses addresses = new JobTarget.Addresses(List.of(), Map.of());
         List<String> problems = new ArrayList<>();
         if (live) {
             try {
-                addresses = JobTarget.addresses(target, parent.env, problems);
-                tried = JobTarget.addressByRank(target, parent.env);
+                addresses = JobTarget.addresses(target, parent.env, null, problems);
             } catch (IOException e) {
                 err.println("mpilens: " + e.getMessage());
                 return MpiLensCli.EXIT_USAGE;
@@ -74,7 +72,8 @@ final class LeaksCommand implements Callable<Integer> {
         }
         JobSnapshotter snapshotter = new JobSnapshotter(timeout, true);
         JobSnapshot job = live
-                ? JobTarget.retryMoved(target, parent.env, snapshotter, snapshotter.snapshotWithAgentless(addresses), tried).job()
+                ? JobTarget.retryMoved(target, parent.env, snapshotter, snapshotter.snapshotWithAgentless(addresses.toRead()),
+                        addresses.byRank()).job()
                 : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
