@@ -40,7 +40,6 @@ import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.IDebugUIConstants;
 import org.eclipse.debug.ui.IDebugView;
-import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Tree;
 import org.eclipse.swt.widgets.TreeItem;
@@ -108,7 +107,7 @@ class HandlesViewLatencyTest {
             IWorkbenchPage page = window.getActivePage();
             IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
             waitUntil("the Debug view selects the target", () -> {
-                debug.getViewer().setSelection(new StructuredSelection(rank), true);
+                MpiViewsInWorkbenchTest.selectInDebugView(debug, rank);
                 return DebugUITools.getDebugContext() == rank;
             });
             HandlesView view = showHandlesView();

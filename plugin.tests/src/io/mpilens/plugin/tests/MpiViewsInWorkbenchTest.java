@@ -67,9 +67,11 @@ import org.eclipse.debug.core.ILogicalStructureType;
 import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.debug.core.model.IValue;
 import org.eclipse.debug.core.model.IVariable;
+import org.eclipse.debug.internal.ui.viewers.model.provisional.ITreeModelViewer;
 import org.eclipse.debug.internal.ui.views.variables.VariablesView;
 import org.eclipse.debug.core.model.ISuspendResume;
 import org.eclipse.debug.core.model.IThread;
+import org.eclipse.debug.core.model.IStackFrame;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.IDebugUIConstants;
 import org.eclipse.debug.ui.IDebugView;
@@ -99,6 +101,7 @@ import org.eclipse.ui.IEditorPart;
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.ide.IDE;
 import org.eclipse.ui.texteditor.ITextEditor;
@@ -280,7 +283,7 @@ class MpiViewsInWorkbenchTest {
         IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
         IDebugTarget rank0 = launch.getDebugTargets()[0];
         waitUntil("the Debug view selects a rank's debug target", () -> {
-            debug.getViewer().setSelection(new StructuredSelection(rank0), true);
+            selectInDebugView(debug, rank0);
             return DebugUITools.getDebugContext() == rank0;
         });
 
@@ -422,28 +425,39 @@ class MpiViewsInWorkbenchTest {
 
         // the same in the Variables view
         IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
-        IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
-        debug.getViewer().setSelection(new StructuredSelection(frame), true);
         VariablesView variables = (VariablesView) page.showView(IDebugUIConstants.ID_VARIABLE_VIEW);
         variables.setShowLogicalStructure(true);
-        page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_MAXIMIZED);
+        selectFrame(page, variables, frame);
         TreeViewer viewer = (TreeViewer) variables.getViewer();
-        waitUntil("the Variables view lists dup", () -> topItem(viewer, "dup") != null);
-        viewer.expandToLevel(topItem(viewer, "dup").getData(), 1);
         List<String> rows = new ArrayList<>();
+        String[] seen = {"nothing yet"};
         int[] emptyPolls = {0};
         // The Variables view is a virtual, asynchronously filled tree: a debug event from another
         // rank (or the logical-structure switch) refreshes it and may collapse or replace the item
         // after the first expansion, so ask again for as long as it is not expanded.
-        waitUntil(() -> "dup's MPI handle fields appear in the Variables view; it shows " + rows, UI_WAIT_MILLIS, () -> {
+        waitUntil(() -> "dup's MPI handle fields appear in the Variables view; last seen: " + seen[0], UI_WAIT_MILLIS, () -> {
             rows.clear();
+            Object context = DebugUITools.getDebugContext();
+            if (!frame.equals(context)) {
+                seen[0] = "the debug context was " + describe(context) + ", not rank 0's frame";
+                System.out.println("Variables view check: " + seen[0] + "; selecting the frame again");
+                selectFrame(page, variables, frame);
+                return false;
+            }
             TreeItem item = topItem(viewer, "dup");
-            if (item == null) return false;
+            if (item == null) {
+                List<String> top = new ArrayList<>();
+                for (TreeItem i : viewer.getTree().getItems()) top.add(rowText(i));
+                seen[0] = "no dup among the view's rows " + top;
+                return false;
+            }
             if (!item.getExpanded()) {
+                seen[0] = "dup listed, collapsed (" + item.getItemCount() + " child items)";
                 viewer.expandToLevel(item.getData(), 1);
                 return false;
             }
             for (TreeItem child : item.getItems()) rows.add(rowText(child));
+            seen[0] = "dup expanded, its rows " + rows;
             if (rows.isEmpty() && ++emptyPolls[0] % 20 == 0) {
                 // expanded but its children never came (a refresh replaced them): ask again
                 viewer.collapseToLevel(item.getData(), 1);
@@ -520,6 +534,58 @@ class MpiViewsInWorkbenchTest {
         Map<String, String> out = new LinkedHashMap<>();
         for (IVariable c : s.getVariables()) out.put(c.getName(), c.getValue().getValueString());
         return out;
+    }
+
+    /**
+     * Makes {@code frame} the debug context, with the Variables view maximized afterwards. The
+     * Debug view moves its selection on its own when a rank suspends (here to rank 3's frame, its
+     * suspension just before): so the frame is selected until it has stayed the context for a
+     * second, with the Debug view shown, then the Variables view maximized.
+     */
+    private static void selectFrame(IWorkbenchPage page, VariablesView variables, IStackFrame frame) {
+        page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_RESTORED);
+        IDebugView debug = (IDebugView) showView(page, IDebugUIConstants.ID_DEBUG_VIEW);
+        long[] since = {0};
+        waitUntil(() -> "rank 0's frame stays the debug context; it is " + describe(DebugUITools.getDebugContext()),
+                UI_WAIT_MILLIS, () -> {
+                    if (!frame.equals(DebugUITools.getDebugContext())) {
+                        selectInDebugView(debug, frame);
+                        since[0] = 0;
+                        return false;
+                    }
+                    if (since[0] == 0) since[0] = System.currentTimeMillis();
+                    return System.currentTimeMillis() - since[0] >= 1000;
+                });
+        showView(page, IDebugUIConstants.ID_VARIABLE_VIEW);
+        page.setPartState(page.getReference(variables), IWorkbenchPage.STATE_MAXIMIZED);
+    }
+
+    private static IViewPart showView(IWorkbenchPage page, String id) {
+        try {
+            return page.showView(id);
+        } catch (PartInitException e) {
+            throw new AssertionError("view " + id + " did not open", e);
+        }
+    }
+
+    /**
+     * Selects {@code element} in the Debug view, forced: its selection policy keeps a suspended
+     * frame of another debug target selected against a plain {@code setSelection} (a frame of one
+     * rank is "sticky" against an element of another), so without force a selection of rank 0
+     * is silently ignored once a suspension selected rank 3's frame.
+     */
+    static void selectInDebugView(IDebugView debug, Object element) {
+        ((ITreeModelViewer) debug.getViewer()).setSelection(new StructuredSelection(element), true, true);
+    }
+
+    /** A debug context for a failure message: a frame by its target, thread and line. */
+    private static String describe(Object context) {
+        if (!(context instanceof IStackFrame f)) return String.valueOf(context);
+        try {
+            return "frame " + f.getName() + " of " + f.getThread().getName() + " in " + f.getDebugTarget().getName();
+        } catch (DebugException e) {
+            return String.valueOf(context);
+        }
     }
 
     private static TreeItem topItem(TreeViewer viewer, String name) {

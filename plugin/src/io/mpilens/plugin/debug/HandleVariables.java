@@ -86,22 +86,30 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
         return "MPI handle (mpilens registry)";
     }
 
+    /**
+     * Never throws: the Variables view shows a variable whose structure failed with no children at
+     * all (a JDI error, e.g. the rank resumed or died while the view asked), which reads as "this
+     * handle has nothing"; a one-line reason is shown instead.
+     */
     @Override
     public IValue getLogicalStructure(IValue value) throws CoreException {
         IJavaObject o = (IJavaObject) value;
-        HandleKind kind = kindOf(o);
         IDebugTarget target = o.getDebugTarget();
+        try {
+            return structure(o, target);
+        } catch (RegistryNotFoundException e) {
+            return HandleValue.message(target, "no mpilens registry in this JVM: " + e.getMessage());
+        } catch (CoreException | RuntimeException e) {
+            return HandleValue.message(target, "registry not read: " + e);
+        }
+    }
+
+    private IValue structure(IJavaObject o, IDebugTarget target) throws CoreException {
+        HandleKind kind = kindOf(o);
         if (!(target instanceof JDIDebugTarget jt) || jt.getVM() == null) {
             return HandleValue.message(target, "not a live Java debug target");
         }
-        Moment moment;
-        try {
-            moment = moments.computeIfAbsent(target, t -> Moment.read(jt.getVM(), jt.toString()));
-        } catch (RegistryNotFoundException e) {
-            return HandleValue.message(target, "no mpilens registry in this JVM: " + e.getMessage());
-        } catch (RuntimeException e) {
-            return HandleValue.message(target, "registry not read: " + e);
-        }
+        Moment moment = moments.computeIfAbsent(target, t -> Moment.read(jt.getVM(), jt.toString()));
         // by identity in the agent's wrapper index (both bindings, freed wrappers included); Open
         // MPI requests are not in it and are found by the native handle the binding keeps
         long id = o instanceof JDIObjectValue jo ? moment.idOf(jo.getUnderlyingObject()) : 0;
