@@ -52,11 +52,11 @@ class DeadlockTest {
         deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "requests", "waitAll", "waitAll", "barrier");
     }
 
-    /** Rank 0 receives from MPI.ANY_SOURCE on a communicator whose only other member waits for rank 0. */
+    /** Rank 0 receives from MPI.ANY_SOURCE on a communicator whose only other member waits for rank 0 (with MPI.ANY_TAG, -1). */
     @Test
     void openMpiReceiveFromAnySourceThatNoMemberCanSendIsADeadlock() throws Exception {
         deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "anysource", "recv on pair peer any tag 7",
-                "recv on pair peer 0 tag 7", "barrier");
+                "recv on pair peer 0 tag any", "barrier");
     }
 
     /** Rank 1's synchronous send of tag 8 sits beside rank 0's receive of tag 7: paired by peer, not by tag. */
@@ -75,6 +75,17 @@ class DeadlockTest {
     }
 
     /**
+     * Over an intercommunicator a peer is a rank of the remote group: rank 0's remote rank 1 is
+     * rank 1, rank 1's remote rank 0 is rank 0 (read through the local groups [0, 3] and [4, 1]
+     * they would be the busy ranks 3 and 4, and no deadlock).
+     */
+    @Test
+    void openMpiReceivesOverAnIntercommunicatorWaitForRanksOfTheRemoteGroup() throws Exception {
+        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "intercomm", "recv on bridge peer 1 tag 7",
+                "recv on bridge peer 0 tag 7", "barrier");
+    }
+
+    /**
      * MPJ Express niodev (one JVM per rank). Its classes carry local variable tables, and over JDI
      * the woven {@code Recv} frame gives no arguments: the peer comes from the {@code recv} it delegates to.
      */
@@ -85,12 +96,12 @@ class DeadlockTest {
                 "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier");
     }
 
-    /** MPJ's MPI.ANY_SOURCE (-2, not Open MPI's -1) on a communicator split off (it has no name: shown by id). */
+    /** MPJ's MPI.ANY_SOURCE and MPI.ANY_TAG (-2, not Open MPI's -1) on a communicator split off (it has no name: shown by id). */
     @Test
     @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
     void mpjNiodevReceiveFromAnySourceThatNoMemberCanSendIsADeadlock() throws Exception {
         deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "anysource", "Recv on #\\d+ peer any tag 7",
-                "Recv on #\\d+ peer 0 tag 7", "Barrier");
+                "Recv on #\\d+ peer 0 tag any", "Barrier");
     }
 
     /**
@@ -122,6 +133,14 @@ class DeadlockTest {
     void mpjMulticoreRanksOfOneJvmAreToldApartAndTheDeadlockConfirmed() throws Exception {
         deadlock(Binding.MPJ_MULTICORE, "io.mpilens.examples.mpj.Deadlock", "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
                 "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier");
+    }
+
+    /** The MPJ twin of the intercommunicator case (its intercommunicator has no name: shown by id). */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void mpjNiodevReceivesOverAnIntercommunicatorWaitForRanksOfTheRemoteGroup() throws Exception {
+        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "intercomm", "Recv on #\\d+ peer 1 tag 7",
+                "Recv on #\\d+ peer 0 tag 7", "Barrier");
     }
 
     /** MPJ's Waitall gives no arguments either: the request of the Wait it is inside now says whom it waits for. */
@@ -180,6 +199,12 @@ class DeadlockTest {
             String json = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--json", "--confirm", "1.5");
             assertTrue(json.contains("\"confirmed\":[0,1]") && json.contains("\"behindConfirmed\":[2]"), json);
             assertTrue(json.contains("\"cycle\":[0,1,0]"), json);
+            if (mode.equals("intercomm")) {
+                // what the agent recorded of rank 0's intercommunicator: its two groups
+                String handles = Cli.run(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", "0", "--json");
+                assertTrue(Pattern.compile("\"members\":\\[0,3\\],\"inter\":true,\"remoteMembers\":\\[4,1\\]")
+                        .matcher(handles).find(), handles);
+            }
 
             // one look: not more than "possible", never the word DEADLOCK
             String once = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
