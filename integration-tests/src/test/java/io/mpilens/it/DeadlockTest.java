@@ -204,6 +204,10 @@ class DeadlockTest {
                 String handles = Cli.run(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", "0", "--json");
                 assertTrue(Pattern.compile("\"members\":\\[0,3\\],\"inter\":true,\"remoteMembers\":\\[4,1\\]")
                         .matcher(handles).find(), handles);
+                // and cominfo makes the two sides one communicator of both groups
+                String cominfo = Cli.run(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--json");
+                String both = "\"members\":[0,3,4,1],\"groups\":[[0,3],[4,1]]";
+                assertEquals(2, cominfo.split(Pattern.quote(both), -1).length, cominfo);
             }
 
             // one look: not more than "possible", never the word DEADLOCK

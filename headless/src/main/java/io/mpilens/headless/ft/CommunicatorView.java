@@ -8,7 +8,8 @@ import java.util.Map;
  *
  * @param key         stable identity across ranks and rounds (lineage, creating call, members)
  * @param label       what users read: its name, or {@code call(parent)}
- * @param members     its (local) group as COMM_WORLD ranks
+ * @param members     its group as COMM_WORLD ranks; an intercommunicator's: both groups, the first
+ *                    of {@code groups} then the second
  * @param failed      members that are {@code FAILED}
  * @param unavailable members that did not answer in time (suspects, not failures)
  * @param parent      key of the communicator it was derived from, or null
@@ -16,13 +17,28 @@ import java.util.Map;
  * @param seenBy      ranks whose registry holds it
  * @param raisedOn    ranks on which a call on it (or on a request or window of it) raised an MPI exception
  * @param handles     rank → registry id of that rank's handle of it (ids are per JVM), for the ranks in {@code seenBy}
+ * @param groups      an intercommunicator's two groups (each side's local group; the one that
+ *                    compares lower first, so both sides name the same order); empty for an intracommunicator
  */
 public record CommunicatorView(String key, String label, List<Integer> members, CommState state,
                                List<Integer> failed, List<Integer> unavailable, String parent,
                                List<String> recoveredBy, List<Integer> seenBy, List<Integer> raisedOn,
-                               Map<Integer, Long> handles) {
+                               Map<Integer, Long> handles, List<List<Integer>> groups) {
     public CommunicatorView {
         handles = handles == null ? Map.of() : Map.copyOf(handles);
+        groups = groups == null ? List.of() : List.copyOf(groups);
+    }
+
+    /** An intracommunicator. */
+    public CommunicatorView(String key, String label, List<Integer> members, CommState state, List<Integer> failed,
+                            List<Integer> unavailable, String parent, List<String> recoveredBy, List<Integer> seenBy,
+                            List<Integer> raisedOn, Map<Integer, Long> handles) {
+        this(key, label, members, state, failed, unavailable, parent, recoveredBy, seenBy, raisedOn, handles, List.of());
+    }
+
+    /** Whether it is an intercommunicator (two groups). */
+    public boolean inter() {
+        return !groups.isEmpty();
     }
 
     /** Without the per-rank handle ids. */

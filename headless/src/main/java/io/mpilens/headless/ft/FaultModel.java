@@ -113,15 +113,17 @@ public final class FaultModel {
         final String key;
         final String label;
         final List<Integer> members;
+        final List<List<Integer>> groups;
         final String parent;
         final Set<Integer> seenBy = new TreeSet<>();
         final Set<Integer> raisedOn = new TreeSet<>();
         final Map<Integer, Long> handles = new TreeMap<>();
 
-        Comm(String key, String label, List<Integer> members, String parent) {
+        Comm(String key, String label, List<Integer> members, List<List<Integer>> groups, String parent) {
             this.key = key;
             this.label = label;
             this.members = members;
+            this.groups = groups;
             this.parent = parent;
         }
     }
@@ -145,6 +147,17 @@ public final class FaultModel {
             for (HandleInfo h : comms.values()) { // id order is creation order: parents first
                 List<Integer> members = boxed(h.members());
                 if (members.isEmpty()) continue;
+                // an intercommunicator is one communicator of both groups, the same on either side
+                List<List<Integer>> groups = List.of();
+                if (h.inter() && h.remoteMembers().length > 0) {
+                    boolean localFirst = java.util.Arrays.compare(h.members(), h.remoteMembers()) <= 0;
+                    List<Integer> local = members;
+                    List<Integer> remote = boxed(h.remoteMembers());
+                    groups = localFirst ? List.of(local, remote) : List.of(remote, local);
+                    members = new ArrayList<>(groups.get(0));
+                    members.addAll(groups.get(1));
+                    members = List.copyOf(members);
+                }
                 if (h.predefined() && "MPI_COMM_SELF".equals(h.name())) continue;
                 String[] parent = keyOf.get(h.derivedFrom());
                 String key;
@@ -154,14 +167,17 @@ public final class FaultModel {
                     label = key;
                 } else {
                     String call = h.creatingCall() == null ? "?" : h.creatingCall();
-                    String base = (parent == null ? "?" : parent[0]) + "/" + call + members;
+                    String base = (parent == null ? "?" : parent[0]) + "/" + call
+                            + (groups.isEmpty() ? members.toString() : groups.get(0) + "<>" + groups.get(1));
                     int n = siblings.merge(base, 1, Integer::sum);
                     key = base + "#" + n;
                     String named = h.name() == null || h.name().isBlank() ? null : h.name();
                     label = named != null ? named : call + "(" + (parent == null ? "?" : parent[1]) + ")" + (n > 1 ? "#" + n : "");
                 }
                 keyOf.put(h.id(), new String[] {key, label});
-                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, parent == null ? null : parent[0]));
+                List<Integer> all = members;
+                List<List<Integer>> twoGroups = groups;
+                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, all, twoGroups, parent == null ? null : parent[0]));
                 c.seenBy.add(p.rank());
                 c.handles.put(p.rank(), h.id());
             }
@@ -194,7 +210,7 @@ public final class FaultModel {
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }
             out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
-                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles));
+                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles, c.groups));
         }
         return out;
     }

@@ -32,6 +32,15 @@ public final class FaultJson {
             for (CommunicatorView c : m.communicators()) {
                 w.beginObject().field("key", c.key()).field("label", c.label()).field("state", c.state().name());
                 ints(w, "members", c.members());
+                if (c.inter()) {
+                    w.name("groups").beginArray();
+                    for (List<Integer> g : c.groups()) {
+                        w.beginArray();
+                        for (int r : g) w.value(r);
+                        w.endArray();
+                    }
+                    w.endArray();
+                }
                 ints(w, "failed", c.failed());
                 ints(w, "unavailable", c.unavailable());
                 w.field("derivedFrom", c.parent());

@@ -56,7 +56,10 @@ public final class FaultBoxes {
         }
         for (CommunicatorView c : m.communicators()) {
             List<String> body = new ArrayList<>();
-            body.add("members " + members(c.members(), states));
+            body.add(c.inter()
+                    ? "members " + members(c.groups().get(0), states) + " | " + members(c.groups().get(1), states)
+                            + "  (intercommunicator)"
+                    : "members " + members(c.members(), states));
             if (!c.failed().isEmpty()) body.add("failed  " + ranks(c.failed()));
             if (!c.unavailable().isEmpty()) body.add("suspect " + ranks(c.unavailable()) + " (no answer in time, not known dead)");
             if (!c.raisedOn().isEmpty()) body.add("raised  MPI exceptions on ranks " + ranks(c.raisedOn()));

@@ -177,6 +177,75 @@ class FaultModelTest {
                 && x.to().equals("1")), t.transitions().toString());
     }
 
+    /**
+     * An intercommunicator between [0, 3] and [2, 1]: each side's registry holds its own local
+     * group and the other as remote, yet it is one communicator of all four ranks, the same key
+     * on either side; a failed member of either group makes it DETECTED.
+     */
+    /** Ranks 0-3 of a job with an intercommunicator {@code bridge} (id 7) between [0, 3] and [2, 1]. */
+    private static Map<Integer, ProcessSnapshot> withBridge() {
+        Map<Integer, ProcessSnapshot> v = new HashMap<>();
+        for (int r = 0; r < 4; r++) {
+            boolean first = r == 0 || r == 3;
+            ProcessSnapshot p = rank(r, null);
+            List<HandleInfo> hs = new ArrayList<>(p.handles());
+            hs.add(HandleInfo.builder(7, HandleKind.COMMUNICATOR).ownerRank(r).creatingCall("createIntercomm").name("bridge")
+                    .derivedFrom(1).inter(true).size(2).members(first ? new int[] {0, 3} : new int[] {2, 1})
+                    .remoteMembers(first ? new int[] {2, 1} : new int[] {0, 3}).build());
+            v.put(r, new ProcessSnapshot(r, 4, 100 + r, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                    hs, List.of(), 0));
+        }
+        return v;
+    }
+
+    @Test
+    void bothSidesOfAnIntercommunicatorAreOneCommunicatorOfBothGroups() {
+        Map<Integer, ProcessSnapshot> v = withBridge();
+        JobModel m = model(allOk(), v, null);
+        List<CommunicatorView> bridges = m.communicators().stream().filter(c -> c.label().equals("bridge")).toList();
+        assertEquals(1, bridges.size(), m.communicators().toString());
+        CommunicatorView bridge = bridges.get(0);
+        assertTrue(bridge.inter());
+        assertEquals(List.of(List.of(0, 3), List.of(2, 1)), bridge.groups());
+        assertEquals(List.of(0, 3, 2, 1), bridge.members());
+        assertEquals(List.of(0, 1, 2, 3), bridge.seenBy());
+        assertEquals(CommState.OK, bridge.state());
+
+        Map<Integer, ProcessState> states = allOk();
+        states.put(1, ProcessState.FAILED);
+        v.remove(1);
+        CommunicatorView after = model(states, v, null).communicators().stream()
+                .filter(c -> c.label().equals("bridge")).findFirst().orElseThrow();
+        assertEquals(CommState.DETECTED, after.state(), "a failed member of the remote group counts too");
+        assertEquals(List.of(1), after.failed());
+    }
+
+    /**
+     * A collective on an intercommunicator involves both groups: ranks 0 and 3 in a barrier on
+     * {@code bridge} wait for ranks 2 and 1 of the other group, who wait on COMM_WORLD for rank 0
+     * and for rank 2 — a deadlock (with each side's local group alone, the barrier looked complete).
+     */
+    @Test
+    void aCollectiveOnAnIntercommunicatorWaitsForTheOtherGroupToo() {
+        Map<Integer, ProcessSnapshot> v = withBridge();
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), ProcessState.OK, "test", 5,
+                    v.get(r)));
+        }
+        JobModel m = FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
+        List<InFlightCall> calls = List.of(
+                new InFlightCall(0, "main", "mpi.Intercomm.barrier", "bridge", 7, -1, List.of(), false),
+                new InFlightCall(3, "main", "mpi.Intercomm.barrier", "bridge", 7, -1, List.of(), false),
+                new InFlightCall(2, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, 0, List.of(), false),
+                new InFlightCall(1, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, 2, List.of(), false));
+        WaitFor.Analysis a = WaitFor.of(m, calls, java.util.Set.of(0, 1, 2, 3));
+        WaitFor.Wait barrier = a.waits().stream().filter(w -> w.call().rank() == 0).findFirst().orElseThrow();
+        assertEquals(List.of(2, 1), barrier.on(), "the other group, in its order");
+        assertEquals(List.of(0, 1, 2, 3), a.deadlocked());
+        assertEquals(List.of(0, 1, 2, 0), a.cycle(), "0 waits in the barrier for 1, 1 receives from 2, 2 from 0");
+    }
+
     @Test
     void aSubsetThatHappensToLeaveTheDeadRankOutIsNoRecovery() {
         Map<Integer, ProcessState> s = allOk();

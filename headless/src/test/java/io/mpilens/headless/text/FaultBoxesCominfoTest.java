@@ -33,4 +33,20 @@ class FaultBoxesCominfoTest {
         assertEquals(String.format("| %-76s |", "failed  [2, 40-43]"), lines.get(3));
         assertTrue(lines.get(4).startsWith("| suspect [50] (no answer in time"), lines.get(4));
     }
+
+    /** An intercommunicator: its two groups in their rank order, each member with its state, on the members line. */
+    @Test
+    void anIntercommunicatorShowsItsTwoGroups() {
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ranks.add(new RankStatus(r, 0, 1000 + r, 1, "h", "a", r == 1 ? ProcessState.FAILED : ProcessState.OK, null, 1, null));
+        }
+        CommunicatorView bridge = new CommunicatorView("x", "bridge", List.of(0, 3, 2, 1), CommState.DETECTED, List.of(1),
+                List.of(), null, List.of(), List.of(0, 2, 3), List.of(), java.util.Map.of(),
+                List.of(List.of(0, 3), List.of(2, 1)));
+        List<String> lines = new FaultBoxes(false).cominfo(new JobModel("j", Instant.EPOCH, ranks, List.of(bridge),
+                List.of(), List.of()));
+        assertEquals(String.format("| %-76s |", "members 0 3 | 2 1x  (intercommunicator)"), lines.get(2));
+        assertEquals(String.format("| %-76s |", "failed  [1]"), lines.get(3));
+    }
 }
