@@ -21,6 +21,27 @@ class CommunicatorBoxesTest {
         assertEquals("OK", boxes.get(0).state());
     }
 
+    /** Both sides of an intercommunicator make one box of both groups, named in the subtitle. */
+    @Test
+    void anIntercommunicatorIsOneBoxOfBothGroups() {
+        JobView tour = Fixtures.tour();
+        List<RankView> ranks = new java.util.ArrayList<>();
+        for (RankView r : tour.ranks()) {
+            List<io.mpilens.api.model.HandleInfo> hs = new java.util.ArrayList<>(r.process().handles());
+            boolean first = r.rank() == 0 || r.rank() == 3;
+            hs.add(io.mpilens.api.model.HandleInfo.builder(50, io.mpilens.api.model.HandleKind.COMMUNICATOR)
+                    .ownerRank(r.rank()).name("bridge").creatingCall("createIntercomm").derivedFrom(1).inter(true).size(2)
+                    .members(first ? new int[] {0, 3} : new int[] {2, 1})
+                    .remoteMembers(first ? new int[] {2, 1} : new int[] {0, 3}).build());
+            ranks.add(new RankView(r.target(), Fixtures.rank(r.rank(), r.host(), hs), r.state(), false, r.problem()));
+        }
+        List<Box> bridges = CommunicatorBoxes.of(new JobView("HandleTour", ranks)).stream()
+                .filter(b -> b.title().equals("bridge")).toList();
+        assertEquals(1, bridges.size());
+        assertEquals(List.of("r0", "r3", "r2", "r1"), bridges.get(0).cells().stream().map(Box.Cell::label).toList());
+        assertEquals("size 4, inter: [0, 3] | [2, 1], from MPI_COMM_WORLD", bridges.get(0).subtitle());
+    }
+
     @Test
     void lineageAndOrphansAreInTheSubtitle() {
         Box split0 = CommunicatorBoxes.of(Fixtures.tour()).get(1);

@@ -48,7 +48,8 @@ public final class CommunicatorBoxes {
         Map<Integer, HandleInfo> handles = handles(job, c);
         HandleInfo any = handles.isEmpty() ? null : handles.values().iterator().next();
         StringBuilder sub = new StringBuilder("size ").append(c.members().size());
-        if (any != null && any.inter()) sub.append(", inter");
+        if (c.inter()) sub.append(", inter: ").append(c.groups().get(0)).append(" | ").append(c.groups().get(1));
+        else if (any != null && any.inter()) sub.append(", inter");
         if (any != null && any.topology() != null) sub.append(", ").append(any.topology().type().name().toLowerCase());
         if (c.parent() != null) sub.append(", from ").append(labelOf.getOrDefault(c.parent(), c.parent()));
         List<Integer> freedOn = new ArrayList<>();

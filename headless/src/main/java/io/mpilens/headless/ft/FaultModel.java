@@ -145,19 +145,10 @@ public final class FaultModel {
             keysOut.put(p.rank(), keyOf);
             Map<String, Integer> siblings = new HashMap<>();
             for (HandleInfo h : comms.values()) { // id order is creation order: parents first
-                List<Integer> members = boxed(h.members());
-                if (members.isEmpty()) continue;
-                // an intercommunicator is one communicator of both groups, the same on either side
-                List<List<Integer>> groups = List.of();
-                if (h.inter() && h.remoteMembers().length > 0) {
-                    boolean localFirst = java.util.Arrays.compare(h.members(), h.remoteMembers()) <= 0;
-                    List<Integer> local = members;
-                    List<Integer> remote = boxed(h.remoteMembers());
-                    groups = localFirst ? List.of(local, remote) : List.of(remote, local);
-                    members = new ArrayList<>(groups.get(0));
-                    members.addAll(groups.get(1));
-                    members = List.copyOf(members);
-                }
+                if (h.members().length == 0) continue;
+                List<List<Integer>> groups = groupsOf(h);
+                List<Integer> members = groups.isEmpty() ? boxed(h.members())
+                        : java.util.stream.Stream.concat(groups.get(0).stream(), groups.get(1).stream()).toList();
                 if (h.predefined() && "MPI_COMM_SELF".equals(h.name())) continue;
                 String[] parent = keyOf.get(h.derivedFrom());
                 String key;
@@ -175,9 +166,7 @@ public final class FaultModel {
                     label = named != null ? named : call + "(" + (parent == null ? "?" : parent[1]) + ")" + (n > 1 ? "#" + n : "");
                 }
                 keyOf.put(h.id(), new String[] {key, label});
-                List<Integer> all = members;
-                List<List<Integer>> twoGroups = groups;
-                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, all, twoGroups, parent == null ? null : parent[0]));
+                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, groups, parent == null ? null : parent[0]));
                 c.seenBy.add(p.rank());
                 c.handles.put(p.rank(), h.id());
             }
@@ -236,6 +225,18 @@ public final class FaultModel {
         List<Integer> out = new ArrayList<>();
         for (int m : members) if (state.get(m) == s) out.add(m);
         return out;
+    }
+
+    /**
+     * An intercommunicator's two groups, the lower first: each side's registry holds its own group
+     * as local and the other as remote, and both must name one communicator alike. Empty for an
+     * intracommunicator (or an intercommunicator whose remote group was not read).
+     */
+    private static List<List<Integer>> groupsOf(HandleInfo h) {
+        if (!h.inter() || h.remoteMembers().length == 0) return List.of();
+        List<Integer> local = boxed(h.members());
+        List<Integer> remote = boxed(h.remoteMembers());
+        return java.util.Arrays.compare(h.members(), h.remoteMembers()) <= 0 ? List.of(local, remote) : List.of(remote, local);
     }
 
     private static List<Integer> boxed(int[] a) {
