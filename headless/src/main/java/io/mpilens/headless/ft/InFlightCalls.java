@@ -31,10 +31,17 @@ public final class InFlightCalls {
     public static List<InFlightCall> of(JobModel m, Map<Integer, List<BindingFrame>> framesByRank) {
         List<Integer> failedRanks = new ArrayList<>();
         for (RankStatus r : m.processes()) if (r.state() == ProcessState.FAILED) failedRanks.add(r.rank());
+        // an unnamed communicator is called what cominfo calls it (split(MPI_COMM_WORLD)), not by
+        // its registry id: ids differ between ranks of one JVM, so the ranks of one call group
+        Map<Integer, Map<Long, String>> labels = new java.util.HashMap<>();
+        for (CommunicatorView c : m.communicators()) {
+            c.handles().forEach((r, id) -> labels.computeIfAbsent(r, k -> new java.util.HashMap<>()).put(id, c.label()));
+        }
         List<InFlightCall> out = new ArrayList<>();
         for (Map.Entry<Integer, List<BindingFrame>> e : new TreeMap<>(framesByRank).entrySet()) {
             ProcessSnapshot p = m.rank(e.getKey()).map(RankStatus::snapshot).orElse(null);
-            for (BindingFrame f : e.getValue()) out.add(classify(e.getKey(), f, p, failedRanks));
+            Map<Long, String> named = labels.getOrDefault(e.getKey(), Map.of());
+            for (BindingFrame f : e.getValue()) out.add(classify(e.getKey(), f, p, failedRanks, named));
         }
         out.sort(Comparator.comparingInt(InFlightCall::rank).thenComparing(InFlightCall::thread));
         return out;
@@ -78,9 +85,15 @@ public final class InFlightCalls {
     }
 
     static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks) {
+        return classify(rank, f, p, failedRanks, Map.of());
+    }
+
+    /** @param labels the rank's communicators by registry id: what cominfo calls them */
+    static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks,
+                                 Map<Long, String> labels) {
         HandleInfo h = receiver(f, p);
         String call = f.declaringClass() + "." + f.method();
-        String receiver = h != null ? (h.name() != null ? h.name() : "#" + h.id())
+        String receiver = h != null ? (h.name() != null ? h.name() : labels.getOrDefault(h.id(), "#" + h.id()))
                 : f.receiverMembers() != null ? f.receiverClass() + " " + f.receiverMembers() : f.receiverClass();
         List<Integer> failed = new ArrayList<>();
         int peer = -1;

@@ -207,4 +207,31 @@ class InFlightCallsTest {
         assertEquals(2, c.peer(), "remote rank 1 of {3, 2}");
         assertTrue(c.neverCompletes(), "rank 2 FAILED");
     }
+
+    /**
+     * An unnamed communicator is called what cominfo calls it, not by its registry id: ids are
+     * per JVM and differ between the ranks of one MPJ multicore JVM, so the same call on every rank
+     * reads alike (and groups on one line).
+     */
+    @Test
+    void anUnnamedCommunicatorIsCalledAsCominfoCallsIt() {
+        List<RankStatus> ranks = new ArrayList<>();
+        Map<Integer, ProcessSnapshot> views = new java.util.HashMap<>();
+        for (int r = 0; r < 2; r++) {
+            List<HandleInfo> hs = List.of(
+                    HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(r).name("MPI_COMM_WORLD").predefined(true)
+                            .cHandle(WORLD_HANDLE).members(new int[] {0, 1}).build(),
+                    HandleInfo.builder(5 + r, HandleKind.COMMUNICATOR).ownerRank(r).creatingCall("split").derivedFrom(1)
+                            .cHandle(HALF_HANDLE).members(new int[] {0, 1}).build());
+            ProcessSnapshot p = new ProcessSnapshot(r, 2, 100, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                    hs, List.of(), 0);
+            views.put(r, p);
+            ranks.add(new RankStatus(r, 0, 100, 99, "node1", null, ProcessState.OK, "test", 5, p));
+        }
+        JobModel m = FaultModel.build("j", Instant.EPOCH, ranks, views, (h, pid) -> new HostView.Daemon(pid, "x", true), null);
+        List<InFlightCall> calls = InFlightCalls.of(m, Map.of(0, List.of(frame("mpi.Intracomm", "barrier", HALF_HANDLE)),
+                1, List.of(frame("mpi.Intracomm", "barrier", HALF_HANDLE))));
+        assertEquals(List.of("split(MPI_COMM_WORLD)", "split(MPI_COMM_WORLD)"), calls.stream().map(InFlightCall::receiver).toList());
+        assertEquals(List.of(5L, 6L), calls.stream().map(InFlightCall::handleId).toList(), "each rank's own handle");
+    }
 }
