@@ -246,6 +246,27 @@ class FaultModelTest {
         assertEquals(List.of(0, 1, 2, 0), a.cycle(), "0 waits in the barrier for 1, 1 receives from 2, 2 from 0");
     }
 
+    /**
+     * A synchronous send from one side of an intercommunicator pairs with the receive on the other
+     * side: both name the same communicator (as two half communicators they never paired, and the
+     * two ranks looked stuck on each other).
+     */
+    @Test
+    void aSendAndAReceiveAcrossAnIntercommunicatorPair() {
+        Map<Integer, ProcessSnapshot> v = withBridge();
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), ProcessState.OK, "test", 5,
+                    v.get(r)));
+        }
+        JobModel m = FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
+        List<InFlightCall> calls = List.of(
+                new InFlightCall(0, "main", "mpi.Comm.sSend", "bridge", 7, 1, List.of(), false, null, false, 7),
+                new InFlightCall(1, "main", "mpi.Comm.recv", "bridge", 7, 0, List.of(), false, null, false, 7));
+        WaitFor.Analysis a = WaitFor.of(m, calls, java.util.Set.of(0, 1, 2, 3));
+        assertEquals(List.of(), a.stuck(), a.waits().toString());
+    }
+
     @Test
     void aSubsetThatHappensToLeaveTheDeadRankOutIsNoRecovery() {
         Map<Integer, ProcessState> s = allOk();
