@@ -198,6 +198,17 @@ class FaultModelTest {
         return v;
     }
 
+    /** The job of {@link #withBridge()}, every rank OK and read (its snapshot in its status, as the wait-for analysis wants). */
+    private static JobModel bridgeJob() {
+        Map<Integer, ProcessSnapshot> v = withBridge();
+        List<RankStatus> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), ProcessState.OK, "test", 5,
+                    v.get(r)));
+        }
+        return FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
+    }
+
     @Test
     void bothSidesOfAnIntercommunicatorAreOneCommunicatorOfBothGroups() {
         Map<Integer, ProcessSnapshot> v = withBridge();
@@ -227,13 +238,7 @@ class FaultModelTest {
      */
     @Test
     void aCollectiveOnAnIntercommunicatorWaitsForTheOtherGroupToo() {
-        Map<Integer, ProcessSnapshot> v = withBridge();
-        List<RankStatus> ranks = new ArrayList<>();
-        for (int r = 0; r < 4; r++) {
-            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), ProcessState.OK, "test", 5,
-                    v.get(r)));
-        }
-        JobModel m = FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
+        JobModel m = bridgeJob();
         List<InFlightCall> calls = List.of(
                 new InFlightCall(0, "main", "mpi.Intercomm.barrier", "bridge", 7, -1, List.of(), false),
                 new InFlightCall(3, "main", "mpi.Intercomm.barrier", "bridge", 7, -1, List.of(), false),
@@ -253,13 +258,7 @@ class FaultModelTest {
      */
     @Test
     void aSendAndAReceiveAcrossAnIntercommunicatorPair() {
-        Map<Integer, ProcessSnapshot> v = withBridge();
-        List<RankStatus> ranks = new ArrayList<>();
-        for (int r = 0; r < 4; r++) {
-            ranks.add(new RankStatus(r, 0, 100 + r, 99, "node1", "127.0.0.1:" + (4000 + r), ProcessState.OK, "test", 5,
-                    v.get(r)));
-        }
-        JobModel m = FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
+        JobModel m = bridgeJob();
         List<InFlightCall> calls = List.of(
                 new InFlightCall(0, "main", "mpi.Comm.sSend", "bridge", 7, 1, List.of(), false, null, false, 7),
                 new InFlightCall(1, "main", "mpi.Comm.recv", "bridge", 7, 0, List.of(), false, null, false, 7));
