@@ -19,8 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeadlockTest {
     private static final String JOB = "it-deadlock";
+    private static final String OPEN_MPI = "io.mpilens.examples.openmpi.Deadlock";
+    private static final String MPJ = "io.mpilens.examples.mpj.Deadlock";
     private static final int RANKS = 5;
     private static final Duration WATCH_WAIT = Duration.ofSeconds(60);
 
@@ -42,34 +46,34 @@ class DeadlockTest {
 
     @Test
     void openMpiTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "", "recv on MPI_COMM_WORLD peer 1 tag 7",
+        deadlock(Binding.OPENMPI, OPEN_MPI, "", "recv on MPI_COMM_WORLD peer 1 tag 7",
                 "recv on MPI_COMM_WORLD peer 0 tag 7", "barrier");
     }
 
     /** The same with iRecv + waitAll: the requests in the array say whom the wait is for. */
     @Test
     void openMpiWaitAllOnReceivesFromEachOtherIsADeadlock() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "requests", "waitAll", "waitAll", "barrier");
+        deadlock(Binding.OPENMPI, OPEN_MPI, "requests", "waitAll", "waitAll", "barrier");
     }
 
     /** Rank 0 receives from MPI.ANY_SOURCE on a communicator whose only other member waits for rank 0 (with MPI.ANY_TAG, -1). */
     @Test
     void openMpiReceiveFromAnySourceThatNoMemberCanSendIsADeadlock() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "anysource", "recv on pair peer any tag 7",
+        deadlock(Binding.OPENMPI, OPEN_MPI, "anysource", "recv on pair peer any tag 7",
                 "recv on pair peer 0 tag any", "barrier");
     }
 
     /** Rank 1's synchronous send of tag 8 sits beside rank 0's receive of tag 7: paired by peer, not by tag. */
     @Test
     void openMpiSendAndReceiveWithDifferentTagsAreADeadlock() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "tags", "recv on MPI_COMM_WORLD peer 1 tag 7",
+        deadlock(Binding.OPENMPI, OPEN_MPI, "tags", "recv on MPI_COMM_WORLD peer 1 tag 7",
                 "sSend on MPI_COMM_WORLD peer 0 tag 8", "barrier");
     }
 
     /** Both ranks in sendRecv with the other, sending tag 7, receiving tag 8: the receive halves never match. */
     @Test
     void openMpiSendReceivesWhoseReceiveHalvesNeverMatchAreADeadlock() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "sendrecv",
+        deadlock(Binding.OPENMPI, OPEN_MPI, "sendrecv",
                 "sendRecv on MPI_COMM_WORLD to 1 tag 7 from 1 tag 8", "sendRecv on MPI_COMM_WORLD to 0 tag 7 from 0 tag 8",
                 "barrier");
     }
@@ -81,7 +85,7 @@ class DeadlockTest {
      */
     @Test
     void openMpiReceivesOverAnIntercommunicatorWaitForRanksOfTheRemoteGroup() throws Exception {
-        deadlock(Binding.OPENMPI, "io.mpilens.examples.openmpi.Deadlock", "intercomm", "recv on bridge peer 1 tag 7",
+        deadlock(Binding.OPENMPI, OPEN_MPI, "intercomm", "recv on bridge peer 1 tag 7",
                 "recv on bridge peer 0 tag 7", "barrier");
     }
 
@@ -90,17 +94,17 @@ class DeadlockTest {
      * the woven {@code Recv} frame gives no arguments: the peer comes from the {@code recv} it delegates to.
      */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevTwoRanksReceivingFromEachOtherAreADeadlockAndTheBusyPairIsNot() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
+        deadlock(Binding.MPJ_NIODEV, MPJ, "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
                 "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier");
     }
 
     /** MPJ's MPI.ANY_SOURCE and MPI.ANY_TAG (-2, not Open MPI's -1) on a communicator split off (no name: called as in cominfo). */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevReceiveFromAnySourceThatNoMemberCanSendIsADeadlock() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "anysource", "Recv on Split\\(MPI_COMM_WORLD\\) peer any tag 7",
+        deadlock(Binding.MPJ_NIODEV, MPJ, "anysource", "Recv on Split\\(MPI_COMM_WORLD\\) peer any tag 7",
                 "Recv on Split\\(MPI_COMM_WORLD\\) peer 0 tag any", "Barrier");
     }
 
@@ -110,16 +114,16 @@ class DeadlockTest {
      * Wait it is inside; the send half is not known.
      */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevSendReceivesWhoseReceiveHalvesNeverMatchAreADeadlock() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "sendrecv",
+        deadlock(Binding.MPJ_NIODEV, MPJ, "sendrecv",
                 "Sendrecv on MPI_COMM_WORLD from 1 tag 8", "Sendrecv on MPI_COMM_WORLD from 0 tag 8", "Barrier");
     }
 
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevSendAndReceiveWithDifferentTagsAreADeadlock() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "tags", "Recv on MPI_COMM_WORLD peer 1 tag 7",
+        deadlock(Binding.MPJ_NIODEV, MPJ, "tags", "Recv on MPI_COMM_WORLD peer 1 tag 7",
                 "Ssend on MPI_COMM_WORLD peer 0 tag 8", "Barrier");
     }
 
@@ -129,25 +133,25 @@ class DeadlockTest {
      * returns per rank, so the busy pair does not keep ranks 0 and 1 of the same JVM from being confirmed.
      */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjMulticoreRanksOfOneJvmAreToldApartAndTheDeadlockConfirmed() throws Exception {
-        deadlock(Binding.MPJ_MULTICORE, "io.mpilens.examples.mpj.Deadlock", "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
+        deadlock(Binding.MPJ_MULTICORE, MPJ, "", "Recv on MPI_COMM_WORLD peer 1 tag 7",
                 "Recv on MPI_COMM_WORLD peer 0 tag 7", "Barrier");
     }
 
     /** The MPJ twin of the intercommunicator case (its intercommunicator has no name: called as in cominfo). */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevReceivesOverAnIntercommunicatorWaitForRanksOfTheRemoteGroup() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "intercomm", "Recv on Create_intercomm\\(MPI_COMM_WORLD\\) peer 1 tag 7",
+        deadlock(Binding.MPJ_NIODEV, MPJ, "intercomm", "Recv on Create_intercomm\\(MPI_COMM_WORLD\\) peer 1 tag 7",
                 "Recv on Create_intercomm\\(MPI_COMM_WORLD\\) peer 0 tag 7", "Barrier");
     }
 
     /** MPJ's Waitall gives no arguments either: the request of the Wait it is inside now says whom it waits for. */
     @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void mpjNiodevWaitallOnReceivesFromEachOtherIsADeadlock() throws Exception {
-        deadlock(Binding.MPJ_NIODEV, "io.mpilens.examples.mpj.Deadlock", "requests", "Waitall", "Waitall", "Barrier");
+        deadlock(Binding.MPJ_NIODEV, MPJ, "requests", "Waitall", "Waitall", "Barrier");
     }
 
     /**

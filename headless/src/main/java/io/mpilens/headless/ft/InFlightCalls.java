@@ -84,10 +84,6 @@ public final class InFlightCalls {
         return out;
     }
 
-    static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks) {
-        return classify(rank, f, p, failedRanks, Map.of());
-    }
-
     /** @param labels the rank's communicators by registry id: what cominfo calls them */
     static InFlightCall classify(int rank, BindingFrame f, ProcessSnapshot p, List<Integer> failedRanks,
                                  Map<Long, String> labels) {

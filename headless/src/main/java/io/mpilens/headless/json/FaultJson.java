@@ -34,11 +34,7 @@ public final class FaultJson {
                 ints(w, "members", c.members());
                 if (c.inter()) {
                     w.name("groups").beginArray();
-                    for (List<Integer> g : c.groups()) {
-                        w.beginArray();
-                        for (int r : g) w.value(r);
-                        w.endArray();
-                    }
+                    for (List<Integer> g : c.groups()) ints(w, g);
                     w.endArray();
                 }
                 ints(w, "failed", c.failed());
@@ -185,7 +181,12 @@ public final class FaultJson {
     }
 
     private static void ints(JsonWriter w, String name, List<Integer> xs) {
-        w.name(name).beginArray();
+        w.name(name);
+        ints(w, xs);
+    }
+
+    private static void ints(JsonWriter w, List<Integer> xs) {
+        w.beginArray();
         for (int x : xs) w.value(x);
         w.endArray();
     }

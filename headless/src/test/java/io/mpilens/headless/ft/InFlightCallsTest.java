@@ -203,7 +203,8 @@ class InFlightCallsTest {
                 .cHandle(0x7f30L).inter(true).members(new int[] {0, 1}).remoteMembers(new int[] {3, 2}).build());
         ProcessSnapshot p = new ProcessSnapshot(0, 4, 100, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
                 hs, List.of(), 0);
-        InFlightCall c = InFlightCalls.classify(0, frame("mpi.Comm", "recv", 0x7f30L, null, 2, null, 1, 7), p, List.of(2));
+        InFlightCall c = InFlightCalls.classify(0, frame("mpi.Comm", "recv", 0x7f30L, null, 2, null, 1, 7), p, List.of(2),
+                Map.of());
         assertEquals(2, c.peer(), "remote rank 1 of {3, 2}");
         assertTrue(c.neverCompletes(), "rank 2 FAILED");
     }
