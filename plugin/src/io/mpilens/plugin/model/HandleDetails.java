@@ -114,6 +114,10 @@ public final class HandleDetails {
 
     private static String topology(Topology t) {
         if (t.type() == Topology.Type.CARTESIAN) return "cartesian " + Arrays.toString(t.dims()) + " periods " + Arrays.toString(t.periods());
+        if (t.type() == Topology.Type.DIST_GRAPH) {
+            return t.neighboursKnown() ? "distributed graph, sources " + Arrays.toString(t.sources())
+                    + " destinations " + Arrays.toString(t.destinations()) : "distributed graph (neighbours not known)";
+        }
         return t.type().name().toLowerCase(java.util.Locale.ROOT) + " index " + Arrays.toString(t.index()) + " edges " + Arrays.toString(t.edges());
     }
 }

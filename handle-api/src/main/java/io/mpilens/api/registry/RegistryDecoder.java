@@ -417,10 +417,13 @@ public final class RegistryDecoder {
                     boolean[] per = new boolean[periods.length];
                     for (int i = 0; i < per.length; i++) per[i] = periods[i] != 0;
                     b.topology(Topology.cartesian(toInts(sideValues(side, SIDE_DIMS)), per));
-                } else if ((flags & (F_TOPO_GRAPH | F_TOPO_DIST_GRAPH)) != 0) {
-                    b.topology(Topology.graph((flags & F_TOPO_GRAPH) != 0 ? Topology.Type.GRAPH
-                            : Topology.Type.DIST_GRAPH, toInts(sideValues(side, SIDE_GRAPH_INDEX)),
+                } else if ((flags & F_TOPO_GRAPH) != 0) {
+                    b.topology(Topology.graph(Topology.Type.GRAPH, toInts(sideValues(side, SIDE_GRAPH_INDEX)),
                             toInts(sideValues(side, SIDE_GRAPH_EDGES))));
+                } else if ((flags & F_TOPO_DIST_GRAPH) != 0) {
+                    b.topology(Topology.distGraph(
+                            hasSide(side, SIDE_DIST_SOURCES) ? toInts(sideValues(side, SIDE_DIST_SOURCES)) : null,
+                            hasSide(side, SIDE_DIST_DESTINATIONS) ? toInts(sideValues(side, SIDE_DIST_DESTINATIONS)) : null));
                 }
                 break;
             case GROUP:
@@ -568,6 +571,19 @@ public final class RegistryDecoder {
     }
 
     /** Values of one tagged section of a side record; empty when absent. */
+    /** Whether the side record has a section with this tag (an empty one included). */
+    static boolean hasSide(long[] side, int tag) {
+        if (side == null) return false;
+        int i = 0;
+        while (i + 1 < side.length) {
+            int n = (int) side[i + 1];
+            if (n < 0 || i + 2 + n > side.length) return false;
+            if ((int) side[i] == tag) return true;
+            i += 2 + n;
+        }
+        return false;
+    }
+
     static long[] sideValues(long[] side, int tag) {
         if (side == null) return new long[0];
         int i = 0;

@@ -310,6 +310,13 @@ public final class RegistryLayout {
     public static final int SIDE_PARENTS = 7;
     /** String indexes of the creation stack, top user frame first. */
     public static final int SIDE_STACK = 8;
+    /**
+     * A distributed graph's neighbours on this rank (sources: in, destinations: out), present
+     * (possibly empty) when known; absent when the agent could not learn them safely. Additive:
+     * layout version unchanged.
+     */
+    public static final int SIDE_DIST_SOURCES = 9;
+    public static final int SIDE_DIST_DESTINATIONS = 10;
 
     /*
      * Kind-specific columns:

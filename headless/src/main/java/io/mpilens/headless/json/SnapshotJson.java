@@ -180,6 +180,10 @@ public final class SnapshotJson {
             w.name("periods").beginArray();
             for (boolean p : t.periods()) w.value(p);
             w.endArray();
+        } else if (t.type() == Topology.Type.DIST_GRAPH) {
+            // absent when the agent could not learn this rank's neighbours without a risky MPI call
+            if (t.sources() != null) ints(w, "sources", t.sources());
+            if (t.destinations() != null) ints(w, "destinations", t.destinations());
         } else {
             ints(w, "index", t.index());
             ints(w, "edges", t.edges());

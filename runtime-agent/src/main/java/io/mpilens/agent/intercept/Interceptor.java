@@ -255,6 +255,7 @@ public final class Interceptor {
 
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
         profiles = all;
+        NullHandles.configure(all);
         requestStacks = stacksForRequests;
         failOn = failOnCall;
     }
@@ -273,6 +274,10 @@ public final class Interceptor {
             int proc = PROC_OF.get(origin);
             if (kind == HandleKind.REQUEST) {
                 requestCreated(origin, call, self, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
+            } else if (!call.startsWith("new ") && NullHandles.isNull(p, proc, kind, result)) {
+                // MPI answered with its null handle (split with MPI.UNDEFINED, create for a
+                // non-member, a graph's surplus ranks, getParent when not spawned): no object to show
+                return;
             } else if (REGISTRY.isInitialized(proc)) {
                 REGISTRY.add(result, describe(p, kind, proc, call, self, args, result));
             } else {
@@ -287,6 +292,12 @@ public final class Interceptor {
     public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
+            RequestType type = requestType(self.getClass());
+            if (type.request && (type.idKeyed ? key == 0
+                    : type.key != null && NullHandles.isNullValue(type.profile, type.proc, HandleKind.REQUEST, type.type, key))) {
+                // free() of a request that already finished (a null request): the binding does nothing either
+                return;
+            }
             REGISTRY.freed(self, key);
         } catch (Throwable t) {
             REGISTRY.internalError("free", t);
@@ -477,6 +488,16 @@ public final class Interceptor {
     }
 
     public static void initialized(Class<?> mpiClass) {
+        initialized(mpiClass, false);
+    }
+
+    /**
+     * MPI_Init returned on this thread ({@code late} false), or the agent attached to a JVM whose
+     * MPI is initialised ({@code late}: another thread than the application's, so MPI is not
+     * asked at all where the launcher's environment says the rank and size). The predefined
+     * handles are described from the rank and size alone: none is asked about itself.
+     */
+    public static void initialized(Class<?> mpiClass, boolean late) {
         Runnable once = afterInit;
         if (once != null) {
             afterInit = null;
@@ -491,21 +512,21 @@ public final class Interceptor {
             if (p == null) return;
             int proc = PROC_OF.get(mpiClass);
             Object world = mpiClass.getField(p.worldCommField).get(null);
-            int rank = asInt(agentCall(world, p.rankMethod));
-            int size = asInt(agentCall(world, p.sizeMethod));
+            int[] rankSize = late ? fromEnvironment(p.worldRankSizeEnvironment) : null;
+            int rank = rankSize != null ? rankSize[0] : asInt(agentCall(world, p.rankMethod));
+            int size = rankSize != null ? rankSize[1] : asInt(agentCall(world, p.sizeMethod));
             REGISTRY.processInitialized(proc, rank, size);
             io.mpilens.agent.job.JobRecords.initialized(rank, size);
+            int undefined = staticInt(mpiClass, "UNDEFINED", -1);
             for (Field f : mpiClass.getFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) continue;
                 Object v = f.get(null);
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
-                // only the predefined communicators are asked about themselves: a getter on some
-                // predefined datatypes (e.g. the deprecated MPI_LB) is a fatal MPI error
-                RowSpec spec = kind == HandleKind.COMMUNICATOR || kind == HandleKind.GROUP
-                        ? describe(p, kind, proc, null, null, new Object[0], v)
-                        : identify(p, kind, proc, null, v);
+                if (f.getName().endsWith(p.nullConstantSuffix)) NullHandles.constant(proc, kind, v, p);
+                RowSpec spec = identify(p, kind, proc, null, v);
+                describePredefined(p, f.getName(), spec, rank, size, undefined);
                 spec.flags |= RegistryLayout.F_PREDEFINED
                         | (kind == HandleKind.DATATYPE ? RegistryLayout.F_COMMITTED : 0);
                 if (spec.name == null) spec.name = p.predefinedName.apply(f.getName());
@@ -514,6 +535,46 @@ public final class Interceptor {
             }
         } catch (Throwable t) {
             REGISTRY.internalError("MPI init", t);
+        }
+    }
+
+    /**
+     * COMM_WORLD, COMM_SELF and GROUP_EMPTY are what MPI defines them to be; no getter is asked
+     * (a getter on some predefined handles, e.g. Open MPI's deprecated MPI_LB, is a fatal error).
+     */
+    private static void describePredefined(BindingProfile p, String field, RowSpec s, int rank, int size, int undefined) {
+        if (field.equals(p.worldCommField) && size > 0) {
+            s.i0 = rank;
+            s.i1 = size;
+            s.members = new int[size];
+            for (int i = 0; i < size; i++) s.members[i] = i;
+        } else if (field.equals(p.selfCommField) && rank >= 0) {
+            s.i0 = 0;
+            s.i1 = 1;
+            s.members = new int[] {rank};
+        } else if (field.equals(p.emptyGroupField)) {
+            s.i0 = undefined;
+            s.i1 = 0;
+            s.members = new int[0];
+        }
+    }
+
+    /** {rank, size} from the launcher's environment, null when it does not say. */
+    private static int[] fromEnvironment(String[] names) {
+        if (names == null) return null;
+        try {
+            return new int[] {Integer.parseInt(System.getenv(names[0]).trim()), Integer.parseInt(System.getenv(names[1]).trim())};
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static int staticInt(Class<?> c, String name, int otherwise) {
+        try {
+            Field f = c.getField(name);
+            return f.getType() == int.class ? f.getInt(null) : otherwise;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return otherwise;
         }
     }
 
@@ -553,7 +614,7 @@ public final class Interceptor {
         HandleKind selfKind = self == null ? null : p.kindOf(self.getClass());
         switch (kind) {
             case COMMUNICATOR:
-                describeCommunicator(p, proc, s, result);
+                describeCommunicator(p, proc, s, call, self, args, result);
                 s.derivedFrom = selfKind == HandleKind.COMMUNICATOR ? self : firstOfKind(p, args, HandleKind.COMMUNICATOR);
                 s.ref1 = firstOfKind(p, args, HandleKind.GROUP);
                 break;
@@ -593,32 +654,107 @@ public final class Interceptor {
         return s;
     }
 
-    private static void describeCommunicator(BindingProfile p, int proc, RowSpec s, Object comm)
-            throws ReflectiveOperationException {
-        s.name = asString(agentCall(comm, p.nameMethod));
-        s.i0 = asInt(agentCall(comm, p.rankMethod));
-        s.i1 = asInt(agentCall(comm, p.sizeMethod));
-        boolean inter = Boolean.TRUE.equals(agentCall(comm, p.isInterMethod));
+    /**
+     * A communicator that just came out of a successful call and is not the null handle. A
+     * nonblocking dup's result may not be used before its request completes, so the
+     * communicator it copies (the receiver of the call that succeeded) answers for it, and its
+     * name stays unknown. The topology comes from the creating call's arguments where they hold
+     * it, else from the getter that matches the topology MPI_Topo_test reports.
+     */
+    private static void describeCommunicator(BindingProfile p, int proc, RowSpec s, String call, Object self,
+                                             Object[] args, Object comm) throws ReflectiveOperationException {
+        boolean copyPending = call != null && self != null && p.nonblockingDupCalls.contains(call)
+                && p.kindOf(self.getClass()) == HandleKind.COMMUNICATOR;
+        Object source = copyPending ? self : comm;
+        if (!copyPending) s.name = asString(agentCall(comm, p.nameMethod));
+        s.i0 = asInt(agentCall(source, p.rankMethod));
+        s.i1 = asInt(agentCall(source, p.sizeMethod));
+        boolean inter = Boolean.TRUE.equals(agentCall(source, p.isInterMethod));
         if (inter) {
             s.flags |= RegistryLayout.F_INTER;
-            s.i2 = asInt(agentCall(comm, p.remoteSizeMethod));
-            s.remoteMembers = membersOf(p, proc, comm, p.remoteGroupMethod);
+            s.i2 = asInt(agentCall(source, p.remoteSizeMethod));
+            s.remoteMembers = membersOf(p, proc, source, p.remoteGroupMethod);
         }
-        s.members = membersOf(p, proc, comm, p.groupMethod);
-        if (isA(comm.getClass(), p.cartClass)) {
-            int[][] t = p.topologyReader.cartesian(agentCall(comm, p.cartTopoMethod));
-            s.flags |= RegistryLayout.F_TOPO_CART;
-            s.dims = t[0];
-            s.periods = new boolean[t[1].length];
-            for (int i = 0; i < t[1].length; i++) s.periods[i] = t[1][i] != 0;
-        } else if (isA(comm.getClass(), p.graphClass)) {
-            Object parms = agentCall(comm, p.graphTopoMethod);
-            if (parms != null) {
-                int[][] t = p.topologyReader.graph(parms);
-                s.flags |= RegistryLayout.F_TOPO_GRAPH;
-                s.graphIndex = t[0];
-                s.graphEdges = t[1];
+        s.members = membersOf(p, proc, source, p.groupMethod);
+        if (call != null && topologyFromArguments(p, s, call, args)) return;
+        if (call != null && p.distGraphCalls.contains(call)) {
+            distGraph(p, s, source); // the creating call made a distributed graph: its neighbours getter is valid
+            return;
+        }
+        boolean cart = isA(source.getClass(), p.cartClass);
+        boolean graph = isA(source.getClass(), p.graphClass);
+        if (!cart && !graph) return;
+        if (p.topologyKindMethod != null) {
+            // the class does not tell a graph from a distributed graph (Open MPI's GraphComm is both)
+            int kind = asInt(agentCall(source, p.topologyKindMethod));
+            Class<?> mpi = Class.forName(p.mpiClass, false, source.getClass().getClassLoader());
+            cart = kind == staticInt(mpi, "CART", Integer.MIN_VALUE + 1);
+            graph = kind == staticInt(mpi, "GRAPH", Integer.MIN_VALUE + 1);
+            if (kind == staticInt(mpi, "DIST_GRAPH", Integer.MIN_VALUE + 1)) {
+                distGraph(p, s, source);
+                return;
             }
+        }
+        if (cart) {
+            Object parms = agentCall(source, p.cartTopoMethod);
+            if (parms == null) return;
+            int[][] t = p.topologyReader.cartesian(parms);
+            cartesian(s, t[0], t[1]);
+        } else if (graph) {
+            Object parms = agentCall(source, p.graphTopoMethod);
+            if (parms == null) return;
+            int[][] t = p.topologyReader.graph(parms);
+            s.flags |= RegistryLayout.F_TOPO_GRAPH;
+            s.graphIndex = t[0];
+            s.graphEdges = t[1];
+        }
+    }
+
+    /** createCart(dims, periods, …), createGraph(index, edges, …), createDistGraphAdjacent(sources, [weights,] destinations, …). */
+    private static boolean topologyFromArguments(BindingProfile p, RowSpec s, String call, Object[] args) {
+        List<int[]> ints = new ArrayList<>();
+        boolean[] periods = null;
+        for (Object a : args) {
+            if (a instanceof int[]) ints.add((int[]) a);
+            else if (a instanceof boolean[] && periods == null) periods = (boolean[]) a;
+        }
+        if (p.cartCreateCalls.contains(call) && ints.size() == 1 && periods != null) {
+            int[] per = new int[periods.length];
+            for (int i = 0; i < per.length; i++) per[i] = periods[i] ? 1 : 0;
+            cartesian(s, ints.get(0).clone(), per);
+            return true;
+        }
+        if (p.graphCreateCalls.contains(call) && ints.size() == 2) {
+            s.flags |= RegistryLayout.F_TOPO_GRAPH;
+            s.graphIndex = ints.get(0).clone();
+            s.graphEdges = ints.get(1).clone();
+            return true;
+        }
+        if (p.distGraphAdjacentCalls.contains(call) && (ints.size() == 2 || ints.size() == 4)) {
+            // (sources, destinations, …) or (sources, sourceWeights, destinations, destWeights, …)
+            s.flags |= RegistryLayout.F_TOPO_DIST_GRAPH;
+            s.distSources = ints.get(0).clone();
+            s.distDestinations = ints.get(ints.size() == 2 ? 1 : 2).clone();
+            return true;
+        }
+        return false;
+    }
+
+    private static void cartesian(RowSpec s, int[] dims, int[] periods) {
+        s.flags |= RegistryLayout.F_TOPO_CART;
+        s.dims = dims;
+        s.periods = new boolean[periods.length];
+        for (int i = 0; i < periods.length; i++) s.periods[i] = periods[i] != 0;
+    }
+
+    /** A communicator known to be a distributed graph: its neighbours when the binding gives them. */
+    private static void distGraph(BindingProfile p, RowSpec s, Object comm) throws ReflectiveOperationException {
+        s.flags |= RegistryLayout.F_TOPO_DIST_GRAPH;
+        Object n = agentCall(comm, p.distGraphNeighborsMethod);
+        int[][] t = n == null ? null : p.topologyReader.distGraph(n);
+        if (t != null) {
+            s.distSources = t[0];
+            s.distDestinations = t[1];
         }
     }
 

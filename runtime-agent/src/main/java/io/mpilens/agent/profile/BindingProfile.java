@@ -100,6 +100,34 @@ public final class BindingProfile {
     public String graphClass, graphTopoMethod;
     /** Reads dims/periods or index/edges from the binding's topology parameter object. */
     public TopologyReader topologyReader;
+
+    // ---- what the agent may know without asking MPI (docs/architecture.md, "MPI calls the agent makes")
+    /**
+     * Static long fields of handle classes that hold the null handle's native value (Open MPI:
+     * {@code Comm.nullHandle}, {@code Group.nullHandle}, {@code Message.NULL}, {@code Info.NULL}).
+     */
+    public Set<String> nullHandleStatics = Set.of();
+    /** Static fields of the MPI class whose name ends so are null handles ({@code REQUEST_NULL}, {@code DATATYPE_NULL}). */
+    public String nullConstantSuffix = "_NULL";
+    /** A request whose native handle is 0 is a null request (Open MPI's {@code Request.isNull}). */
+    public boolean zeroRequestIsNull;
+    /** MPI_Topo_test on a communicator (a valid, non-null one only); null: the class says the topology. */
+    public String topologyKindMethod;
+    /** Neighbours of a distributed-graph communicator (MPI_Dist_graph_neighbors; only on one). */
+    public String distGraphNeighborsMethod;
+    /** Calls whose arguments are the topology itself: (dims, periods, …) and (index, edges, …). */
+    public Set<String> cartCreateCalls = Set.of();
+    public Set<String> graphCreateCalls = Set.of();
+    /** Distributed graphs: the adjacent form names this rank's sources and destinations in its arguments. */
+    public Set<String> distGraphAdjacentCalls = Set.of();
+    public Set<String> distGraphCalls = Set.of();
+    /** A nonblocking dup: its result may not be used until the request completes; its copy's source is asked instead. */
+    public Set<String> nonblockingDupCalls = Set.of();
+    /** Predefined communicators and group described from the rank and size alone. */
+    public String selfCommField = "COMM_SELF";
+    public String emptyGroupField = "GROUP_EMPTY";
+    /** Environment variables of the launcher giving the COMM_WORLD rank and size (late attach asks these, not MPI). */
+    public String[] worldRankSizeEnvironment;
     /** Names of predefined handles, from the static field name. */
     public java.util.function.UnaryOperator<String> predefinedName = f -> "MPI_" + f;
     /** Methods returning Object that create a handle of the receiver's kind (mpiJava clone). */
@@ -141,6 +169,11 @@ public final class BindingProfile {
 
         /** {index, edges} of a graph communicator's parameters. */
         int[][] graph(Object parms) throws ReflectiveOperationException;
+
+        /** {sources, destinations} of a distributed graph's neighbours object; null if the binding has none. */
+        default int[][] distGraph(Object neighbours) throws ReflectiveOperationException {
+            return null;
+        }
     }
 
     /** Both profiles; the agent installs interception for each whose classes exist. */

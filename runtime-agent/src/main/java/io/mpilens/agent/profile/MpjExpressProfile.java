@@ -56,6 +56,9 @@ final class MpjExpressProfile {
         p.cartTopoMethod = "Get";
         p.graphClass = "mpi.Graphcomm";
         p.graphTopoMethod = "Get";
+        // no native handles, no topology test (Cartcomm/Graphcomm keep their parameters in Java)
+        p.cartCreateCalls = Set.of("Create_cart");
+        p.graphCreateCalls = Set.of("Create_graph");
         p.topologyReader = new BindingProfile.TopologyReader() {
             @Override
             public int[][] cartesian(Object parms) throws ReflectiveOperationException {

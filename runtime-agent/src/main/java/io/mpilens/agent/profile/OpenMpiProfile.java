@@ -58,6 +58,16 @@ final class OpenMpiProfile {
         p.cartTopoMethod = "getTopo";
         p.graphClass = "mpi.GraphComm";
         p.graphTopoMethod = "getDims";
+        p.nullHandleStatics = Set.of("nullHandle", "NULL");
+        p.zeroRequestIsNull = true;
+        p.topologyKindMethod = "getTopology";
+        p.distGraphNeighborsMethod = "getDistGraphNeighbors";
+        p.cartCreateCalls = Set.of("createCart");
+        p.graphCreateCalls = Set.of("createGraph");
+        p.distGraphAdjacentCalls = Set.of("createDistGraphAdjacent");
+        p.distGraphCalls = Set.of("createDistGraph");
+        p.nonblockingDupCalls = Set.of("iDup");
+        p.worldRankSizeEnvironment = new String[] {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"};
         p.topologyReader = new BindingProfile.TopologyReader() {
             @Override
             public int[][] cartesian(Object parms) throws ReflectiveOperationException {
@@ -80,6 +90,18 @@ final class OpenMpiProfile {
                 int[] edges = new int[m];
                 for (int i = 0; i < m; i++) edges[i] = (Integer) parms.getClass().getMethod("getEdge", int.class).invoke(parms, i);
                 return new int[][] {index, edges};
+            }
+
+            @Override
+            public int[][] distGraph(Object n) throws ReflectiveOperationException {
+                Class<?> c = n.getClass();
+                int in = (Integer) c.getMethod("getInDegree").invoke(n);
+                int out = (Integer) c.getMethod("getOutDegree").invoke(n);
+                int[] sources = new int[in];
+                int[] destinations = new int[out];
+                for (int i = 0; i < in; i++) sources[i] = (Integer) c.getMethod("getSource", int.class).invoke(n, i);
+                for (int i = 0; i < out; i++) destinations[i] = (Integer) c.getMethod("getDestination", int.class).invoke(n, i);
+                return new int[][] {sources, destinations};
             }
         };
         return p;

@@ -22,6 +22,8 @@ public final class RowSpec {
     public Object derivedFrom;
     public Object[] parents;
     public int[] members, remoteMembers, dims, graphIndex, graphEdges;
+    /** A distributed graph's in- and out-neighbours as this rank gave or got them; null: not known. */
+    public int[] distSources, distDestinations;
     public boolean[] periods;
     public String[] stack;
 

@@ -10,7 +10,7 @@ final class SideRecord {
     static long[] encode(RowSpec spec, long[] parentIds, HandleRegistry registry) {
         int n = size(spec.members) + size(spec.remoteMembers) + size(spec.dims)
                 + (spec.periods == null ? 0 : spec.periods.length + 2) + size(spec.graphIndex)
-                + size(spec.graphEdges) + (parentIds == null ? 0 : parentIds.length + 2)
+                + size(spec.graphEdges) + size(spec.distSources) + size(spec.distDestinations) + (parentIds == null ? 0 : parentIds.length + 2)
                 + (spec.stack == null ? 0 : spec.stack.length + 2);
         if (n == 0) return null;
         long[] out = new long[n];
@@ -25,6 +25,8 @@ final class SideRecord {
         }
         at = put(out, at, SIDE_GRAPH_INDEX, spec.graphIndex);
         at = put(out, at, SIDE_GRAPH_EDGES, spec.graphEdges);
+        at = put(out, at, SIDE_DIST_SOURCES, spec.distSources);
+        at = put(out, at, SIDE_DIST_DESTINATIONS, spec.distDestinations);
         if (parentIds != null) {
             out[at++] = SIDE_PARENTS;
             out[at++] = parentIds.length;
