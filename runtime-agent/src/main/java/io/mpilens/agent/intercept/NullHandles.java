@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * a null handle is a fatal MPI error under {@code MPI_ERRORS_ARE_FATAL}.
  */
 final class NullHandles {
-    /** Per MPI process: the binding's predefined null handles (MPI's *_NULL fields), by kind. */
+    /** Per MPI process: the binding's predefined null handles (MPI's *_NULL fields): {kind, weak wrapper, native handle}. */
     private static final Map<Integer, List<Object[]>> CONSTANTS = new ConcurrentHashMap<>();
     /** Per wrapper class: the static fields holding its null handle's native value. */
     private static final ClassValue<Field[]> STATICS = new ClassValue<>() {
@@ -39,7 +39,7 @@ final class NullHandles {
     static void constant(int proc, HandleKind kind, Object wrapper, BindingProfile p) throws IllegalAccessException {
         Object h = Reflect.field(wrapper, p.nativeHandleField);
         CONSTANTS.computeIfAbsent(proc, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                .add(new Object[] {kind, wrapper, h instanceof Long ? h : null});
+                .add(new Object[] {kind, new java.lang.ref.WeakReference<>(wrapper), h instanceof Long ? h : null});
     }
 
     /** The wrapper names no MPI object: the binding's null handle of its kind. */
@@ -65,7 +65,8 @@ final class NullHandles {
         if (known == null) return false;
         for (Object[] c : known) {
             if (c[0] != kind) continue;
-            if (wrapper != null && c[1] == wrapper) return true;
+            // weakly: an MPJ Express rank's class loader must be collectable when the rank is gone
+            if (wrapper != null && ((java.lang.ref.WeakReference<?>) c[1]).get() == wrapper) return true;
             if (handle != null && handle.equals(c[2])) return true;
         }
         return false;
