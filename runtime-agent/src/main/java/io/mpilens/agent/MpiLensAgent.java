@@ -76,6 +76,7 @@ public final class MpiLensAgent {
             WovenCache cache = late || !options.wovenCache ? null : WovenCache.open(options.wovenCacheDir,
                     present.id + ",requests=" + options.requests + ",java=" + System.getProperty("java.version"),
                     () -> transformer(profiles, options, false, present).makeRaw(), WEAVE_ERRORS::contains);
+            if (late) loadBindingClasses(inst, profiles);
             if (cache != null) inst.addTransformer(cache, false);
             else transformer(profiles, options, late, present).installOn(inst);
             startReaper();
@@ -269,6 +270,40 @@ public final class MpiLensAgent {
                             + " needs an advice for peer/tag positions " + rc.peerArg + "/" + rc.tagArg);
                 }
             });
+        }
+    }
+
+    /**
+     * Before a late attach retransforms the binding: its classes that are not loaded yet are
+     * loaded (not initialised: no static initialiser runs, no native code), so the
+     * retransformation weaves them with the rest. A class first loaded after the attach was
+     * seen leaving the transformer unwoven (Open MPI's {@code CartComm}, {@code GraphComm}: their
+     * {@code dup()} and {@code sub()} results were missed and their frees counted as untracked).
+     */
+    private static void loadBindingClasses(Instrumentation inst, BindingProfile[] profiles) {
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            for (BindingProfile p : profiles) {
+                if (!c.getName().equals(p.mpiClass)) continue;
+                try {
+                    java.security.CodeSource source = c.getProtectionDomain().getCodeSource();
+                    if (source == null || source.getLocation() == null) continue;
+                    File jar = new File(source.getLocation().toURI());
+                    if (!jar.isFile()) continue;
+                    try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar)) {
+                        for (java.util.Enumeration<java.util.jar.JarEntry> e = j.entries(); e.hasMoreElements(); ) {
+                            String name = e.nextElement().getName();
+                            if (!name.startsWith("mpi/") || !name.endsWith(".class") || name.indexOf('/', 4) >= 0) continue;
+                            try {
+                                Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false, c.getClassLoader());
+                            } catch (LinkageError | ClassNotFoundException ignored) {
+                                // a class that does not load here is not used here either
+                            }
+                        }
+                    }
+                } catch (Exception | LinkageError e) {
+                    HandleRegistry.INSTANCE.internalError("late attach: loading the binding's classes", e);
+                }
+            }
         }
     }
 
