@@ -2,18 +2,13 @@ package io.mpilens.agent;
 
 import io.mpilens.agent.job.JobRecords;
 import java.io.File;
-import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.IllegalClassFormatException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.security.ProtectionDomain;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,11 +21,14 @@ import java.util.function.Supplier;
  * most of the agent's start-up was Byte Buddy's (loading, verifying and running about 1,300 of
  * its classes to weave some 40 of the binding's), seconds per job on a busy node.
  *
- * <p>An entry is keyed by the SHA-256 of the class as loaded, of the jar it came from (its
- * content: a launcher may copy the binding per job) and of what changes the weaving (agent jar
- * path, size and time; the options that select advice; the JDK version);
- * it holds the woven bytes after their own SHA-256, checked on every read, so a damaged entry is
- * woven again. A class the weaver leaves alone has an empty entry. Entries are written to a
+ * <p>An entry is keyed by a 128-bit checksum (CRC-32C and CRC-32, each over two inputs) of the
+ * class as loaded, of the jar it came from (its content: a launcher may copy the binding per job)
+ * and of what changes the weaving (agent jar path, size and time; the options that select advice;
+ * the JDK version); it holds the woven bytes after their own length and checksum, checked on
+ * every read, so a damaged entry is woven again. Checksums, not a cryptographic digest: the
+ * directory is private to the user, the entries only need to be told apart and found intact,
+ * and a JVM that loads no {@code MessageDigest} saves the security providers' start-up in every
+ * rank (docs/performance.md, start-up). A class the weaver leaves alone has an empty entry. Entries are written to a
  * temporary file and renamed, so ranks starting together at most weave the same class twice.
  * The directory must be this user's and private (as the agent makes it); anything else, or any
  * error, means no cache: classes are woven as without it. Agent option {@code wovenCache=false}
@@ -39,7 +37,9 @@ import java.util.function.Supplier;
  * used for 30 days are removed).
  */
 final class WovenCache implements ClassFileTransformer {
-    private static final byte[] MAGIC = "mpilens-woven/1\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "mpilens-woven/2\n".getBytes(StandardCharsets.US_ASCII);
+    /** After the magic: the body's length (4 bytes) and checksum (8 bytes). */
+    private static final int HEAD = 16 + 12;
     private static final long UNUSED_DAYS = 30;
 
     private final Path dir;
@@ -73,8 +73,9 @@ final class WovenCache implements ClassFileTransformer {
             if (base == null) return null;
             if (base.getParent() != null) Files.createDirectories(base.getParent());
             JobRecords.createPrivate(base); // this user's, 0700, or refused (an exception: no cache)
-            String agentId = hex(sha256((agentJar.getAbsolutePath() + "\n" + agentJar.length() + "\n"
-                    + agentJar.lastModified()).getBytes(StandardCharsets.UTF_8))).substring(0, 20);
+            byte[] jarId = (agentJar.getAbsolutePath() + "\n" + agentJar.length() + "\n" + agentJar.lastModified())
+                    .getBytes(StandardCharsets.UTF_8);
+            String agentId = (hex(checksum(jarId)) + hex(jarId.length)).substring(0, 20);
             Path dir = base.resolve(agentId);
             boolean fresh = !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
             JobRecords.createPrivate(dir);
@@ -150,14 +151,14 @@ final class WovenCache implements ClassFileTransformer {
         }
     }
 
-    /** Jars already named, by path: their content's SHA-256 (a launcher may copy MPJ Express's home per job). */
+    /** Jars already named, by path: their content's checksum (a launcher may copy MPJ Express's home per job). */
     private final java.util.Map<String, String> identities = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A binding jar by its content (up to 64 MB; a larger one by path, size and time). */
     private String identity(File source) {
         return identities.computeIfAbsent(source.getAbsolutePath(), path -> {
             try {
-                if (source.length() <= 64L << 20) return hex(sha256(Files.readAllBytes(source.toPath())));
+                if (source.length() <= 64L << 20) return hex(checksum(Files.readAllBytes(source.toPath())));
             } catch (Throwable t) {
                 // named by path below
             }
@@ -169,10 +170,8 @@ final class WovenCache implements ClassFileTransformer {
     private Path entry(String name, File source, byte[] bytes) {
         try {
             if (source == null) return null;
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            d.update(bytes);
-            d.update((weaving + "\n" + identity(source)).getBytes(StandardCharsets.UTF_8));
-            return dir.resolve(name.replace('/', '.') + "-" + hex(d.digest()).substring(0, 32) + ".class");
+            byte[] context = (weaving + "\n" + identity(source)).getBytes(StandardCharsets.UTF_8);
+            return dir.resolve(name.replace('/', '.') + "-" + hex(checksum(bytes)) + hex(checksum(context)) + ".class");
         } catch (Throwable t) {
             return null;
         }
@@ -183,41 +182,27 @@ final class WovenCache implements ClassFileTransformer {
         try {
             if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) return null;
             byte[] all = Files.readAllBytes(entry);
-            int head = MAGIC.length + 32;
-            if (all.length < head || !Arrays.equals(Arrays.copyOf(all, MAGIC.length), MAGIC)) return null;
-            byte[] body = Arrays.copyOfRange(all, head, all.length);
-            return Arrays.equals(Arrays.copyOfRange(all, MAGIC.length, head), sha256(body)) ? body : null;
+            if (all.length < HEAD || !Arrays.equals(Arrays.copyOf(all, MAGIC.length), MAGIC)) return null;
+            java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(all, MAGIC.length, HEAD - MAGIC.length);
+            int length = head.getInt();
+            long sum = head.getLong();
+            if (length != all.length - HEAD) return null;
+            byte[] body = Arrays.copyOfRange(all, HEAD, all.length);
+            return checksum(body) == sum ? body : null;
         } catch (Throwable t) {
             return null;
         }
     }
 
     private static void write(Path entry, byte[] body) {
-        Path tmp = null;
         try {
-            tmp = Files.createTempFile(entry.getParent(), ".w-", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            byte[] all = new byte[MAGIC.length + 32 + body.length];
+            byte[] all = new byte[HEAD + body.length];
             System.arraycopy(MAGIC, 0, all, 0, MAGIC.length);
-            System.arraycopy(sha256(body), 0, all, MAGIC.length, 32);
-            System.arraycopy(body, 0, all, MAGIC.length + 32, body.length);
-            Files.write(tmp, all);
-            try {
-                Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, entry, StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
+            java.nio.ByteBuffer.wrap(all, MAGIC.length, HEAD - MAGIC.length).putInt(body.length).putLong(checksum(body));
+            System.arraycopy(body, 0, all, HEAD, body.length);
+            JobRecords.writeAtomically(entry, all);
         } catch (Throwable t) {
             // no entry: the next JVM weaves this class again
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    // a stray temporary file; removed with its directory once unused
-                }
-            }
         }
     }
 
@@ -239,7 +224,7 @@ final class WovenCache implements ClassFileTransformer {
         if (dirs == null) return;
         for (File d : dirs) {
             if (d.toPath().equals(keep) || d.lastModified() > before || Files.isSymbolicLink(d.toPath())) continue;
-            File[] entries = d.listFiles(f -> f.isFile() && (f.getName().endsWith(".class") || f.getName().startsWith(".w-")));
+            File[] entries = d.listFiles(f -> f.isFile() && (f.getName().endsWith(".class") || f.getName().endsWith(".tmp")));
             if (entries != null) for (File e : entries) e.delete();
             d.delete(); // fails, harmlessly, when something else is in it
         }
@@ -256,13 +241,17 @@ final class WovenCache implements ClassFileTransformer {
         }
     }
 
-    private static byte[] sha256(byte[] b) throws java.security.NoSuchAlgorithmException {
-        return MessageDigest.getInstance("SHA-256").digest(b);
+    /** CRC-32C in the high half, CRC-32 in the low half: two independent checksums of the bytes. */
+    static long checksum(byte[] b) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(b, 0, b.length);
+        java.util.zip.CRC32 d = new java.util.zip.CRC32();
+        d.update(b, 0, b.length);
+        return c.getValue() << 32 | d.getValue();
     }
 
-    private static String hex(byte[] b) {
-        StringBuilder s = new StringBuilder();
-        for (byte x : b) s.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
-        return s.toString();
+    private static String hex(long v) {
+        String h = Long.toHexString(v);
+        return "0000000000000000".substring(h.length()) + h;
     }
 }

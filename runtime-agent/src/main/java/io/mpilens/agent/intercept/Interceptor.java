@@ -525,12 +525,11 @@ public final class Interceptor {
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
                 if (f.getName().endsWith(p.nullConstantSuffix)) NullHandles.constant(proc, kind, v, p);
-                RowSpec spec = identify(p, kind, proc, null, v);
+                RowSpec spec = fields(p, kind, proc, null, v); // no creation stack: MPI made it
                 describePredefined(p, f.getName(), spec, rank, size, undefined);
                 spec.flags |= RegistryLayout.F_PREDEFINED
                         | (kind == HandleKind.DATATYPE ? RegistryLayout.F_COMMITTED : 0);
                 if (spec.name == null) spec.name = p.predefinedName.apply(f.getName());
-                spec.stack = null;
                 REGISTRY.addPredefined(v, spec);
             }
         } catch (Throwable t) {
@@ -592,11 +591,18 @@ public final class Interceptor {
     /** What can be known without asking MPI: class, creating call, native handle, stack. */
     static RowSpec identify(BindingProfile p, HandleKind kind, int proc, String call, Object result)
             throws ReflectiveOperationException {
+        RowSpec s = fields(p, kind, proc, call, result);
+        s.stack = stack(p);
+        return s;
+    }
+
+    /** {@link #identify} without the creation stack. */
+    private static RowSpec fields(BindingProfile p, HandleKind kind, int proc, String call, Object result)
+            throws ReflectiveOperationException {
         RowSpec s = new RowSpec(kind);
         s.proc = proc;
         s.bindingClass = result.getClass().getName();
         s.call = call;
-        s.stack = stack(p);
         Object nativeHandle = Reflect.field(result, p.nativeHandleField);
         if (nativeHandle instanceof Long) {
             s.cHandle = (Long) nativeHandle;

@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -206,11 +207,26 @@ public final class JobRecords {
     }
 
     private static void write(Record r) throws IOException {
-        Path dir = jobDir();
-        Path target = dir.resolve("rank-" + r.rank + ".json");
-        Path tmp = Files.createTempFile(dir, ".rank-" + r.rank + "-", ".tmp", PosixFilePermissions.asFileAttribute(FILE_MODE));
+        writeAtomically(jobDir().resolve("rank-" + r.rank + ".json"), json(r).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong TEMPORARIES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Writes a 0600 file whole or not at all: a temporary beside it, renamed over it. The
+     * temporary is named by pid and a counter, not by {@code Files.createTempFile}, whose
+     * SecureRandom would initialise the security providers in every rank JVM (start-up CPU).
+     */
+    public static void writeAtomically(Path target, byte[] content) throws IOException {
+        Path tmp = target.resolveSibling("." + target.getFileName() + "-" + ProcessHandle.current().pid() + "-"
+                + TEMPORARIES.incrementAndGet() + ".tmp");
         try {
-            Files.write(tmp, json(r).getBytes(StandardCharsets.UTF_8));
+            try (java.nio.channels.SeekableByteChannel out = Files.newByteChannel(tmp,
+                    java.util.EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(FILE_MODE))) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(content);
+                while (b.hasRemaining()) out.write(b);
+            }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
