@@ -1,7 +1,6 @@
 package io.mpilens.headless.ft;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,7 @@ import java.util.Optional;
  * the Eclipse views.
  */
 public final class LocalProcesses {
-    private static final String LOCAL_HOST = localHostName();
+    private static final String LOCAL_HOST = io.mpilens.api.job.HostName.local();
 
     private LocalProcesses() {
     }
@@ -67,14 +66,6 @@ public final class LocalProcesses {
             return close < 0 || close + 2 >= stat.length() ? null : stat.substring(close + 2, close + 3);
         } catch (IOException | RuntimeException e) {
             return null;
-        }
-    }
-
-    private static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "localhost";
         }
     }
 }

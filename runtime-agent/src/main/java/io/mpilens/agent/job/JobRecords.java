@@ -52,7 +52,6 @@ public final class JobRecords {
     private static Properties agentProperties;
     private static Path jobDir;
     private static String jobId;
-    private static String host;
     private static Thread refresher;
 
     private JobRecords() {
@@ -245,7 +244,7 @@ public final class JobRecords {
                 .append(",\"size\":").append(r.size)
                 .append(",\"pid\":").append(r.pid)
                 .append(",\"parentPid\":").append(r.parentPid)
-                .append(",\"host\":").append(quote(hostName()))
+                .append(",\"host\":").append(quote(io.mpilens.api.job.HostName.local()))
                 .append(",\"jdwp\":").append(r.jdwp == null ? "null" : quote(r.jdwp))
                 .append(",\"binding\":").append(quote(binding))
                 .append(",\"epoch\":").append(r.epoch)
@@ -257,14 +256,6 @@ public final class JobRecords {
         return b.toString();
     }
 
-    private static String hostName() {
-        if (host != null) return host;
-        try {
-            return host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (Exception | Error e) {
-            return "localhost";
-        }
-    }
 
     private static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');

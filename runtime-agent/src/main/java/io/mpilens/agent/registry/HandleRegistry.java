@@ -39,7 +39,7 @@ public final class HandleRegistry {
     private String agentVersion = "unknown";
     private String binding;
     private long pid = ProcessHandle.current().pid();
-    private String host = hostName();
+    private String host = io.mpilens.api.job.HostName.local();
     private volatile int internalErrors;
     private String lastError;
     private long untrackedEvents;
@@ -1369,14 +1369,6 @@ public final class HandleRegistry {
         ref0Slot = ref0Slot == null ? new int[capacity] : Arrays.copyOf(ref0Slot, capacity);
         ref1Slot = ref1Slot == null ? new int[capacity] : Arrays.copyOf(ref1Slot, capacity);
         parentSlots = parentSlots == null ? new int[capacity][] : Arrays.copyOf(parentSlots, capacity);
-    }
-
-    private static String hostName() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (Exception | Error e) {
-            return "localhost";
-        }
     }
 
     /**
