@@ -71,9 +71,10 @@ public final class JobRecords {
                 Record r = new Record(rank, size);
                 RECORDS.put(rank, r);
                 r.epoch = nextEpoch(rank);
-                r.jdwp = jdwpAddress();
+                boolean jdwp = jdwpRequested();
+                r.jdwp = jdwp ? jdwpAddress() : null;
                 write(r);
-                startRefresher();
+                if (jdwp) startRefresher();
             }
         } catch (Throwable t) {
             failed("job record at MPI init", t);
@@ -287,6 +288,24 @@ public final class JobRecords {
         } catch (Throwable t) {
             failed("reading the JDWP listener address", t);
             return null;
+        }
+    }
+
+    /**
+     * Whether this JVM was started with a JDWP agent ({@code -agentlib:jdwp} or {@code -Xrunjdwp},
+     * on its command line or in the launcher's option variables): without one there is no
+     * listener to publish or follow, and neither the property read nor the refresher is needed.
+     */
+    static boolean jdwpRequested() {
+        for (String v : new String[] {System.getenv("JAVA_TOOL_OPTIONS"), System.getenv("JDK_JAVA_OPTIONS"),
+                System.getenv("_JAVA_OPTIONS")}) {
+            if (v != null && v.contains("jdwp")) return true;
+        }
+        try {
+            byte[] cmdline = Files.readAllBytes(Paths.get("/proc/self/cmdline"));
+            return new String(cmdline, StandardCharsets.ISO_8859_1).contains("jdwp");
+        } catch (IOException | RuntimeException e) {
+            return true; // cannot tell: look for a listener as before
         }
     }
 
