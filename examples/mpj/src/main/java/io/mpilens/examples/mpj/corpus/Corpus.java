@@ -1,7 +1,7 @@
 package io.mpilens.examples.mpj.corpus;
 
+import io.mpilens.examples.CorpusLines;
 import io.mpilens.examples.Tour;
-import java.util.Arrays;
 import mpi.MPI;
 
 /**
@@ -14,14 +14,15 @@ final class Corpus {
         void run(int rank, int size) throws Exception;
     }
 
-    private static int rank;
+    private static CorpusLines lines = new CorpusLines(-1);
 
     private Corpus() {
     }
 
     static void run(String[] args, Body body) throws Exception {
         MPI.Init(args);
-        rank = MPI.COMM_WORLD.Rank();
+        int rank = MPI.COMM_WORLD.Rank();
+        lines = new CorpusLines(rank);
         int size = MPI.COMM_WORLD.Size();
         Tour tour = new Tour(rank);
         tour.pause("start");
@@ -32,13 +33,11 @@ final class Corpus {
     }
 
     static void say(String what, Object... values) {
-        StringBuilder b = new StringBuilder("rank ").append(rank).append(": ").append(what);
-        for (Object v : values) b.append(' ').append(v instanceof int[] ? Arrays.toString((int[]) v) : String.valueOf(v));
-        System.out.println(b);
+        lines.say(what, values);
     }
 
     /** A case of the corpus this binding cannot express: said once, by rank 0. */
     static void notInBinding(String what) {
-        if (rank == 0) System.out.println("corpus: not in this binding: " + what);
+        lines.notInBinding(what);
     }
 }

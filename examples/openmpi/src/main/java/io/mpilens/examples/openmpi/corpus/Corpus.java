@@ -1,9 +1,8 @@
 package io.mpilens.examples.openmpi.corpus;
 
+import io.mpilens.examples.CorpusLines;
 import io.mpilens.examples.Tour;
-import java.util.Arrays;
 import mpi.MPI;
-import mpi.MPIException;
 
 /**
  * What every program of the transparency corpus shares: MPI_Init, the "start" pause (where a
@@ -15,14 +14,15 @@ final class Corpus {
         void run(int rank, int size) throws Exception;
     }
 
-    private static int rank;
+    private static CorpusLines lines = new CorpusLines(-1);
 
     private Corpus() {
     }
 
     static void run(String[] args, Body body) throws Exception {
         MPI.Init(args);
-        rank = MPI.COMM_WORLD.getRank();
+        int rank = MPI.COMM_WORLD.getRank();
+        lines = new CorpusLines(rank);
         int size = MPI.COMM_WORLD.getSize();
         Tour tour = new Tour(rank);
         tour.pause("start");
@@ -34,24 +34,12 @@ final class Corpus {
 
     /** One line of what the binding answered; ranks print in any order, each rank's lines in order. */
     static void say(String what, Object... values) {
-        StringBuilder b = new StringBuilder("rank ").append(rank).append(": ").append(what);
-        for (Object v : values) {
-            b.append(' ').append(v instanceof int[] ? Arrays.toString((int[]) v)
-                    : v instanceof double[] ? Arrays.toString((double[]) v) : String.valueOf(v));
-        }
-        System.out.println(b);
+        lines.say(what, values);
     }
 
     static int[] ints(java.nio.IntBuffer b, int n) {
         int[] out = new int[n];
         for (int i = 0; i < n; i++) out[i] = b.get(i);
         return out;
-    }
-
-    static void check(boolean ok, String what) throws MPIException {
-        if (!ok) {
-            System.out.println("rank " + rank + ": WRONG " + what);
-            MPI.COMM_WORLD.abort(3);
-        }
     }
 }
