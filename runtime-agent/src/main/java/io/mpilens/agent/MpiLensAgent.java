@@ -49,7 +49,7 @@ public final class MpiLensAgent {
         if (installed) return;
         try {
             AgentOptions options = AgentOptions.parse(args);
-            BindingProfile present = presentBinding(BindingProfile.all());
+            BindingProfile present = BindingProfile.present();
             if (present == null) {
                 System.err.println("mpilens: no MPI binding (Open MPI mpi.jar or MPJ Express) on the class path;"
                         + " the agent stays inactive");
@@ -63,9 +63,21 @@ public final class MpiLensAgent {
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
             // classes of an earlier JVM with this agent and binding jar are used when there are some
+            // anonymous classes, not lambdas, on the start-up path: a JVM's first lambda bootstraps
+            // the JDK's lambda machinery (docs/performance.md, start-up)
             WovenCache cache = late || !options.wovenCache ? null : WovenCache.open(options.wovenCacheDir,
                     present.id + ",requests=" + options.requests + ",java=" + System.getProperty("java.version"),
-                    () -> WeaverJar.weaving(inst).transformer(profiles, options, false, present), WEAVE_ERRORS::contains);
+                    new java.util.function.Supplier<java.lang.instrument.ClassFileTransformer>() {
+                        @Override
+                        public java.lang.instrument.ClassFileTransformer get() {
+                            return WeaverJar.weaving(inst).transformer(profiles, options, false, present);
+                        }
+                    }, new java.util.function.Predicate<String>() {
+                        @Override
+                        public boolean test(String dottedName) {
+                            return WEAVE_ERRORS.contains(dottedName);
+                        }
+                    });
             if (late) loadBindingClasses(inst, profiles);
             if (cache != null) inst.addTransformer(cache, false);
             else WeaverJar.weaving(inst).install(inst, profiles, options, late, present);
@@ -76,22 +88,19 @@ public final class MpiLensAgent {
                 System.err.println("mpilens: agent " + VERSION + " watching " + present.displayName
                         + (cache == null ? "" : " (woven classes cached in " + cache.directory() + ")"));
                 if (cache != null) {
-                    Interceptor.afterInit(() -> System.err.println("mpilens: at MPI_Init " + cache.hits.get()
-                            + " binding classes came from the woven-class cache, " + cache.woven.get() + " were woven"));
+                    Interceptor.afterInit(new Runnable() {
+                        @Override
+                        public void run() {
+                            System.err.println("mpilens: at MPI_Init " + cache.hits.get()
+                                    + " binding classes came from the woven-class cache, " + cache.woven.get() + " were woven");
+                        }
+                    });
                 }
             }
             if (late) catchUpWithInitializedMpi(inst, profiles);
         } catch (Throwable t) {
             System.err.println("mpilens: agent not installed, the application runs without it: " + t);
         }
-    }
-
-    private static BindingProfile presentBinding(BindingProfile[] profiles) {
-        for (BindingProfile p : profiles) {
-            if (ClassLoader.getSystemResource(p.markerResource) != null) return p;
-            for (String r : p.launcherResources) if (ClassLoader.getSystemResource(r) != null) return p;
-        }
-        return null;
     }
 
     /**
@@ -145,13 +154,16 @@ public final class MpiLensAgent {
     }
 
     private static void startReaper() {
-        Thread t = new Thread(() -> {
-            try {
-                HandleRegistry.INSTANCE.reapForever();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        Thread t = new Thread("mpilens-reaper") {
+            @Override
+            public void run() {
+                try {
+                    HandleRegistry.INSTANCE.reapForever();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-        }, "mpilens-reaper");
+        };
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();

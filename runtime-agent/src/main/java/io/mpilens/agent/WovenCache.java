@@ -129,8 +129,13 @@ final class WovenCache implements ClassFileTransformer {
     static File source(ClassLoader loader, String name, ProtectionDomain pd) {
         try {
             if (pd != null && pd.getCodeSource() != null && pd.getCodeSource().getLocation() != null) {
+                Object[] last = lastDomain; // the binding's classes share one domain: one URI and stat, not one per class
+                if (last != null && ((java.lang.ref.Reference<?>) last[0]).get() == pd) return (File) last[1];
                 File f = new File(pd.getCodeSource().getLocation().toURI());
-                if (f.isFile()) return f;
+                if (f.isFile()) {
+                    lastDomain = new Object[] {new java.lang.ref.WeakReference<>(pd), f};
+                    return f;
+                }
             }
             java.net.URL url = loader == null ? null : loader.getResource(name + ".class");
             if (url == null) return null;
@@ -151,19 +156,26 @@ final class WovenCache implements ClassFileTransformer {
         }
     }
 
+    /** The last protection domain with a jar as its code source, and that jar (one entry, held weakly). */
+    private static volatile Object[] lastDomain;
+
     /** Jars already named, by path: their content's checksum (a launcher may copy MPJ Express's home per job). */
     private final java.util.Map<String, String> identities = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A binding jar by its content (up to 64 MB; a larger one by path, size and time). */
     private String identity(File source) {
-        return identities.computeIfAbsent(source.getAbsolutePath(), path -> {
-            try {
-                if (source.length() <= 64L << 20) return hex(checksum(Files.readAllBytes(source.toPath())));
-            } catch (Throwable t) {
-                // named by path below
-            }
-            return path + "\n" + source.length() + "\n" + source.lastModified();
-        });
+        String path = source.getAbsolutePath();
+        String known = identities.get(path);
+        if (known != null) return known;
+        String id = null;
+        try {
+            if (source.length() <= 64L << 20) id = hex(checksum(readAll(source)));
+        } catch (Throwable t) {
+            // named by path below
+        }
+        if (id == null) id = path + "\n" + source.length() + "\n" + source.lastModified();
+        identities.putIfAbsent(path, id);
+        return id;
     }
 
     /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
@@ -181,7 +193,7 @@ final class WovenCache implements ClassFileTransformer {
     static byte[] read(Path entry) {
         try {
             if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) return null;
-            byte[] all = Files.readAllBytes(entry);
+            byte[] all = readAll(entry.toFile());
             if (all.length < HEAD || !Arrays.equals(Arrays.copyOf(all, MAGIC.length), MAGIC)) return null;
             java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(all, MAGIC.length, HEAD - MAGIC.length);
             int length = head.getInt();
@@ -191,6 +203,13 @@ final class WovenCache implements ClassFileTransformer {
             return checksum(body) == sum ? body : null;
         } catch (Throwable t) {
             return null;
+        }
+    }
+
+    /** A whole file by java.io (a NIO channel's first use costs every rank JVM its natives and classes). */
+    private static byte[] readAll(File f) throws java.io.IOException {
+        try (java.io.InputStream in = new java.io.FileInputStream(f)) {
+            return in.readAllBytes();
         }
     }
 

@@ -3,8 +3,6 @@ package io.mpilens.api.job;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 
 /**
  * The name of this host, one rule for the agent (the registry's and the job record's {@code host})
@@ -27,7 +25,7 @@ public final class HostName {
     }
 
     private static String read() {
-        try (InputStream in = Files.newInputStream(Paths.get("/proc/sys/kernel/hostname"))) {
+        try (InputStream in = new java.io.FileInputStream("/proc/sys/kernel/hostname")) { // java.io: no NIO channel at start-up
             byte[] b = in.readNBytes(256);
             String name = new String(b, StandardCharsets.US_ASCII).trim();
             if (!name.isEmpty()) return name;

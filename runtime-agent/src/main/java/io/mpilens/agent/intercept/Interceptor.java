@@ -21,7 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Interceptor {
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
-    private static final ThreadLocal<int[]> AGENT_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final ThreadLocal<int[]> AGENT_DEPTH = new ThreadLocal<>() {
+        @Override
+        protected int[] initialValue() {
+            return new int[1];
+        }
+    };
     private static final int STACK_FRAMES = 8;
     private static final boolean TRACE = Boolean.getBoolean("mpilens.trace");
     private static final StackWalker WALKER = StackWalker.getInstance();
@@ -36,15 +41,23 @@ public final class Interceptor {
         @Override
         protected BindingProfile computeValue(Class<?> type) {
             ClassLoader loader = type.getClassLoader();
+            // the binding's classes share a loader: one resource lookup per loader, not per class
+            Object[] last = lastLoader;
+            if (last != null && ((java.lang.ref.Reference<?>) last[0]).get() == loader) return (BindingProfile) last[1];
+            BindingProfile found = null;
             for (BindingProfile p : profiles) {
                 if (loader == null ? ClassLoader.getSystemResource(p.markerResource) != null
                         : loader.getResource(p.markerResource) != null) {
-                    return p;
+                    found = p;
+                    break;
                 }
             }
-            return null;
+            if (loader != null) lastLoader = new Object[] {new java.lang.ref.WeakReference<>(loader), found};
+            return found;
         }
     };
+    /** The last class loader {@link #PROFILE_OF} looked at (held weakly) and its profile. */
+    private static volatile Object[] lastLoader;
 
     /** Per binding class: its MPI process (one class loader per rank under MPJ multicore). */
     private static final ClassValue<Integer> PROC_OF = new ClassValue<>() {
@@ -255,6 +268,7 @@ public final class Interceptor {
 
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
         profiles = all;
+        lastLoader = null;
         NullHandles.configure(all);
         requestStacks = stacksForRequests;
         failOn = failOnCall;
@@ -529,7 +543,7 @@ public final class Interceptor {
                 describePredefined(p, f.getName(), spec, rank, size, undefined);
                 spec.flags |= RegistryLayout.F_PREDEFINED
                         | (kind == HandleKind.DATATYPE ? RegistryLayout.F_COMMITTED : 0);
-                if (spec.name == null) spec.name = p.predefinedName.apply(f.getName());
+                if (spec.name == null) spec.name = "MPI_" + f.getName(); // both bindings name them MPI_<field>
                 REGISTRY.addPredefined(v, spec);
             }
         } catch (Throwable t) {
@@ -847,7 +861,12 @@ public final class Interceptor {
     // ------------------------------------------------------------------ failures
 
     /** Per thread: the exception recorded last and its ring entry, so nested binding calls record it once. */
-    private static final ThreadLocal<Object[]> LAST_FAILURE = ThreadLocal.withInitial(() -> new Object[2]);
+    private static final ThreadLocal<Object[]> LAST_FAILURE = new ThreadLocal<>() {
+        @Override
+        protected Object[] initialValue() {
+            return new Object[2];
+        }
+    };
     /** Per exception class: its getErrorClass/getErrorCode getters (Open MPI), empty if it has none. */
     private static final ClassValue<java.lang.reflect.Method[]> ERROR_GETTERS = new ClassValue<>() {
         @Override

@@ -38,8 +38,13 @@ final class NullHandles {
     /** At MPI_Init: the MPI class's null constants of this process ({@code REQUEST_NULL}, {@code DATATYPE_NULL}, …). */
     static void constant(int proc, HandleKind kind, Object wrapper, BindingProfile p) throws IllegalAccessException {
         Object h = Reflect.field(wrapper, p.nativeHandleField);
-        CONSTANTS.computeIfAbsent(proc, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                .add(new Object[] {kind, new java.lang.ref.WeakReference<>(wrapper), h instanceof Long ? h : null});
+        java.util.List<Object[]> list = CONSTANTS.get(proc);
+        if (list == null) { // no lambda on the start-up path (docs/performance.md, start-up)
+            java.util.List<Object[]> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+            list = CONSTANTS.putIfAbsent(proc, made);
+            if (list == null) list = made;
+        }
+        list.add(new Object[] {kind, new java.lang.ref.WeakReference<>(wrapper), h instanceof Long ? h : null});
     }
 
     /** The wrapper names no MPI object: the binding's null handle of its kind. */

@@ -32,15 +32,18 @@ final class Reflect {
     }
 
     static Method method(Class<?> type, String name) {
-        Object m = MEMBERS.get(type).computeIfAbsent("m:" + name, k -> {
+        java.util.Map<String, Object> members = MEMBERS.get(type);
+        Object m = members.get("m:" + name);
+        if (m == null) { // no lambda: this runs at MPI init (docs/performance.md, start-up)
             try {
                 Method found = type.getMethod(name);
                 found.setAccessible(true);
-                return found;
+                m = found;
             } catch (ReflectiveOperationException | RuntimeException e) {
-                return MISSING;
+                m = MISSING;
             }
-        });
+            members.putIfAbsent("m:" + name, m);
+        }
         return m == MISSING ? null : (Method) m;
     }
 
@@ -48,10 +51,13 @@ final class Reflect {
     static Object field(Object target, String name) throws IllegalAccessException {
         if (target == null || name == null) return null;
         Class<?> type = target.getClass();
-        Object f = MEMBERS.get(type).computeIfAbsent("f:" + name, k -> {
+        java.util.Map<String, Object> members = MEMBERS.get(type);
+        Object f = members.get("f:" + name);
+        if (f == null) {
             Field found = declaredField(type, name);
-            return found == null ? MISSING : found;
-        });
+            f = found == null ? MISSING : found;
+            members.putIfAbsent("f:" + name, f);
+        }
         return f == MISSING ? null : ((Field) f).get(target);
     }
 

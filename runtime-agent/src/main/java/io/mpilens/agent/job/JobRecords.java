@@ -1,23 +1,20 @@
 package io.mpilens.agent.job;
 
+import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The per-rank job records with which {@code mpilens jobs} and {@code --job ID} find a job's
@@ -38,10 +35,7 @@ public final class JobRecords {
     public static final String JOB_ENV = "MPILENS_JOB";
     private static final String JDWP_PROPERTY = "sun.jdwp.listenerAddress";
     private static final long REFRESH_MILLIS = 250;
-    private static final Pattern EPOCH = Pattern.compile("\"epoch\":(\\d+)");
-    private static final Pattern PID = Pattern.compile("\"pid\":(\\d+)");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
 
     private static volatile Instrumentation instrumentation;
     private static volatile String agentVersion = "dev";
@@ -107,8 +101,14 @@ public final class JobRecords {
         if (blank(id)) id = env.get("PMIX_NAMESPACE");
         if (blank(id)) id = env.get("OMPI_MCA_orte_ess_jobid");
         if (blank(id)) id = "ppid-" + parentPid;
-        String safe = id.trim().replaceAll("[^A-Za-z0-9._-]", "_");
-        return safe.startsWith(".") ? "_" + safe.substring(1) : safe;
+        // a character loop, not replaceAll: no regular expression compiled in every rank at MPI init
+        char[] safe = id.trim().toCharArray();
+        for (int i = 0; i < safe.length; i++) {
+            char c = safe[i];
+            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-';
+            if (!ok || i == 0 && c == '.') safe[i] = '_';
+        }
+        return new String(safe);
     }
 
     /** {@code <root>} holding one directory per job. */
@@ -136,10 +136,9 @@ public final class JobRecords {
     private static final class Record {
         final int rank;
         final int size;
-        final long pid = ProcessHandle.current().pid();
-        final long parentPid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
-        final long startTime = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli())
-                .orElse(System.currentTimeMillis());
+        final long pid = ThisProcess.pid();
+        final long parentPid = ThisProcess.parentPid();
+        final long startTime = ThisProcess.startMillis();
         int epoch;
         String jdwp;
         String mpiState = "INITIALIZED";
@@ -154,7 +153,7 @@ public final class JobRecords {
     private static Path jobDir() throws IOException {
         if (jobDir != null) return jobDir;
         Map<String, String> env = System.getenv();
-        long ppid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+        long ppid = ThisProcess.parentPid();
         String property = System.getProperty(ROOT_PROPERTY);
         Path root = root(env, property, uid());
         boolean defaultRoot = blank(property) && blank(env.get(ROOT_ENV));
@@ -180,30 +179,39 @@ public final class JobRecords {
                 // another rank made it at the same moment: checked below
             }
         }
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        // one stat for type, owner and mode
+        Map<String, Object> a = Files.readAttributes(dir, "unix:isDirectory,uid,mode", LinkOption.NOFOLLOW_LINKS);
+        if (!Boolean.TRUE.equals(a.get("isDirectory"))) {
             throw new IOException(dir + " is not a directory (or is a symbolic link)");
         }
-        String owner = String.valueOf(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        String owner = String.valueOf(a.get("uid"));
         if (!owner.equals(uid())) throw new IOException(dir + " belongs to uid " + owner + ", not to this user");
-        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(DIR_MODE)) {
-            Files.setPosixFilePermissions(dir, DIR_MODE);
-        }
+        if ((((Integer) a.get("mode")) & 0777) != 0700) Files.setPosixFilePermissions(dir, DIR_MODE);
     }
 
     private static String uid() throws IOException {
-        return String.valueOf(Files.getAttribute(Paths.get("/proc/self"), "unix:uid"));
+        return ThisProcess.uid();
     }
 
     /** Epoch 0, or the previous record's + 1 when it was written by another process. */
     private static int nextEpoch(int rank) throws IOException {
         Path old = jobDir().resolve("rank-" + rank + ".json");
         if (!Files.isRegularFile(old, LinkOption.NOFOLLOW_LINKS)) return 0;
-        String text = new String(Files.readAllBytes(old), StandardCharsets.UTF_8);
-        Matcher e = EPOCH.matcher(text);
-        Matcher p = PID.matcher(text);
-        if (!e.find() || !p.find()) return 0;
-        int previous = Integer.parseInt(e.group(1));
-        return Long.parseLong(p.group(1)) == ProcessHandle.current().pid() ? previous : previous + 1;
+        String text = ThisProcess.read(old.toString());
+        long previous = text == null ? -1 : numberAfter(text, "\"epoch\":");
+        long pid = text == null ? -1 : numberAfter(text, "\"pid\":");
+        if (previous < 0 || pid < 0) return 0;
+        return pid == ThisProcess.pid() ? (int) previous : (int) previous + 1;
+    }
+
+    /** The decimal number right after {@code key} in a record we wrote, or -1. */
+    static long numberAfter(String text, String key) {
+        int at = text.indexOf(key);
+        if (at < 0) return -1;
+        int from = at + key.length();
+        int to = from;
+        while (to < text.length() && to - from < 18 && Character.isDigit(text.charAt(to))) to++;
+        return to == from ? -1 : Long.parseLong(text.substring(from, to));
     }
 
     private static void write(Record r) throws IOException {
@@ -218,22 +226,23 @@ public final class JobRecords {
      * SecureRandom would initialise the security providers in every rank JVM (start-up CPU).
      */
     public static void writeAtomically(Path target, byte[] content) throws IOException {
-        Path tmp = target.resolveSibling("." + target.getFileName() + "-" + ProcessHandle.current().pid() + "-"
-                + TEMPORARIES.incrementAndGet() + ".tmp");
+        File tmp = target.resolveSibling("." + target.getFileName() + "-" + ThisProcess.pid() + "-"
+                + TEMPORARIES.incrementAndGet() + ".tmp").toFile();
         try {
-            try (java.nio.channels.SeekableByteChannel out = Files.newByteChannel(tmp,
-                    java.util.EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                    PosixFilePermissions.asFileAttribute(FILE_MODE))) {
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(content);
-                while (b.hasRemaining()) out.write(b);
+            // java.io, not a NIO channel: a channel's first use loads the JDK's NIO natives and
+            // ≈ 25 classes in every rank JVM. The name is unique to this process; the directory
+            // is private (0700, this user's), and the file is made 0600 before it is renamed.
+            try (FileOutputStream out = new FileOutputStream(tmp)) {
+                out.write(content);
             }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            if (!(tmp.setReadable(false, false) && tmp.setWritable(false, false) && tmp.setExecutable(false, false)
+                    && tmp.setReadable(true, true) && tmp.setWritable(true, true))) {
+                throw new IOException("cannot make " + tmp + " private (0600)");
             }
+            // rename(2): atomic, replaces the target
+            if (!tmp.renameTo(target.toFile())) throw new IOException("cannot rename " + tmp + " to " + target);
         } finally {
-            Files.deleteIfExists(tmp);
+            if (tmp.exists()) tmp.delete();
         }
     }
 
@@ -302,9 +311,9 @@ public final class JobRecords {
             if (v != null && v.contains("jdwp")) return true;
         }
         try {
-            byte[] cmdline = Files.readAllBytes(Paths.get("/proc/self/cmdline"));
-            return new String(cmdline, StandardCharsets.ISO_8859_1).contains("jdwp");
-        } catch (IOException | RuntimeException e) {
+            String cmdline = ThisProcess.read("/proc/self/cmdline");
+            return cmdline == null || cmdline.contains("jdwp");
+        } catch (RuntimeException e) {
             return true; // cannot tell: look for a listener as before
         }
     }

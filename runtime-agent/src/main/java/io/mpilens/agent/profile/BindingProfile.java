@@ -128,8 +128,6 @@ public final class BindingProfile {
     public String emptyGroupField = "GROUP_EMPTY";
     /** Environment variables of the launcher giving the COMM_WORLD rank and size (late attach asks these, not MPI). */
     public String[] worldRankSizeEnvironment;
-    /** Names of predefined handles, from the static field name. */
-    public java.util.function.UnaryOperator<String> predefinedName = f -> "MPI_" + f;
     /** Methods returning Object that create a handle of the receiver's kind (mpiJava clone). */
     public Set<String> cloneMethods = Set.of("clone");
 
@@ -179,6 +177,19 @@ public final class BindingProfile {
     /** Both profiles; the agent installs interception for each whose classes exist. */
     public static BindingProfile[] all() {
         return new BindingProfile[] {OpenMpiProfile.create(), MpjExpressProfile.create()};
+    }
+
+    /**
+     * The profile of the binding on the system class path (its marker class, or its launcher's),
+     * in the order of {@link #all()}; only that one is built. Null when neither is there.
+     */
+    public static BindingProfile present() {
+        if (ClassLoader.getSystemResource(OpenMpiProfile.MARKER) != null) return OpenMpiProfile.create();
+        if (ClassLoader.getSystemResource(MpjExpressProfile.MARKER) != null
+                || ClassLoader.getSystemResource(MpjExpressProfile.LAUNCHER) != null) {
+            return MpjExpressProfile.create();
+        }
+        return null;
     }
 
     /** Both sets in one (profiles list the binding's waits from {@code BindingCalls} beside their tests). */

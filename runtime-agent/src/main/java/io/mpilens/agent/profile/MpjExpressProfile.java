@@ -8,6 +8,10 @@ import java.util.Set;
  * object names, no per-communicator errhandlers and no native handles.
  */
 final class MpjExpressProfile {
+    static final String MARKER = "mpjdev/MPJDev.class";
+    /** The multicore device defines mpi.* in per-rank loaders; its JVM shows only the launcher. */
+    static final String LAUNCHER = "runtime/starter/MulticoreStarter.class";
+
     private MpjExpressProfile() {
     }
 
@@ -15,9 +19,8 @@ final class MpjExpressProfile {
         BindingProfile p = new BindingProfile();
         p.id = "mpj";
         p.displayName = "MPJ Express";
-        p.markerResource = "mpjdev/MPJDev.class";
-        // the multicore device defines mpi.* in per-rank loaders; its JVM shows only the launcher
-        p.launcherResources = new String[] {"runtime/starter/MulticoreStarter.class"};
+        p.markerResource = MARKER;
+        p.launcherResources = new String[] {LAUNCHER};
         p.bindingPackages = new String[] {"mpi.", "mpjdev.", "mpjbuf.", "xdev.", "runtime.", "smpdev.", "niodev."};
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "initThread");

@@ -4,6 +4,9 @@ import java.util.Set;
 
 /** Open MPI's Java bindings (4.1; 5.0 has the same API). */
 final class OpenMpiProfile {
+    /** A class only Open MPI's binding has (mpi.Freeable exists in MPJ Express too). */
+    static final String MARKER = "mpi/Constant.class";
+
     private OpenMpiProfile() {
     }
 
@@ -11,7 +14,7 @@ final class OpenMpiProfile {
         BindingProfile p = new BindingProfile();
         p.id = "openmpi";
         p.displayName = "Open MPI Java bindings";
-        p.markerResource = "mpi/Constant.class"; // mpi.Freeable exists in MPJ Express too
+        p.markerResource = MARKER;
         p.bindingPackages = new String[] {"mpi."};
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "InitThread");

@@ -38,7 +38,7 @@ public final class HandleRegistry {
     private int highWater;
     private String agentVersion = "unknown";
     private String binding;
-    private long pid = ProcessHandle.current().pid();
+    private long pid = io.mpilens.agent.job.ThisProcess.pid();
     private String host = io.mpilens.api.job.HostName.local();
     private volatile int internalErrors;
     private String lastError;
