@@ -38,7 +38,9 @@ public final class StartupBench {
             "  --case     warm (default), cold (no woven-class cache), first-weave (the classes a job uses",
             "             only after start-up are not cached yet)",
             "  --java     the ranks' java (default: java, the application JDK)",
-            "  --agent-options  more agent options");
+            "  --agent-options  more agent options",
+            "  --baseline-agent JAR  the other side runs with this agent jar (same options, its own cache), not",
+            "                   without one: one agent build against another (before/after a change)");
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     static final double GOAL_CPU_SECONDS = 0.100;
     /** Open MPI binding classes that a job loads only after MPI_Init (Topologies creates its first topology then). */
@@ -56,7 +58,13 @@ public final class StartupBench {
         String kase = args.string("--case", "warm");
         String java = args.string("--java", "java");
         String more = args.string("--agent-options", "");
+        String baselineJar = args.string("--baseline-agent", "");
         args.done();
+        Path baseline = baselineJar.isBlank() ? null : Path.of(baselineJar).toAbsolutePath();
+        if (baseline != null && !Files.isRegularFile(baseline)) {
+            System.err.println("no agent jar at " + baseline + "\n" + USAGE);
+            System.exit(2);
+        }
         if (!b.equals("mpj") && !b.equals("openmpi")) {
             System.err.println("unknown binding '" + b + "'\n" + USAGE);
             System.exit(2);
@@ -73,20 +81,27 @@ public final class StartupBench {
         String options = MessageRateBench.AGENT_OPTIONS + ",wovenCacheDir=" + cache
                 + (kase.equals("cold") ? ",wovenCache=false" : "") + (more.isBlank() ? "" : "," + more);
         Path wrapper = cpuWrapper(work, java);
+        // the baseline agent keeps its woven classes apart (its jar names its own cache entries anyway)
+        String baselineOptions = options.replace("wovenCacheDir=" + cache, "wovenCacheDir=" + work.resolve("woven-baseline"));
         String loadBefore = Machine.loadAverage();
         if (!kase.equals("cold")) {
-            launch(ws, binding, np, wrapper, work, true, options, kase); // fills the cache: not counted
+            launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase); // fills the cache: not counted
+            if (baseline != null) launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase);
         }
         Samples wallWithout = new Samples(), wallWith = new Samples(), cpuWithout = new Samples(), cpuWith = new Samples();
         for (int i = 0; i < pairs; i++) {
             boolean agentFirst = i % 2 == 1;
             for (boolean agent : new boolean[] {agentFirst, !agentFirst}) {
-                if (agent && kase.equals("first-weave")) forgetLateClasses(cache);
-                double[] m = launch(ws, binding, np, wrapper, work, agent, options, kase);
+                if (kase.equals("first-weave")) {
+                    if (agent) forgetLateClasses(cache);
+                    else if (baseline != null) forgetLateClasses(work.resolve("woven-baseline"));
+                }
+                double[] m = agent ? launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase)
+                        : launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase);
                 (agent ? wallWith : wallWithout).add(m[0]);
                 (agent ? cpuWith : cpuWithout).add(m[1]);
-                System.out.printf(Locale.ROOT, "launch %d/%d %-13s %,8.0f ms wall  %6.3f s CPU per JVM%n", i + 1, pairs,
-                        agent ? "with agent" : "without agent", m[0], m[1]);
+                System.out.printf(Locale.ROOT, "launch %d/%d %-14s %,8.0f ms wall  %6.3f s CPU per JVM%n", i + 1, pairs,
+                        agent ? "with agent" : baseline != null ? "baseline agent" : "without agent", m[0], m[1]);
             }
         }
         deleteTree(work);
@@ -97,9 +112,11 @@ public final class StartupBench {
                 binding == Binding.OPENMPI ? "Open MPI (mpirun)" : "MPJ Express multicore", np, np == 1 ? "" : "s",
                 jvms, jvms == 1 ? "" : "s", kase.equals("first-weave") ? "corpus Topologies"
                         : "MessageRate " + (np == 1 ? "self" : "pair") + " 1 message", kase, pairs);
-        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; agent %s with options '%s'%n%n",
-                Machine.cpus(), loadBefore, Machine.loadAverage(), ws.agentJar().getFileName(), options);
-        ResultTable t = new ResultTable(1, "measure", "without agent", "spread", "with agent", "spread", "ratio", "added");
+        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; agent %s with options '%s'%s%n%n",
+                Machine.cpus(), loadBefore, Machine.loadAverage(), ws.agentJar().getFileName(), options,
+                baseline == null ? "" : "; the other side: baseline agent " + baseline);
+        ResultTable t = new ResultTable(1, "measure", baseline == null ? "without agent" : "baseline agent", "spread",
+                "with agent", "spread", "ratio", "added");
         double addedCpu = cpuWith.median() - cpuWithout.median();
         t.row("CPU per JVM (s)", String.format(Locale.ROOT, "%.3f", cpuWithout.median()),
                 ResultTable.percent(cpuWithout.spread()), String.format(Locale.ROOT, "%.3f", cpuWith.median()),
@@ -110,14 +127,20 @@ public final class StartupBench {
                 ResultTable.percent(wallWith.spread()), ResultTable.ratio(wallWith.median() / wallWithout.median()),
                 String.format(Locale.ROOT, "%+,.0f ms", wallWith.median() - wallWithout.median()));
         System.out.print(t.render());
+        if (baseline != null) {
+            System.out.println("(agent against agent: the goal line needs a run without --baseline-agent)");
+            return;
+        }
         System.out.printf(Locale.ROOT, "goal: <= +%.3f s CPU per JVM with a warm woven-class cache; this case (%s): %+.3f s -> %s%n",
                 GOAL_CPU_SECONDS, kase, addedCpu, !kase.equals("warm") ? "(the goal is for the warm case)"
                         : addedCpu <= GOAL_CPU_SECONDS ? "MET" : "NOT MET");
     }
 
     /** {wall ms, CPU seconds per rank JVM} of one launch. */
-    private static double[] launch(Workspace ws, Binding binding, int np, Path wrapper, Path work, boolean agent,
+    /** {@code agentJar}: null for a launch without the agent. */
+    private static double[] launch(Workspace ws, Binding binding, int np, Path wrapper, Path work, Path agentJar,
                                    String options, String kase) throws Exception {
+        boolean agent = agentJar != null;
         Path cpu = Files.createDirectories(work.resolve("cpu"));
         try (Stream<Path> old = Files.list(cpu)) {
             for (Path p : (Iterable<Path>) old::iterator) Files.delete(p);
@@ -128,7 +151,7 @@ public final class StartupBench {
                 .classPath(binding == Binding.OPENMPI ? ws.openMpiExampleClassPath() : ws.mpjExampleClassPath())
                 .javaExecutable(wrapper.toString());
         if (!late) spec.appArgs(np == 1 ? "self" : "pair", "1", "1");
-        if (agent) spec.agentJar(ws.agentJar()).agentOptions(options);
+        if (agent) spec.agentJar(agentJar).agentOptions(options);
         long t0 = System.nanoTime();
         try (Job job = Job.launch(spec.build())) {
             int exit = job.waitFor(TIMEOUT);
