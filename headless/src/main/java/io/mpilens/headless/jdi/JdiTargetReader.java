@@ -58,7 +58,7 @@ import java.util.function.Supplier;
  *
  * <p>Not for concurrent use by several threads; use one reader per thread.
  */
-public final class JdiTargetReader implements TargetReader {
+public final class JdiTargetReader implements TargetReader, io.mpilens.api.target.HeapInstances {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Primitive slices of this size are as fast as whole arrays and keep JDWP packets small. */
     static final int PRIMITIVE_CHUNK = 262_144;
@@ -545,5 +545,23 @@ public final class JdiTargetReader implements TargetReader {
         public String toString() {
             return "object " + ref.uniqueID() + " in " + description;
         }
+    }
+
+    // ---- HeapInstances: JDWP's instance lists (a heap walk in the target's JVM; no code runs there)
+    private final JdiHeapInstances instances = new JdiHeapInstances(this);
+
+    @Override
+    public Found instancesOf(List<TargetClass> types, int limit) {
+        return instances.instancesOf(types, limit);
+    }
+
+    @Override
+    public Object definingLoader(TargetClass type) {
+        return instances.definingLoader(type);
+    }
+
+    @Override
+    public List<String> staticFieldNames(TargetClass type) {
+        return instances.staticFieldNames(type);
     }
 }

@@ -1,4 +1,4 @@
-package io.mpilens.headless.agentless;
+package io.mpilens.headless.jdi;
 
 import com.sun.jdi.ClassType;
 import com.sun.jdi.Field;
@@ -9,7 +9,6 @@ import io.mpilens.api.target.HeapInstances;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
-import io.mpilens.headless.jdi.JdiTargetReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,10 +23,10 @@ import java.util.Set;
  * and of its loaded subclasses (reachable objects only, as JDWP defines it). No method runs in
  * the target.
  */
-public final class JdiHeapInstances implements HeapInstances {
+final class JdiHeapInstances implements HeapInstances {
     private final JdiTargetReader reader;
 
-    public JdiHeapInstances(JdiTargetReader reader) {
+    JdiHeapInstances(JdiTargetReader reader) {
         this.reader = reader;
     }
 
