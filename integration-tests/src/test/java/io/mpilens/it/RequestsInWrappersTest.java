@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Open MPI requests in their wrappers (the agent's default), on the example
+ * Open MPI requests in their wrappers (agent option {@code requestsInWrappers=true}), on the example
  * {@code RequestsInWrappers}: a pending request the application keeps is shown with its call,
  * peer, tag and communicator; one whose wrapper it dropped is not (MPI still runs it; the design
  * cannot see it, as the README says); a freed communicator is held by the request pending on it,
  * released when that request completes, and gone from the registry once its wrapper is
- * collected. The agent's health stays clean.
+ * collected. A heap dump of the same moment shows the same. The agent's health stays clean.
  */
 class RequestsInWrappersTest {
     @Test
@@ -36,7 +36,8 @@ class RequestsInWrappersTest {
     void pendingRequestsAreReadFromTheirWrappersAndHoldTheirFreedCommunicator(@TempDir Path control) throws Exception {
         Files.createDirectories(control);
         JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RequestsInWrappers")
-                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
+                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).agentOptions("requestsInWrappers=true")
+                .jdwp(true).controlDir(control)
                 .env("MPILENS_JOBS", control.resolve("jobs").toString()).build();
         try (Job job = Job.launch(spec)) {
             List<JdiTargetReader> readers = Tours.connect(Tours.addresses(job, Binding.OPENMPI));
@@ -61,6 +62,13 @@ class RequestsInWrappersTest {
                             r + "held by the request");
                     dupIds[p.rank()] = dup.id();
                 }
+                // the same moment from a heap dump: the dump reader finds the wrappers among its instance records
+                // (the rank waits at its pause, nothing changes: no suspension, which jcmd could not reach)
+                List<ProcessSnapshot> live = new RegistryDecoder(readers.get(0)).decode();
+                Path dump = HeapDumpTourTest.jcmdHeapDump(live.get(0).pid(), control.resolve("rank.hprof"));
+                List<ProcessSnapshot> fromDump = io.mpilens.headless.hprof.HeapDumps.read(dump);
+                HeapDumpTourTest.assertSameSnapshots(live, fromDump);
+                assertTrue(request(fromDump.get(0), 5).isPresent(), "the dump shows the pending request");
                 job.release("pending");
                 Tours.awaitPause(job, "done");
                 for (ProcessSnapshot p : Tours.snapshot(readers, true)) {

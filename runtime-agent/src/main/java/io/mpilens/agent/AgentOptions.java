@@ -5,8 +5,11 @@ final class AgentOptions {
     boolean requestStacks;
     /** Intercept request creation and completion (the per-message cost); {@code requests=false} turns it off. */
     boolean requests = true;
-    /** Requests recorded in their wrappers instead of the request tables, where the binding allows it. */
-    boolean requestsInWrappers = true;
+    /**
+     * Requests recorded in their wrappers instead of the request tables, where the binding allows it
+     * (Open MPI): off by default while reading them walks the target's heap (docs/performance.md).
+     */
+    boolean requestsInWrappers;
     boolean historyOfRequests;
     boolean verbose;
     String failOn;

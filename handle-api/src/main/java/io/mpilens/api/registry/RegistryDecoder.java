@@ -536,12 +536,17 @@ public final class RegistryDecoder {
                         return id instanceof Long ? Math.max(0, (Long) id) : 0L;
                     });
                 }
-                // the sequence is racy by design: a rare duplicate gets a distinct id
-                long id = WRAPPED_REQUEST_ID + asLong(v.get(REQUEST_SEQ_FIELD));
-                while (!ids.add(id)) id += 1L << 56;
-                w.id = id;
+                w.id = asLong(v.get(REQUEST_SEQ_FIELD)); // the sequence for now; the id below
                 out.add(w);
             }
+        }
+        // in creation order, whatever order the reader listed them in (live and dump agree); the
+        // sequence is racy by design: a rare duplicate gets a distinct id, in handle order
+        out.sort(java.util.Comparator.comparingLong((WrappedRequest w) -> w.id).thenComparingLong(w -> w.handle));
+        for (WrappedRequest w : out) {
+            long id = WRAPPED_REQUEST_ID + w.id;
+            while (!ids.add(id)) id += 1L << 56;
+            w.id = id;
         }
         return out;
     }

@@ -201,6 +201,13 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
         return new JdiObject(ref);
     }
 
+    /** The same, for an object whose exact type is known (an instance list): its field reads then skip a round trip for it. */
+    TargetObject object(ObjectReference ref, ReferenceType exactType) {
+        JdiObject o = new JdiObject(ref);
+        o.knownType = exactType;
+        return o;
+    }
+
     @Override
     public List<TargetClass> classesNamed(String name) {
         return read("class " + name, () -> {
@@ -224,8 +231,9 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
     @Override
     public Map<String, Object> fields(TargetObject object, List<String> names) {
         ObjectReference o = ref(object, "an object");
+        ReferenceType known = ((JdiObject) object).knownType;
         return read("the fields of an object", () -> {
-            Map<String, Field> byName = fieldsOf(o.referenceType());
+            Map<String, Field> byName = fieldsOf(known != null ? known : o.referenceType());
             List<Field> wanted = new ArrayList<>(names.size());
             for (String n : names) {
                 Field f = byName.get(n);
@@ -509,6 +517,8 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
     private final class JdiObject implements TargetObject {
         final ObjectReference ref;
         private String typeName;
+        /** Its exact type when the reader already knows it (from an instance list), else null. */
+        ReferenceType knownType;
 
         JdiObject(ObjectReference ref) {
             this.ref = ref;
