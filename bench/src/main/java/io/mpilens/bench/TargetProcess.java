@@ -41,8 +41,17 @@ final class TargetProcess implements AutoCloseable {
     /** Starts {@code mainClass} and waits until it prints a line starting with {@code readyPrefix}. */
     static TargetProcess start(String java, List<Path> classPath, String mainClass, List<String> args,
                                String readyPrefix, Duration timeout) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(java, JDWP_OPTION, "-cp",
-                classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)), mainClass));
+        return start(java, List.of(), classPath, mainClass, args, readyPrefix, timeout);
+    }
+
+    /** The same with JVM options ({@code -Xmx…}) before the class path. */
+    static TargetProcess start(String java, List<String> jvmOptions, List<Path> classPath, String mainClass,
+                               List<String> args, String readyPrefix, Duration timeout)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(java, JDWP_OPTION));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
+                mainClass));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -7,7 +7,6 @@ import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObjects;
-import io.mpilens.headless.agentless.JdiHeapInstances;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
@@ -157,7 +156,7 @@ public final class JobSnapshotter {
             } catch (RegistryNotFoundException e) {
                 if (!agentless) throw e;
                 // instances are listed and read with the VM suspended, so none goes away mid-read
-                java.util.function.Supplier<List<AgentlessProcess>> read = () -> BindingObjects.read(r, new JdiHeapInstances(r));
+                java.util.function.Supplier<List<AgentlessProcess>> read = () -> BindingObjects.read(r, r);
                 agentlessRead = vmSuspended ? read.get() : r.whileSuspended(read);
                 processes = List.of();
             }

@@ -12,7 +12,6 @@ import io.mpilens.headless.cli.MpiLensCli;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObject;
 import io.mpilens.headless.agentless.BindingObjects;
-import io.mpilens.headless.agentless.JdiHeapInstances;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
@@ -99,7 +98,7 @@ class AgentlessTourTest {
                 List<Path> files = new ArrayList<>();
                 for (JdiTargetReader r : readers) r.virtualMachine().suspend();
                 try {
-                    for (JdiTargetReader r : readers) perJvm.add(BindingObjects.read(r, new JdiHeapInstances(r)));
+                    for (JdiTargetReader r : readers) perJvm.add(BindingObjects.read(r, r));
                     for (long pid : Tours.rankJvmPids(job)) {
                         files.add(HeapDumpTourTest.jcmdHeapDump(pid, dumps.resolve("pid" + pid + ".hprof")));
                     }

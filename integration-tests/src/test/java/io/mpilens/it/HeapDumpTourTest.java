@@ -98,7 +98,7 @@ class HeapDumpTourTest {
         assertTrue(checked >= 8, "C handles checked: " + checked);
     }
 
-    private static void assertSameSnapshots(List<ProcessSnapshot> live, List<ProcessSnapshot> dump) {
+    static void assertSameSnapshots(List<ProcessSnapshot> live, List<ProcessSnapshot> dump) {
         assertEquals(live.size(), dump.size(), "processes");
         for (int i = 0; i < live.size(); i++) {
             ProcessSnapshot a = live.get(i), d = dump.get(i);

@@ -25,9 +25,14 @@ class RequestAllocationTest {
     private static final Pattern BYTES = Pattern.compile("bytes_per_message=([0-9.]+)");
 
     private static double bytesPerMessage(Binding b, boolean agent) throws Exception {
+        return bytesPerMessage(b, agent, null);
+    }
+
+    private static double bytesPerMessage(Binding b, boolean agent, String agentOptions) throws Exception {
         JobSpec.Builder spec = JobSpec.builder(b, 1, b == Binding.OPENMPI ? "io.mpilens.examples.openmpi.MessageRate"
                 : "io.mpilens.examples.mpj.MessageRate").classPath(Tours.classPath(b)).appArgs("self", "300000", "3", "1000");
         if (agent) spec.agentJar(Tours.AGENT);
+        if (agentOptions != null) spec.agentOptions(agentOptions);
         try (Job job = Job.launch(spec.build())) {
             String line = job.awaitLine(l -> BYTES.matcher(l).find(), Duration.ofMinutes(2));
             Matcher m = BYTES.matcher(line);
@@ -49,5 +54,21 @@ class RequestAllocationTest {
         double slack = b == Binding.OPENMPI ? 1 : 16 + 2;
         assertTrue(with <= without + slack, b + ": " + with + " bytes per message with the agent, " + without
                 + " without");
+    }
+
+    /**
+     * Requests in their wrappers (Open MPI, {@code requestsInWrappers=true}): the only bytes the
+     * agent adds are its fields in the request wrapper (call, peer and tag, holder, sequence: 24
+     * bytes with the object's alignment), so the two wrappers per message are 48 bytes larger and
+     * nothing else is allocated.
+     */
+    @org.junit.jupiter.api.Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void requestsInWrappersAddOnlyTheirFields() throws Exception {
+        double without = bytesPerMessage(Binding.OPENMPI, false);
+        double with = bytesPerMessage(Binding.OPENMPI, true, "requestsInWrappers=true");
+        assertTrue(with <= without + 48 + 1, "openmpi, requests in wrappers: " + with + " bytes per message with the agent, "
+                + without + " without");
+        assertTrue(with > without, "the fields are in the wrapper: " + with + " vs " + without);
     }
 }

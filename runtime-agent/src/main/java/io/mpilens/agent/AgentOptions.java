@@ -5,6 +5,11 @@ final class AgentOptions {
     boolean requestStacks;
     /** Intercept request creation and completion (the per-message cost); {@code requests=false} turns it off. */
     boolean requests = true;
+    /**
+     * Requests recorded in their wrappers instead of the request tables, where the binding allows it
+     * (Open MPI): off by default while reading them walks the target's heap (docs/performance.md).
+     */
+    boolean requestsInWrappers;
     boolean historyOfRequests;
     boolean verbose;
     String failOn;
@@ -27,6 +32,7 @@ final class AgentOptions {
             switch (key) {
                 case "requestStacks": o.requestStacks = Boolean.parseBoolean(value); break;
                 case "requests": o.requests = Boolean.parseBoolean(value); break;
+                case "requestsInWrappers": o.requestsInWrappers = Boolean.parseBoolean(value); break;
                 case "requestHistory": o.historyOfRequests = Boolean.parseBoolean(value); break;
                 case "verbose": o.verbose = Boolean.parseBoolean(value); break;
                 case "failOn": o.failOn = value; break;
@@ -36,10 +42,11 @@ final class AgentOptions {
                 case "wovenCacheDir": o.wovenCacheDir = value; break;
                 default:
                     System.err.println("mpilens: ignoring unknown agent option '" + key
-                            + "' (known: requests, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir,"
+                            + "' (known: requests, requestsInWrappers, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir,"
                             + " wovenCache, wovenCacheDir)");
             }
         }
+        if (o.requestStacks || o.historyOfRequests) o.requestsInWrappers = false; // stacks and history live in the tables
         return o;
     }
 }

@@ -60,13 +60,16 @@ public final class MpiLensAgent {
             HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests, options.requestStacks);
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
+            if (requestsInWrappers(options, late, present)) {
+                HandleRegistry.INSTANCE.requestsInWrappers(present.requestClass, present.requestKeyField);
+            }
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
             // classes of an earlier JVM with this agent and binding jar are used when there are some
             // anonymous classes, not lambdas, on the start-up path: a JVM's first lambda bootstraps
             // the JDK's lambda machinery (docs/performance.md, start-up)
             WovenCache cache = late || !options.wovenCache ? null : WovenCache.open(options.wovenCacheDir,
-                    present.id + ",requests=" + options.requests + ",java=" + System.getProperty("java.version"),
+                    present.id + ",requests=" + options.requests + ",wrappers=" + options.requestsInWrappers + ",java=" + System.getProperty("java.version"),
                     new java.util.function.Supplier<java.lang.instrument.ClassFileTransformer>() {
                         @Override
                         public java.lang.instrument.ClassFileTransformer get() {
@@ -101,6 +104,18 @@ public final class MpiLensAgent {
         } catch (Throwable t) {
             System.err.println("mpilens: agent not installed, the application runs without it: " + t);
         }
+    }
+
+    /**
+     * Whether requests (but persistent ones) are recorded in their wrappers: the binding has a
+     * native request handle that says when a request is complete (Open MPI), the request classes
+     * load after the agent (a retransformation cannot add fields), and neither creation stacks
+     * nor the request history is asked for (those live in the request tables).
+     */
+    static boolean requestsInWrappers(AgentOptions options, boolean late, BindingProfile present) {
+        return !late && options.requests && options.requestsInWrappers && !options.requestStacks
+                && !options.historyOfRequests && present.requestKeyField != null
+                && present.persistentRequestClass != null && present.requestClass != null;
     }
 
     /**

@@ -15,6 +15,7 @@ import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.FieldAccessor;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -46,6 +47,7 @@ public final class Weaving {
         Set<String> requestClasses = new LinkedHashSet<>();
         Set<String> mpiClasses = new LinkedHashSet<>();
         Set<String> failingClasses = new LinkedHashSet<>();
+        Set<String> holderKinds = new LinkedHashSet<>(); // classes of communicators, windows, files
         Names n = new Names();
         for (BindingProfile p : profiles) {
             handleClasses.addAll(p.handleClasses.keySet());
@@ -53,6 +55,8 @@ public final class Weaving {
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
                 if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
+                if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.WINDOW
+                        || k == io.mpilens.api.model.HandleKind.FILE) holderKinds.add(c);
                 if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.REQUEST
                         || k == io.mpilens.api.model.HandleKind.WINDOW) failingClasses.add(c);
             });
@@ -70,12 +74,24 @@ public final class Weaving {
                 .and(takesArgument(4, int.class)).and(takesArgument(5, int.class));
         ElementMatcher.Junction<MethodDescription> otherRequests = isPublic().and(isMethod()).and(returns(isRequestType))
                 .and(not(p2p34)).and(not(p2p45));
+        // requests in their wrappers (a binding with native request handles, classes loaded after
+        // the agent): every request but the persistent ones, which stay in the tables (their
+        // activations are not visible in the binding's state)
+        boolean inWrappers = MpiLensAgent.requestsInWrappers(options, late, present);
+        ElementMatcher.Junction<TypeDescription> isPersistentType = present.persistentRequestClass == null ? none()
+                : hasSuperType(named(present.persistentRequestClass));
+        ElementMatcher.Junction<MethodDescription> wrapperP2p34 = p2p34.and(not(returns(isPersistentType)));
+        ElementMatcher.Junction<MethodDescription> wrapperOthers = otherRequests.and(not(returns(isPersistentType)));
+        if (inWrappers) {
+            p2p34 = p2p34.and(returns(isPersistentType));
+            otherRequests = otherRequests.and(returns(isPersistentType));
+        }
         ElementMatcher.Junction<TypeDescription> isFailingType = hasSuperType(namedOneOf(failingClasses.toArray(new String[0])));
         ElementMatcher.Junction<MethodDescription> creators = isPublic().and(isMethod()).and(not(returns(isRequestType)))
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
         // each advice is read (its class file parsed) once, here, not again for every binding class
-        Woven w = new Woven(n, creators, p2p34, p2p45, otherRequests);
+        Woven w = new Woven(n, creators, p2p34, p2p45, otherRequests, wrapperP2p34, wrapperOthers);
         AgentBuilder b = new AgentBuilder.Default();
         // loaded after the agent, a root handle class gets the wrapper id field; on late attach the
         // binding's classes are already loaded, and a retransformation cannot add a field. Request
@@ -94,18 +110,39 @@ public final class Weaving {
                             && !type.isInterface()
                             && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
-                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
+                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
+                                .defineField(RegistryLayout.WRAPPER_REQUESTED_FIELD, boolean.class,
+                                        java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
+                                .implement(holderKinds.contains(type.getName()) ? io.mpilens.agent.registry.RequestHolder.class
+                                        : io.mpilens.agent.registry.Identified.class)
+                                .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD))
+                                .method(named("mpilens$requested")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_REQUESTED_FIELD));
+                    }
+                    if (inWrappers && isRequestType.matches(type) && !type.isInterface()
+                            && (type.getSuperClass() == null || !isRequestType.matches(type.getSuperClass().asErasure()))) {
+                        int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
+                        builder = builder.defineField(RegistryLayout.REQUEST_CALL_FIELD, String.class, m)
+                                .defineField(RegistryLayout.REQUEST_PEER_TAG_FIELD, long.class, m)
+                                .defineField(RegistryLayout.REQUEST_HOLDER_FIELD, Object.class, m)
+                                .defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
+                                .implement(io.mpilens.agent.registry.RequestFacts.class)
+                                .method(named("mpilens$call")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_CALL_FIELD))
+                                .method(named("mpilens$peerTag")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_PEER_TAG_FIELD))
+                                .method(named("mpilens$holder")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_HOLDER_FIELD))
+                                .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }
                     builder = builder.visit(w.create);
                     if (options.requests) builder = builder.visit(w.p2p34).visit(w.p2p45).visit(w.otherRequests);
+                    if (inWrappers) builder = builder.visit(w.wrapperP2p34).visit(w.wrapperOthers);
                     if (constructed.contains(type.getName())) builder = builder.visit(w.construct);
                     if (isHandleType.matches(type) && (options.requests || !isRequestType.matches(type))) {
                         builder = builder.visit(w.free);
                     }
                     if (isHandleType.matches(type)) builder = builder.visit(w.setErrhandler).visit(w.setName).visit(w.commit);
                     if (options.requests && isRequestType.matches(type)) {
-                        builder = builder.visit(w.completeOne).visit(w.completeArray).visit(w.startOne).visit(w.startAll)
-                                .visit(w.handlesWriteback);
+                        builder = builder.visit(inWrappers ? w.completePersistentOne : w.completeOne)
+                                .visit(w.completeArray).visit(w.startOne).visit(w.startAll);
+                        if (!inWrappers) builder = builder.visit(w.handlesWriteback);
                     }
                     if (isFailingType.matches(type)) builder = builder.visit(w.failure).visit(w.blockingReturn);
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
@@ -120,10 +157,14 @@ public final class Weaving {
      */
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
-                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize;
+                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize,
+                wrapperP2p34, wrapperOthers, completePersistentOne;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
-              ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others) {
+              ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others,
+              ElementMatcher.Junction<MethodDescription> wrapperP2p34s, ElementMatcher.Junction<MethodDescription> wrapperOtherss) {
+            wrapperP2p34 = Advice.to(Advices.WrapperRequest34.class).on(wrapperP2p34s);
+            wrapperOthers = Advice.to(Advices.WrapperRequestOther.class).on(wrapperOtherss);
             create = Advice.to(Advices.Create.class).on(creators);
             p2p34 = Advice.to(Advices.P2pRequest34.class).on(p2p34s);
             p2p45 = Advice.to(Advices.P2pRequest45.class).on(p2p45s);
@@ -137,6 +178,8 @@ public final class Weaving {
             commit = Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
                     .and(namedOneOf(names(n.commits))).and(takesArguments(0)));
             completeOne = Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.completeOne))).and(takesArguments(0)));
+            completePersistentOne = Advice.to(Advices.CompletePersistentOne.class).on(isMethod().and(not(isStatic()))
                     .and(namedOneOf(names(n.completeOne))).and(takesArguments(0)));
             completeArray = Advice.to(Advices.CompleteArray.class).on(isMethod().and(isStatic())
                     .and(namedOneOf(names(n.completeArray))).and(takesArguments(1)));

@@ -10,6 +10,7 @@ import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
+import io.mpilens.api.target.HeapInstances;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
@@ -33,7 +34,7 @@ public final class RegistryDecoder {
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, BLOCKING_RETURNS, BLOCKING_RETURNS_BY_PROC, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
-            REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
+            REQUEST_WRAPPER_CLASS, REQUEST_HANDLE_FIELD, REQUEST_NULL_HANDLE, REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
@@ -300,6 +301,7 @@ public final class RegistryDecoder {
             requestSide.add(withSide.isEmpty() ? Map.of() : sideRecords(c.sidePool, withSide, t.sideAt, t.sideLen));
         }
         StringTable table = new StringTable(strings, stringCount);
+        List<WrappedRequest> wrapped = readWrappedRequests(f);
 
         // counted references, inverted: who holds whom
         Map<Long, List<Long>> holders = new HashMap<>();
@@ -341,10 +343,21 @@ public final class RegistryDecoder {
             }
         }
 
+        for (WrappedRequest w : wrapped) {
+            if (!w.pending || w.holder == 0) continue;
+            hold(holders, w.holder, w.id);
+            requestHolds.merge(w.holder, 1, Integer::sum);
+        }
+
         Map<Integer, List<HandleInfo>> byProc = new LinkedHashMap<>();
         for (int p = 0; p < Math.max(procCount, 1); p++) byProc.put(p, new ArrayList<>());
         for (int s = 0; s < c.rows; s++) {
             if (!usable[s]) continue;
+            // freed, waiting only for requests in wrappers, none of which is pending: released
+            if ((c.flags[s] & F_AWAITS_WRAPPER_REQUESTS) != 0 && c.state[s] == Lifecycle.FREED.code()
+                    && c.refCount[s] == 0 && !requestHolds.containsKey(c.id[s])) {
+                continue;
+            }
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
             HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached,
@@ -361,11 +374,20 @@ public final class RegistryDecoder {
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
         }
+        for (WrappedRequest w : wrapped) {
+            if (!w.pending) continue;
+            int p = procCount <= 1 ? 0 : -1; // one MPI process per JVM where requests live in wrappers (Open MPI)
+            byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(HandleInfo.builder(w.id, HandleKind.REQUEST)
+                    .ownerRank(p >= 0 && p < procRank.length ? procRank[p] : HandleInfo.UNKNOWN)
+                    .bindingClass(w.bindingClass).creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)
+                    .peer((int) (w.peerTag >> 32)).tag((int) w.peerTag).communicator(w.holder)
+                    .persistent(false).complete(false).cHandle(w.handle).creationStack(List.of()).build());
+        }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)) && !wrappedUnreadable,
                 blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
         // several MPI processes in this JVM: each also counts its own returns
         TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);
@@ -453,6 +475,84 @@ public final class RegistryDecoder {
         }
         return b.build();
     }
+
+    /**
+     * Ids of requests found in their wrappers: this base plus the wrapper's creation sequence
+     * number (the registry's own ids, one per handle ever registered, stay far below it).
+     */
+    public static final long WRAPPED_REQUEST_ID = 1L << 40;
+    /** At most this many request wrappers are read (pending and complete ones alike). */
+    static final int WRAPPED_REQUEST_LIMIT = 1_000_000;
+
+    /** A request found in its wrapper ({@link RegistryLayout#REQUEST_WRAPPER_CLASS}). */
+    private static final class WrappedRequest {
+        long id, peerTag, holder, handle;
+        String call, bindingClass;
+        boolean pending;
+    }
+
+    /**
+     * The requests that live in their wrappers, when the agent put them there: the instances of the
+     * binding's request class (a heap walk: JDI's {@code instances()}, or the dump's instance
+     * records) and their fields. Pending: the binding's handle is neither 0 nor its null request's.
+     * Empty when requests are all in tables; a reader that cannot list instances reads none (and
+     * the health says requests are not tracked).
+     */
+    private List<WrappedRequest> readWrappedRequests(Map<String, Object> f) {
+        wrappedUnreadable = false;
+        String rootClass = str(f.get(REQUEST_WRAPPER_CLASS));
+        String handleField = str(f.get(REQUEST_HANDLE_FIELD));
+        if (rootClass == null || handleField == null) return List.of();
+        if (!(reader instanceof HeapInstances)) {
+            wrappedUnreadable = true;
+            return List.of();
+        }
+        List<TargetClass> types = reader.classesNamed(rootClass);
+        if (types.isEmpty()) return List.of();
+        HeapInstances.Found found = ((HeapInstances) reader).instancesOf(types, WRAPPED_REQUEST_LIMIT);
+        long nullHandle = asLong(f.get(REQUEST_NULL_HANDLE));
+        List<String> names = List.of(REQUEST_CALL_FIELD, REQUEST_PEER_TAG_FIELD, REQUEST_HOLDER_FIELD, REQUEST_SEQ_FIELD,
+                handleField);
+        Map<TargetObject, String> calls = new HashMap<>();
+        Map<TargetObject, Long> holderIds = new HashMap<>();
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        List<WrappedRequest> out = new ArrayList<>();
+        for (TargetClass type : types) {
+            List<TargetObject> objects = found.of(type);
+            List<Map<String, Object>> values = reader.fieldsOfEach(objects, names);
+            for (Map<String, Object> v : values) {
+                if (!(v.get(REQUEST_CALL_FIELD) instanceof TargetObject)) continue; // a persistent request: in a table
+                WrappedRequest w = new WrappedRequest();
+                w.handle = asLong(v.get(handleField));
+                w.pending = w.handle != 0 && w.handle != nullHandle;
+                if (!w.pending) continue;
+                w.call = calls.computeIfAbsent((TargetObject) v.get(REQUEST_CALL_FIELD), reader::string);
+                w.bindingClass = rootClass;
+                w.peerTag = asLong(v.get(REQUEST_PEER_TAG_FIELD));
+                Object holder = v.get(REQUEST_HOLDER_FIELD);
+                if (holder instanceof TargetObject) {
+                    w.holder = holderIds.computeIfAbsent((TargetObject) holder, h -> {
+                        Object id = reader.fields(h, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
+                        return id instanceof Long ? Math.max(0, (Long) id) : 0L;
+                    });
+                }
+                w.id = asLong(v.get(REQUEST_SEQ_FIELD)); // the sequence for now; the id below
+                out.add(w);
+            }
+        }
+        // in creation order, whatever order the reader listed them in (live and dump agree); the
+        // sequence is racy by design: a rare duplicate gets a distinct id, in handle order
+        out.sort(java.util.Comparator.comparingLong((WrappedRequest w) -> w.id).thenComparingLong(w -> w.handle));
+        for (WrappedRequest w : out) {
+            long id = WRAPPED_REQUEST_ID + w.id;
+            while (!ids.add(id)) id += 1L << 56;
+            w.id = id;
+        }
+        return out;
+    }
+
+    /** The last decode met requests in wrappers that this reader cannot list (no heap walk). */
+    private boolean wrappedUnreadable;
 
     private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
                                   int proc) {

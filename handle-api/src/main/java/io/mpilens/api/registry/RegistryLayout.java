@@ -56,6 +56,16 @@ public final class RegistryLayout {
      */
     public static final String REQUESTS_OFF = "requestsOff";
     /**
+     * Requests in their wrappers (additive; absent in older agents means none): the binding's root
+     * request class whose instances (and its subclasses') carry the {@code REQUEST_*_FIELD}s, null
+     * when every request is in the request tables. A request whose {@link #REQUEST_CALL_FIELD} is
+     * null is not one of them (a persistent request: in the tables).
+     */
+    public static final String REQUEST_WRAPPER_CLASS = "requestWrapperClass";
+    /** String: the binding's native handle field of that class; long: its value for a request that is complete (besides 0). */
+    public static final String REQUEST_HANDLE_FIELD = "requestHandleField";
+    public static final String REQUEST_NULL_HANDLE = "requestNullHandle";
+    /**
      * long[]: how many times the application's threads returned (or threw) from a blocking MPI
      * call (blocking send/receive, collective, wait on one request) is the sum of its elements.
      * A progress signal: a rank whose sum did not move between two looks has left none of them.
@@ -244,6 +254,16 @@ public final class RegistryLayout {
      * entry it may outlive its handle.
      */
     public static final String WRAPPER_ID_FIELD = "mpilens$id";
+    /** boolean, beside {@link #WRAPPER_ID_FIELD}: a request in a wrapper was created on this handle. */
+    public static final String WRAPPER_REQUESTED_FIELD = "mpilens$requested";
+    /** Fields the agent adds to the binding's request class when requests live in their wrappers: the creating call (a String). */
+    public static final String REQUEST_CALL_FIELD = "mpilens$call";
+    /** The peer (high 32 bits) and tag (low 32 bits) of the creating call. */
+    public static final String REQUEST_PEER_TAG_FIELD = "mpilens$peerTag";
+    /** The communicator, window or file wrapper the request was created on (its id: its {@link #WRAPPER_ID_FIELD}); null: none. */
+    public static final String REQUEST_HOLDER_FIELD = "mpilens$holder";
+    /** The creation sequence number, per JVM (racy: rare duplicates under concurrent creation). */
+    public static final String REQUEST_SEQ_FIELD = "mpilens$seq";
 
     // ---- history ring of released handles
     /** long: number of releases ever recorded; entry i lives at i % capacity. */
@@ -297,6 +317,12 @@ public final class RegistryLayout {
      * cHandle; never set together with {@link #F_HAS_CHANDLE}.
      */
     public static final int F_KEY_IS_ID = 1 << 11;
+    /**
+     * A freed communicator (window, file) on which requests in wrappers were created: it stays
+     * registered until its wrapper is collected (the requests' wrappers refer to it); the reader
+     * shows it as held while one of those requests is pending, else as released.
+     */
+    public static final int F_AWAITS_WRAPPER_REQUESTS = 1 << 12;
 
     // ---- side record: repeated [tag, n, v1..vn] in one long[]
     public static final int SIDE_MEMBERS = 1;

@@ -58,7 +58,7 @@ import java.util.function.Supplier;
  *
  * <p>Not for concurrent use by several threads; use one reader per thread.
  */
-public final class JdiTargetReader implements TargetReader {
+public final class JdiTargetReader implements TargetReader, io.mpilens.api.target.HeapInstances {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Primitive slices of this size are as fast as whole arrays and keep JDWP packets small. */
     static final int PRIMITIVE_CHUNK = 262_144;
@@ -201,6 +201,13 @@ public final class JdiTargetReader implements TargetReader {
         return new JdiObject(ref);
     }
 
+    /** The same, for an object whose exact type is known (an instance list): its field reads then skip a round trip for it. */
+    TargetObject object(ObjectReference ref, ReferenceType exactType) {
+        JdiObject o = new JdiObject(ref);
+        o.knownType = exactType;
+        return o;
+    }
+
     @Override
     public List<TargetClass> classesNamed(String name) {
         return read("class " + name, () -> {
@@ -224,8 +231,9 @@ public final class JdiTargetReader implements TargetReader {
     @Override
     public Map<String, Object> fields(TargetObject object, List<String> names) {
         ObjectReference o = ref(object, "an object");
+        ReferenceType known = ((JdiObject) object).knownType;
         return read("the fields of an object", () -> {
-            Map<String, Field> byName = fieldsOf(o.referenceType());
+            Map<String, Field> byName = fieldsOf(known != null ? known : o.referenceType());
             List<Field> wanted = new ArrayList<>(names.size());
             for (String n : names) {
                 Field f = byName.get(n);
@@ -509,6 +517,8 @@ public final class JdiTargetReader implements TargetReader {
     private final class JdiObject implements TargetObject {
         final ObjectReference ref;
         private String typeName;
+        /** Its exact type when the reader already knows it (from an instance list), else null. */
+        ReferenceType knownType;
 
         JdiObject(ObjectReference ref) {
             this.ref = ref;
@@ -545,5 +555,23 @@ public final class JdiTargetReader implements TargetReader {
         public String toString() {
             return "object " + ref.uniqueID() + " in " + description;
         }
+    }
+
+    // ---- HeapInstances: JDWP's instance lists (a heap walk in the target's JVM; no code runs there)
+    private final JdiHeapInstances instances = new JdiHeapInstances(this);
+
+    @Override
+    public Found instancesOf(List<TargetClass> types, int limit) {
+        return instances.instancesOf(types, limit);
+    }
+
+    @Override
+    public Object definingLoader(TargetClass type) {
+        return instances.definingLoader(type);
+    }
+
+    @Override
+    public List<String> staticFieldNames(TargetClass type) {
+        return instances.staticFieldNames(type);
     }
 }

@@ -1,5 +1,6 @@
 package io.mpilens.agent.intercept;
 
+import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.api.model.HandleInfo;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
@@ -205,6 +206,42 @@ public final class Advices {
                          @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg4,
                          @Advice.Thrown Throwable thrown) {
             if (thrown != null) Interceptor.failed(origin, call, self, arg3, arg4, thrown);
+        }
+    }
+
+    /** Request creation with peer and tag at positions 3 and 4, recorded in the request wrapper. */
+    public static final class WrapperRequest34 {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
+                         @Advice.Argument(3) int peer, @Advice.Argument(4) int tag,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) WrapperRequests.created(self, call, peer, tag, result);
+        }
+    }
+
+    /** Other request creation (no peer or tag), recorded in the request wrapper. */
+    public static final class WrapperRequestOther {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) WrapperRequests.created(self, call, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
+        }
+    }
+
+    /** Wait/test on one request when only persistent requests live in tables: nothing unless one was seen. */
+    public static final class CompletePersistentOne {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object self) {
+            return Interceptor.persistentSeen() && !WrapperRequests.inWrapper(self) ? Interceptor.requestKey(self) : 0;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This Object self, @Advice.Enter long key,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null && key != 0) Interceptor.completedOne(call, self, key, result);
         }
     }
 }

@@ -101,6 +101,11 @@ public final class Interceptor {
      * A request's key: its native handle, or the id the agent stored in it (binding without
      * native handles); 0 when it is tracked by reference, or not at all.
      */
+    /** Whether a persistent request was created (they stay in the tables when others live in wrappers). */
+    public static boolean persistentSeen() {
+        return persistentSeen;
+    }
+
     public static long requestKey(Object request) {
         if (request == null) return 0;
         try {
@@ -306,6 +311,8 @@ public final class Interceptor {
     public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
+            // a request in its wrapper: the binding's handle says it is gone; nothing is registered
+            if (io.mpilens.agent.registry.WrapperRequests.inWrapper(self)) return;
             RequestType type = requestType(self.getClass());
             if (type.request && (type.idKeyed ? key == 0
                     : type.key != null && NullHandles.isNullValue(type.profile, type.proc, HandleKind.REQUEST, type.type, key))) {
@@ -538,7 +545,13 @@ public final class Interceptor {
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
-                if (f.getName().endsWith(p.nullConstantSuffix)) NullHandles.constant(proc, kind, v, p);
+                if (f.getName().endsWith(p.nullConstantSuffix)) {
+                    NullHandles.constant(proc, kind, v, p);
+                    if (kind == HandleKind.REQUEST && p.requestKeyField != null) {
+                        Object h = Reflect.field(v, p.requestKeyField);
+                        if (h instanceof Long) REGISTRY.requestNullHandle((Long) h);
+                    }
+                }
                 RowSpec spec = fields(p, kind, proc, null, v); // no creation stack: MPI made it
                 describePredefined(p, f.getName(), spec, rank, size, undefined);
                 spec.flags |= RegistryLayout.F_PREDEFINED

@@ -109,6 +109,8 @@ public final class BindingProfile {
     public Set<String> nullHandleStatics = Set.of();
     /** Static fields of the MPI class whose name ends so are null handles ({@code REQUEST_NULL}, {@code DATATYPE_NULL}). */
     public String nullConstantSuffix = "_NULL";
+    /** The root class of the binding's requests (both bindings: {@code mpi.Request}). */
+    public String requestClass = "mpi.Request";
     /** A request whose native handle is 0 is a null request (Open MPI's {@code Request.isNull}). */
     public boolean zeroRequestIsNull;
     /** MPI_Topo_test on a communicator (a valid, non-null one only); null: the class says the topology. */

@@ -44,6 +44,10 @@ public final class HandleRegistry {
     private String lastError;
     private long untrackedEvents;
     private boolean requestsOff;
+    /** Layout {@code requestWrapperClass}, {@code requestHandleField}, {@code requestNullHandle}: requests in their wrappers. */
+    private String requestWrapperClass;
+    private String requestHandleField;
+    private long requestNullHandle;
     /** Layout {@code blockingReturns}: the count lives at {@link #BLOCKING_AT}, alone on its cache line. */
     private final long[] blockingReturns = new long[17];
     private static final int BLOCKING_AT = 8;
@@ -186,6 +190,25 @@ public final class HandleRegistry {
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * Requests (but persistent ones) live in their wrappers, instances of {@code rootClass} and its
+     * subclasses, pending while the binding's {@code handleField} is neither 0 nor the null request's.
+     */
+    public void requestsInWrappers(String rootClass, String handleField) {
+        lock();
+        try {
+            requestWrapperClass = rootClass;
+            requestHandleField = handleField;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** The binding's null request handle, known at MPI init. */
+    public void requestNullHandle(long handle) {
+        requestNullHandle = handle;
     }
 
     /** The agent does not intercept requests (option {@code requests=false}): readers are told so. */
@@ -797,9 +820,14 @@ public final class HandleRegistry {
             // maps a freed wrapper, whose binding no longer names the handle, by its identity
             beginWrite(s);
             state[s] = Lifecycle.FREED.code();
+            // requests in wrappers created on it may be pending: it stays until its wrapper,
+            // which they refer to, is collected (the reader tells held from released meanwhile)
+            if (WrapperRequests.mayBeHeld(wrapper)) flags[s] |= RegistryLayout.F_AWAITS_WRAPPER_REQUESTS;
             endWrite(s);
             freedCount++;
-            if (!releaseIfUnheld(s) && refCount[s] == 0) watchOrphans();
+            if (!releaseIfUnheld(s) && refCount[s] == 0 && (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) == 0) {
+                watchOrphans();
+            }
         } finally {
             unlock();
         }
@@ -914,7 +942,9 @@ public final class HandleRegistry {
      */
     private boolean releaseIfUnheld(int s) {
         if (id[s] == 0 || state[s] != Lifecycle.FREED.code()) return true;
-        if (refCount[s] > 0 || pendingRequestsOn(id[s]) > 0) return false;
+        if (refCount[s] > 0 || (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) != 0 || pendingRequestsOn(id[s]) > 0) {
+            return false;
+        }
         release(s);
         return true;
     }
@@ -1199,6 +1229,14 @@ public final class HandleRegistry {
             return;
         }
         if (s < 0 || s >= highWater || id[s] == 0 || id[s] != e.id) return; // the slot holds another handle now
+        if (state[s] == FREED && (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) != 0) {
+            // no request created on it can be reached any more: released, unless something else holds it
+            beginWrite(s);
+            flags[s] &= ~RegistryLayout.F_AWAITS_WRAPPER_REQUESTS;
+            endWrite(s);
+            releaseIfUnheld(s);
+            return;
+        }
         // the wrapper is gone but the handle was never freed: MPI still holds the object
         // a completed request's wrapper was cleared from the index and is never enqueued; a freed
         // handle's wrapper stays until collected, and its id tells whether the slot is still its own

@@ -1,4 +1,4 @@
-package io.mpilens.headless.agentless;
+package io.mpilens.headless.jdi;
 
 import com.sun.jdi.ClassType;
 import com.sun.jdi.Field;
@@ -9,25 +9,22 @@ import io.mpilens.api.target.HeapInstances;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
-import io.mpilens.headless.jdi.JdiTargetReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@link HeapInstances} of a live JVM over JDWP: {@code ReferenceType.instances()} of each class
  * and of its loaded subclasses (reachable objects only, as JDWP defines it). No method runs in
  * the target.
  */
-public final class JdiHeapInstances implements HeapInstances {
+final class JdiHeapInstances implements HeapInstances {
     private final JdiTargetReader reader;
 
-    public JdiHeapInstances(JdiTargetReader reader) {
+    JdiHeapInstances(JdiTargetReader reader) {
         this.reader = reader;
     }
 
@@ -37,7 +34,7 @@ public final class JdiHeapInstances implements HeapInstances {
             Map<TargetClass, List<TargetObject>> out = new LinkedHashMap<>();
             long left = limit, beyond = 0;
             for (TargetClass t : types) {
-                Set<ObjectReference> refs = new LinkedHashSet<>();
+                Map<ObjectReference, ReferenceType> refs = new LinkedHashMap<>();
                 for (ReferenceType k : withSubclasses(reader.referenceType(t))) {
                     if (left <= 0) {
                         beyond += reader.virtualMachine().instanceCounts(List.of(k))[0];
@@ -45,11 +42,12 @@ public final class JdiHeapInstances implements HeapInstances {
                     }
                     List<ObjectReference> found = k.instances(left);
                     for (ObjectReference r : found) {
-                        if (refs.add(r)) left--;
+                        if (refs.putIfAbsent(r, k) == null) left--;
                     }
                 }
                 List<TargetObject> objects = new ArrayList<>(refs.size());
-                for (ObjectReference r : refs) objects.add(reader.object(r));
+                // an instance list holds objects of exactly that class: their field reads need not ask for it
+                for (Map.Entry<ObjectReference, ReferenceType> r : refs.entrySet()) objects.add(reader.object(r.getKey(), r.getValue()));
                 out.put(t, objects);
             }
             return new Found(out, beyond);

@@ -1,0 +1,81 @@
+package io.mpilens.bench;
+
+import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.RowSpec;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.registry.RegistryLayout;
+
+/**
+ * The JVM {@link RequestReadBench} reads: one rank whose pending requests live in their wrappers,
+ * as the agent leaves Open MPI's {@code mpi.Request} when it loads after it (the binding's native
+ * handle plus the fields {@code RegistryLayout.REQUEST_*_FIELD}), filled the way the agent's advice
+ * fills them, and optionally a heap of small filler objects for the heap walk to go through.
+ * Runs on the application JDK with {@code bench/target/classes} and the agent jar on its class path.
+ *
+ * <p>Arguments: pending requests in wrappers (-1: the registry does not say requests are in
+ * wrappers, today's snapshot), filler megabytes. Prints {@value #READY}, then sleeps until killed.
+ */
+public final class WrappedRequestTarget {
+    static final String READY = "WRAPPED-REQUEST-TARGET-READY";
+
+    /** Stands in for a communicator's wrapper as woven: the registry fills its id field. */
+    static final class Comm {
+        private transient long mpilens$id;
+    }
+
+    /** Stands in for Open MPI's {@code mpi.Request} as woven for requests in wrappers. */
+    static final class Request {
+        long handle;
+        Object sendBuf;
+        Object recvBuf;
+        private transient String mpilens$call;
+        private transient long mpilens$peerTag;
+        private transient Object mpilens$holder;
+        private transient long mpilens$seq;
+    }
+
+    static Request[] requests;
+    static Object[] filler;
+
+    private WrappedRequestTarget() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int pending = Integer.parseInt(args[0]);
+        long fillerMb = Long.parseLong(args[1]);
+        HandleRegistry r = HandleRegistry.INSTANCE;
+        r.configure("bench", "openmpi", false);
+        int p = r.process(WrappedRequestTarget.class.getClassLoader());
+        r.processInitialized(p, 0, 2);
+        Comm world = new Comm();
+        RowSpec s = new RowSpec(HandleKind.COMMUNICATOR);
+        s.proc = p;
+        s.bindingClass = "mpi.Intracomm";
+        s.name = "MPI_COMM_WORLD";
+        s.flags = RegistryLayout.F_PREDEFINED;
+        s.i0 = 0;
+        s.i1 = 2;
+        r.addPredefined(world, s);
+        if (pending >= 0) {
+            r.requestsInWrappers(Request.class.getName(), "handle");
+            r.requestNullHandle(0x7e00_0000_0000L);
+        }
+        requests = new Request[Math.max(pending, 0)];
+        for (int i = 0; i < requests.length; i++) {
+            Request q = new Request();
+            q.handle = 0x7f00_0000_0000L + 64L * i;
+            q.mpilens$call = i % 2 == 0 ? "iRecv" : "iSend";
+            q.mpilens$peerTag = (long) (i % 2) << 32 | (i % 1000);
+            q.mpilens$holder = world;
+            q.mpilens$seq = i + 1;
+            requests[i] = q;
+        }
+        // small objects, as a real heap holds them: the walk's cost grows with their number
+        long objects = fillerMb * (1 << 20) / 64;
+        filler = new Object[(int) Math.min(objects, Integer.MAX_VALUE - 8)];
+        for (int i = 0; i < filler.length; i++) filler[i] = new long[6]; // 16 + 48 bytes
+        System.out.println(READY + " pending=" + pending + " fillerObjects=" + filler.length);
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}

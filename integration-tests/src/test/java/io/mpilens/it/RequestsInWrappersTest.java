@@ -1,0 +1,110 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Open MPI requests in their wrappers (agent option {@code requestsInWrappers=true}), on the example
+ * {@code RequestsInWrappers}: a pending request the application keeps is shown with its call,
+ * peer, tag and communicator; one whose wrapper it dropped is not (MPI still runs it; the design
+ * cannot see it, as the README says); a freed communicator is held by the request pending on it,
+ * released when that request completes, and gone from the registry once its wrapper is
+ * collected. A heap dump of the same moment shows the same. The agent's health stays clean.
+ */
+class RequestsInWrappersTest {
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void pendingRequestsAreReadFromTheirWrappersAndHoldTheirFreedCommunicator(@TempDir Path control) throws Exception {
+        Files.createDirectories(control);
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RequestsInWrappers")
+                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).agentOptions("requestsInWrappers=true")
+                .jdwp(true).controlDir(control)
+                .env("MPILENS_JOBS", control.resolve("jobs").toString()).build();
+        try (Job job = Job.launch(spec)) {
+            List<JdiTargetReader> readers = Tours.connect(Tours.addresses(job, Binding.OPENMPI));
+            try {
+                Tours.awaitPause(job, "pending");
+                long[] dupIds = new long[4];
+                for (ProcessSnapshot p : Tours.snapshot(readers, true)) {
+                    String r = "rank " + p.rank() + ": ";
+                    HandleInfo kept = request(p, 5).orElseThrow(() -> new AssertionError(r + "no request with tag 5"));
+                    assertTrue(kept.id() > RegistryDecoder.WRAPPED_REQUEST_ID, r + "found in its wrapper: " + kept.id());
+                    assertEquals("iRecv", kept.creatingCall(), r + "call");
+                    assertEquals(p.rank(), kept.peer(), r + "peer");
+                    assertFalse(kept.complete(), r + "pending");
+                    assertEquals(world(p).id(), kept.communicator(), r + "on MPI_COMM_WORLD");
+                    assertFalse(request(p, 6).isPresent(), r + "the request whose wrapper was dropped is not shown");
+                    HandleInfo onDup = request(p, 7).orElseThrow(() -> new AssertionError(r + "no request with tag 7"));
+                    HandleInfo dup = p.handles().stream().filter(h -> h.id() == onDup.communicator()).findFirst()
+                            .orElseThrow(() -> new AssertionError(r + "the freed duplicate is not shown"));
+                    assertEquals(Lifecycle.FREED, dup.state(), r + "the duplicate is freed");
+                    assertEquals(1, dup.refCount(), r + "held by its pending request");
+                    assertEquals(List.of(onDup.id()), java.util.Arrays.stream(dup.heldBy()).boxed().toList(),
+                            r + "held by the request");
+                    dupIds[p.rank()] = dup.id();
+                }
+                // the same moment from a heap dump: the dump reader finds the wrappers among its instance records
+                // (the rank waits at its pause, nothing changes: no suspension, which jcmd could not reach)
+                List<ProcessSnapshot> live = new RegistryDecoder(readers.get(0)).decode();
+                Path dump = HeapDumpTourTest.jcmdHeapDump(live.get(0).pid(), control.resolve("rank.hprof"));
+                List<ProcessSnapshot> fromDump = io.mpilens.headless.hprof.HeapDumps.read(dump);
+                HeapDumpTourTest.assertSameSnapshots(live, fromDump);
+                assertTrue(request(fromDump.get(0), 5).isPresent(), "the dump shows the pending request");
+                job.release("pending");
+                Tours.awaitPause(job, "done");
+                for (ProcessSnapshot p : Tours.snapshot(readers, true)) {
+                    String r = "rank " + p.rank() + ": ";
+                    assertEquals(0, p.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST && !h.predefined())
+                            .count(), r + "no request pending: " + p.handles());
+                    assertFalse(p.handles().stream().anyMatch(h -> h.id() == dupIds[p.rank()]),
+                            r + "the duplicate is released once its request completed");
+                }
+                job.release("done");
+                Tours.awaitPause(job, "collected");
+                for (ProcessSnapshot p : Tours.snapshot(readers, true)) {
+                    assertTrue(p.released().stream().anyMatch(h -> h.id() == dupIds[p.rank()]),
+                            "rank " + p.rank() + ": the duplicate's row is released for good, in the history");
+                }
+                job.release("collected");
+                Tours.awaitPause(job, "end");
+                for (ProcessSnapshot p : Tours.snapshot(readers, false)) {
+                    assertEquals(0, p.agentHealth().internalErrors(), "rank " + p.rank() + " agent errors, last: "
+                            + p.agentHealth().lastError());
+                    assertEquals(0, p.agentHealth().untrackedEvents(), "rank " + p.rank() + " untracked events");
+                    assertTrue(p.agentHealth().requestsTracked(), "rank " + p.rank() + " requests tracked");
+                }
+            } finally {
+                Tours.disconnect(readers);
+            }
+            job.release("end");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+        }
+    }
+
+    private static Optional<HandleInfo> request(ProcessSnapshot p, int tag) {
+        return p.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST && h.tag() == tag).findFirst();
+    }
+
+    private static HandleInfo world(ProcessSnapshot p) {
+        return p.handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name())).findFirst().orElseThrow();
+    }
+}
