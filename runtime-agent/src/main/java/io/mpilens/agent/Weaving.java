@@ -110,13 +110,16 @@ public final class Weaving {
                             && !type.isInterface()
                             && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
-                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
-                                .defineField(RegistryLayout.WRAPPER_REQUESTED_FIELD, boolean.class,
-                                        java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
-                                .implement(holderKinds.contains(type.getName()) ? io.mpilens.agent.registry.RequestHolder.class
-                                        : io.mpilens.agent.registry.Identified.class)
-                                .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD))
-                                .method(named("mpilens$requested")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_REQUESTED_FIELD));
+                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
+                        // with requests in wrappers only: a class keeps its shape otherwise
+                        if (inWrappers) {
+                            builder = builder.defineField(RegistryLayout.WRAPPER_REQUESTED_FIELD, boolean.class,
+                                            java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
+                                    .implement(holderKinds.contains(type.getName()) ? io.mpilens.agent.registry.RequestHolder.class
+                                            : io.mpilens.agent.registry.Identified.class)
+                                    .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD))
+                                    .method(named("mpilens$requested")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_REQUESTED_FIELD));
+                        }
                     }
                     if (inWrappers && isRequestType.matches(type) && !type.isInterface()
                             && (type.getSuperClass() == null || !isRequestType.matches(type.getSuperClass().asErasure()))) {
