@@ -38,8 +38,9 @@ public final class RequestReadBench {
         args.done();
         Workspace ws = Workspace.detect();
         String loadBefore = Machine.loadAverage();
-        Samples today = snapshots(ws, java, -1, rounds, 0);
-        Samples wrapped = snapshots(ws, java, pending, rounds, pending);
+        Samples today = snapshots(ws, java, -1, rounds, 0, true)[0];
+        Samples[] wrappedLooks = snapshots(ws, java, pending, rounds, pending, false);
+        Samples wrapped = wrappedLooks[0], repeated = wrappedLooks[1];
         Samples walk = heapMb > 0 ? heapWalk(ws, java, heapMb, Math.max(3, rounds / 2)) : null;
 
         System.out.println();
@@ -49,8 +50,10 @@ public final class RequestReadBench {
                 Machine.cpus(), loadBefore, Machine.loadAverage(), java);
         ResultTable t = new ResultTable(1, "measurement", "median ms", "best ms");
         t.row("snapshot, registry only (today's)", ResultTable.ms(today.median()), ResultTable.ms(today.min()));
-        t.row(String.format(Locale.ROOT, "snapshot with %,d requests in wrappers", pending),
+        t.row(String.format(Locale.ROOT, "snapshot with %,d requests in wrappers, first look", pending),
                 ResultTable.ms(wrapped.median()), ResultTable.ms(wrapped.min()));
+        t.row(String.format(Locale.ROOT, "the same, again (no request created since: no walk)", pending),
+                ResultTable.ms(repeated.median()), ResultTable.ms(repeated.min()));
         if (walk != null) {
             t.row(String.format(Locale.ROOT, "heap walk alone, %,d MB of 64-byte objects", heapMb),
                     ResultTable.ms(walk.median()), ResultTable.ms(walk.min()));
@@ -65,27 +68,36 @@ public final class RequestReadBench {
         }
     }
 
-    /** Median snapshot time of a target with {@code pending} requests in wrappers (-1: the registry says none). */
-    private static Samples snapshots(Workspace ws, String java, int pending, int rounds, int expected) throws Exception {
+    /**
+     * Snapshot times of a target with {@code pending} requests in wrappers (-1: the registry says
+     * none): first looks (the reader's last walk forgotten before each) and, unless {@code onlyFirst},
+     * repeated looks (nothing was created since the last walk: the requests found are read again).
+     */
+    private static Samples[] snapshots(Workspace ws, String java, int pending, int rounds, int expected,
+                                       boolean onlyFirst) throws Exception {
         try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
                 WrappedRequestTarget.class.getName(), List.of(Integer.toString(pending), "0"),
                 WrappedRequestTarget.READY, Duration.ofSeconds(120));
              JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.jdwpAddress()),
                      Duration.ofSeconds(30))) {
-            Samples s = new Samples();
+            Samples first = new Samples(), again = new Samples();
             for (int i = 0; i < rounds + 2; i++) {
-                long t0 = System.nanoTime();
-                List<ProcessSnapshot> snap = new RegistryDecoder(reader).decode();
-                double ms = (System.nanoTime() - t0) / 1e6;
-                long requests = snap.get(0).handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).count();
-                if (requests != expected) {
-                    throw new IllegalStateException("the snapshot shows " + requests + " requests, the target holds " + expected);
+                for (boolean forget : onlyFirst ? new boolean[] {true} : new boolean[] {true, false}) {
+                    if (forget) RegistryDecoder.forgetWalks();
+                    long t0 = System.nanoTime();
+                    List<ProcessSnapshot> snap = new RegistryDecoder(reader).decode();
+                    double ms = (System.nanoTime() - t0) / 1e6;
+                    long requests = snap.get(0).handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).count();
+                    if (requests != expected) {
+                        throw new IllegalStateException("the snapshot shows " + requests + " requests, the target holds " + expected);
+                    }
+                    if (i >= 2) (forget ? first : again).add(ms);
                 }
-                if (i >= 2) s.add(ms);
             }
-            System.out.printf(Locale.ROOT, "target with %s: snapshot median %.1f ms%n",
-                    pending < 0 ? "the registry only" : pending + " requests in wrappers", s.median());
-            return s;
+            System.out.printf(Locale.ROOT, "target with %s: snapshot median %.1f ms%s%n",
+                    pending < 0 ? "the registry only" : pending + " requests in wrappers", first.median(),
+                    onlyFirst ? "" : String.format(Locale.ROOT, " (first look), %.1f ms again", again.median()));
+            return new Samples[] {first, again};
         }
     }
 

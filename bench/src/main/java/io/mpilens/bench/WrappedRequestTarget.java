@@ -1,6 +1,9 @@
 package io.mpilens.bench;
 
 import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.RequestFacts;
+import io.mpilens.agent.registry.RequestHolder;
+import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
@@ -19,12 +22,17 @@ public final class WrappedRequestTarget {
     static final String READY = "WRAPPED-REQUEST-TARGET-READY";
 
     /** Stands in for a communicator's wrapper as woven: the registry fills its id field. */
-    static final class Comm {
+    static final class Comm implements RequestHolder {
         private transient long mpilens$id;
+        private transient boolean mpilens$requested;
+
+        @Override public long mpilens$id() { return mpilens$id; }
+        @Override public boolean mpilens$requested() { return mpilens$requested; }
+        @Override public void mpilens$requested(boolean requested) { mpilens$requested = requested; }
     }
 
     /** Stands in for Open MPI's {@code mpi.Request} as woven for requests in wrappers. */
-    static final class Request {
+    static final class Request implements RequestFacts {
         long handle;
         Object sendBuf;
         Object recvBuf;
@@ -32,6 +40,12 @@ public final class WrappedRequestTarget {
         private transient long mpilens$peerTag;
         private transient Object mpilens$holder;
         private transient long mpilens$seq;
+
+        @Override public void mpilens$call(String call) { mpilens$call = call; }
+        @Override public String mpilens$call() { return mpilens$call; }
+        @Override public void mpilens$peerTag(long peerTag) { mpilens$peerTag = peerTag; }
+        @Override public void mpilens$holder(Object holder) { mpilens$holder = holder; }
+        @Override public void mpilens$seq(long seq) { mpilens$seq = seq; }
     }
 
     static Request[] requests;
@@ -64,10 +78,8 @@ public final class WrappedRequestTarget {
         for (int i = 0; i < requests.length; i++) {
             Request q = new Request();
             q.handle = 0x7f00_0000_0000L + 64L * i;
-            q.mpilens$call = i % 2 == 0 ? "iRecv" : "iSend";
-            q.mpilens$peerTag = (long) (i % 2) << 32 | (i % 1000);
-            q.mpilens$holder = world;
-            q.mpilens$seq = i + 1;
+            // what the creation advice does
+            WrapperRequests.created(world, i % 2 == 0 ? "iRecv" : "iSend", i % 2, i % 1000, q);
             requests[i] = q;
         }
         // small objects, as a real heap holds them: the walk's cost grows with their number

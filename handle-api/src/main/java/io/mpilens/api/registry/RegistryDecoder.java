@@ -509,7 +509,66 @@ public final class RegistryDecoder {
         }
         List<TargetClass> types = reader.classesNamed(rootClass);
         if (types.isEmpty()) return List.of();
+        // the heap walk is skipped when no request was created since this reader's last one: the
+        // requests it found then are read again (a completed one shows it in its handle); one
+        // collected meanwhile makes the read fail, and the walk is done after all
+        long created = createdSoFar();
+        if (created == 0) return List.of(); // none created yet: nothing to walk for
+        Walk last = WALKS.get(reader);
+        if (last != null && created >= 0 && last.created == created && last.types.equals(types)) {
+            try {
+                return wrappedRequests(f, rootClass, handleField, last.types, last.found);
+            } catch (TargetReadException e) {
+                WALKS.remove(reader);
+            }
+        }
         HeapInstances.Found found = ((HeapInstances) reader).instancesOf(types, WRAPPED_REQUEST_LIMIT);
+        if (created >= 0) WALKS.put(reader, new Walk(created, types, found));
+        return wrappedRequests(f, rootClass, handleField, types, found);
+    }
+
+    /** A reader's last heap walk for requests in wrappers, and the creation count it saw. */
+    private static final class Walk {
+        final long created;
+        final List<TargetClass> types;
+        final HeapInstances.Found found;
+
+        Walk(long created, List<TargetClass> types, HeapInstances.Found found) {
+            this.created = created;
+            this.types = types;
+            this.found = found;
+        }
+    }
+
+    /** Per reader (held weakly: a closed reader's entry goes with it). */
+    private static final Map<TargetReader, Walk> WALKS = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** Forgets every reader's last walk: the next look at requests in wrappers walks the heap (benchmarks). */
+    public static void forgetWalks() {
+        WALKS.clear();
+    }
+
+    /**
+     * The agent's count of requests created in wrappers ({@link #WRAPPER_REQUESTS_CLASS}'s
+     * sequence): 0 while that class is not loaded (the first such request loads it), -1 if its
+     * field cannot be read.
+     */
+    private long createdSoFar() {
+        List<TargetClass> classes = reader.classesNamed(WRAPPER_REQUESTS_CLASS);
+        if (classes.isEmpty()) return 0;
+        for (TargetClass c : classes) {
+            Object v = reader.staticField(c, WRAPPER_REQUESTS_SEQ);
+            if (v instanceof Long) return (Long) v;
+        }
+        return -1;
+    }
+
+    /** The agent class whose static {@link #WRAPPER_REQUESTS_SEQ} counts the requests created in wrappers. */
+    static final String WRAPPER_REQUESTS_CLASS = "io.mpilens.agent.registry.WrapperRequests";
+    static final String WRAPPER_REQUESTS_SEQ = "seq";
+
+    private List<WrappedRequest> wrappedRequests(Map<String, Object> f, String rootClass, String handleField,
+                                                 List<TargetClass> types, HeapInstances.Found found) {
         long nullHandle = asLong(f.get(REQUEST_NULL_HANDLE));
         List<String> names = List.of(REQUEST_CALL_FIELD, REQUEST_PEER_TAG_FIELD, REQUEST_HOLDER_FIELD, REQUEST_SEQ_FIELD,
                 handleField);

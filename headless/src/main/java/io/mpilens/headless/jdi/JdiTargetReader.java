@@ -512,6 +512,16 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
         public String name() {
             return type.name();
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof JdiClass && ((JdiClass) o).type.equals(type);
+        }
+
+        @Override
+        public int hashCode() {
+            return type.hashCode();
+        }
     }
 
     private final class JdiObject implements TargetObject {
