@@ -21,25 +21,32 @@ import io.mpilens.api.registry.RegistryLayout;
 public final class WrappedRequestTarget {
     static final String READY = "WRAPPED-REQUEST-TARGET-READY";
 
-    /** Stands in for a communicator's wrapper as woven: the registry fills its id field. */
+    /**
+     * Stands in for a communicator's wrapper as woven with requests in wrappers: the registry fills
+     * its id field; the request-holder flag and its accessors. Also {@link RequestInWrapperBench}'s.
+     */
     static final class Comm implements RequestHolder {
+        long handle = 0x5555;
         private transient long mpilens$id;
         private transient boolean mpilens$requested;
 
-        @Override public long mpilens$id() { return mpilens$id; }
         @Override public boolean mpilens$requested() { return mpilens$requested; }
         @Override public void mpilens$requested(boolean requested) { mpilens$requested = requested; }
     }
 
-    /** Stands in for Open MPI's {@code mpi.Request} as woven for requests in wrappers. */
+    /**
+     * Stands in for Open MPI's {@code mpi.Request} as woven for requests in wrappers: the binding's
+     * fields plus the agent's and their accessors. Also {@link RequestInWrapperBench}'s (whose
+     * diagnostic writes the agent's fields directly: package-private here).
+     */
     static final class Request implements RequestFacts {
         long handle;
         Object sendBuf;
         Object recvBuf;
-        private transient String mpilens$call;
-        private transient long mpilens$peerTag;
-        private transient Object mpilens$holder;
-        private transient long mpilens$seq;
+        transient String mpilens$call;
+        transient long mpilens$peerTag;
+        transient Object mpilens$holder;
+        transient long mpilens$seq;
 
         @Override public void mpilens$call(String call) { mpilens$call = call; }
         @Override public String mpilens$call() { return mpilens$call; }

@@ -46,7 +46,6 @@ final class AgentOptions {
                             + " wovenCache, wovenCacheDir)");
             }
         }
-        if (o.requestStacks || o.historyOfRequests) o.requestsInWrappers = false; // stacks and history live in the tables
         return o;
     }
 }

@@ -111,13 +111,11 @@ public final class Weaving {
                             && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
                                 java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
-                        // with requests in wrappers only: a class keeps its shape otherwise
-                        if (inWrappers) {
+                        // with requests in wrappers only, and only where requests are made: other classes keep their shape
+                        if (inWrappers && holderKinds.contains(type.getName())) {
                             builder = builder.defineField(RegistryLayout.WRAPPER_REQUESTED_FIELD, boolean.class,
                                             java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
-                                    .implement(holderKinds.contains(type.getName()) ? io.mpilens.agent.registry.RequestHolder.class
-                                            : io.mpilens.agent.registry.Identified.class)
-                                    .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD))
+                                    .implement(io.mpilens.agent.registry.RequestHolder.class)
                                     .method(named("mpilens$requested")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_REQUESTED_FIELD));
                         }
                     }

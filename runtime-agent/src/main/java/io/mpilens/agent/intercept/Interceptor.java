@@ -101,11 +101,6 @@ public final class Interceptor {
      * A request's key: its native handle, or the id the agent stored in it (binding without
      * native handles); 0 when it is tracked by reference, or not at all.
      */
-    /** Whether a persistent request was created (they stay in the tables when others live in wrappers). */
-    public static boolean persistentSeen() {
-        return persistentSeen;
-    }
-
     public static long requestKey(Object request) {
         if (request == null) return 0;
         try {
@@ -269,6 +264,11 @@ public final class Interceptor {
         } catch (Throwable t) {
             REGISTRY.internalError("request write-back", t);
         }
+    }
+
+    /** Whether a persistent request was created (they stay in the tables when others live in wrappers). */
+    public static boolean persistentSeen() {
+        return persistentSeen;
     }
 
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
@@ -546,11 +546,8 @@ public final class Interceptor {
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
                 if (f.getName().endsWith(p.nullConstantSuffix)) {
-                    NullHandles.constant(proc, kind, v, p);
-                    if (kind == HandleKind.REQUEST && p.requestKeyField != null) {
-                        Object h = Reflect.field(v, p.requestKeyField);
-                        if (h instanceof Long) REGISTRY.requestNullHandle((Long) h);
-                    }
+                    Long h = NullHandles.constant(proc, kind, v, p);
+                    if (kind == HandleKind.REQUEST && h != null) REGISTRY.requestNullHandle(h);
                 }
                 RowSpec spec = fields(p, kind, proc, null, v); // no creation stack: MPI made it
                 describePredefined(p, f.getName(), spec, rank, size, undefined);

@@ -35,8 +35,11 @@ final class NullHandles {
         staticNames = names;
     }
 
-    /** At MPI_Init: the MPI class's null constants of this process ({@code REQUEST_NULL}, {@code DATATYPE_NULL}, …). */
-    static void constant(int proc, HandleKind kind, Object wrapper, BindingProfile p) throws IllegalAccessException {
+    /**
+     * At MPI_Init: the MPI class's null constants of this process ({@code REQUEST_NULL}, {@code DATATYPE_NULL}, …).
+     * Returns the constant's native handle, null when it has none.
+     */
+    static Long constant(int proc, HandleKind kind, Object wrapper, BindingProfile p) throws IllegalAccessException {
         Object h = Reflect.field(wrapper, p.nativeHandleField);
         java.util.List<Object[]> list = CONSTANTS.get(proc);
         if (list == null) { // no lambda on the start-up path (docs/performance.md, start-up)
@@ -44,7 +47,9 @@ final class NullHandles {
             list = CONSTANTS.putIfAbsent(proc, made);
             if (list == null) list = made;
         }
-        list.add(new Object[] {kind, new java.lang.ref.WeakReference<>(wrapper), h instanceof Long ? h : null});
+        Long handle = h instanceof Long ? (Long) h : null;
+        list.add(new Object[] {kind, new java.lang.ref.WeakReference<>(wrapper), handle});
+        return handle;
     }
 
     /** The wrapper names no MPI object: the binding's null handle of its kind. */

@@ -34,6 +34,6 @@ public final class WrapperRequests {
 
     /** Whether a freed handle may still be held by requests in wrappers created on it. */
     static boolean mayBeHeld(Object wrapper) {
-        return wrapper instanceof Identified && ((Identified) wrapper).mpilens$requested();
+        return wrapper instanceof RequestHolder && ((RequestHolder) wrapper).mpilens$requested();
     }
 }
