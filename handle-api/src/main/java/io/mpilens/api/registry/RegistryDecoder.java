@@ -58,8 +58,16 @@ public final class RegistryDecoder {
             int generation = asInt(f.get(GENERATION));
             if ((generation & 1) != 0 && !last) continue; // columns being replaced right now
             Columns c = readColumns(f);
-            int after = asInt(reader.fields(root, List.of(GENERATION)).get(GENERATION));
-            if (c != null && (after == generation || last)) return assemble(f, c);
+            // the string table read after the rows: a row published meanwhile may name a string
+            // interned after the first read (strings are only appended, before the rows naming them)
+            Map<String, Object> g = reader.fields(root, List.of(GENERATION, STRINGS, STRING_COUNT));
+            int after = asInt(g.get(GENERATION));
+            if (c != null && (after == generation || last)) {
+                Map<String, Object> now = new HashMap<>(f);
+                now.put(STRINGS, g.get(STRINGS));
+                now.put(STRING_COUNT, g.get(STRING_COUNT));
+                return assemble(now, c);
+            }
             if (last) {
                 throw new TargetReadException("the mpilens registry in " + reader.describe()
                         + " kept growing while being read; try again with the target suspended");

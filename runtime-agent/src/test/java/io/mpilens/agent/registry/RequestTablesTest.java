@@ -302,7 +302,7 @@ class RequestTablesTest {
      */
     @Test
     void randomOrdersMatchAModelWhileADebuggerReadsConcurrently() throws Exception {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("mpilens.test.seed", System.nanoTime());
         java.util.Random rnd = new java.util.Random(seed);
         String why = "seed " + seed;
         java.util.ArrayList<Long> pending = new java.util.ArrayList<>();
@@ -310,7 +310,7 @@ class RequestTablesTest {
         java.util.concurrent.atomic.AtomicLong fresh = new java.util.concurrent.atomic.AtomicLong(0x7f00_0000L);
         Throwable[] readerFailure = new Throwable[1];
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        int[] reads = new int[1];
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
         Thread debugger = new Thread(() -> {
             try {
                 ReflectiveTargetReader live = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS,
@@ -323,7 +323,7 @@ class RequestTablesTest {
                         assertEquals(commId, r.communicator(), why);
                         assertEquals("iSend", r.creatingCall(), why);
                     }
-                    reads[0]++;
+                    reads.incrementAndGet();
                 }
             } catch (Throwable t) {
                 readerFailure[0] = t;
@@ -332,6 +332,7 @@ class RequestTablesTest {
         debugger.start();
         try {
             for (int step = 0; step < 40_000; step++) {
+                if (step % 10_000 == 5_000) awaitAnotherRead(reads, readerFailure);
                 // a message loop, a ring grown to 128 rows, a message loop again, then keyed
                 int target = new int[] {3, 60, 3, 300}[step / 10_000];
                 boolean create = pending.isEmpty() || rnd.nextInt(2 * target) >= pending.size();
@@ -358,11 +359,19 @@ class RequestTablesTest {
             debugger.join();
         }
         if (readerFailure[0] != null) throw new AssertionError(why, readerFailure[0]);
-        assertTrue(reads[0] > 0);
+        assertTrue(reads.get() >= 4, why + ": the debugger read while the owner was in each phase");
         ProcessSnapshot s = snapshot();
         assertEquals(new HashSet<>(pending), requests(s).stream().map(HandleInfo::cHandle).collect(Collectors.toSet()), why);
         assertEquals(pending.size(), requests(s).size(), why);
         assertEquals(pending.size(), communicator(s).refCount(), why);
+    }
+
+    /** Lets the debugger thread finish a read while the owner is mid-phase, however fast the owner runs. */
+    private static void awaitAnotherRead(java.util.concurrent.atomic.AtomicInteger reads, Throwable[] readerFailure)
+            throws InterruptedException {
+        int seen = reads.get();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (reads.get() <= seen + 1 && readerFailure[0] == null && System.nanoTime() < deadline) Thread.sleep(1);
     }
 
     @Test
@@ -397,6 +406,27 @@ class RequestTablesTest {
             assertEquals("iSend", r.creatingCall());
         }
         assertEquals(50, requests(snapshot()).size());
+    }
+
+    @Test
+    void requestCreatedAfterTheRootWasReadShowsTheCallItsRowNames() throws Exception {
+        send(8);
+        RequestTable own = tables(registry)[1];
+        boolean[] once = {true};
+        // the root (and its string count) is read first; then, before the table's rows are read,
+        // the owner makes a request with a call name never seen before
+        reader.beforeArrayRead = a -> {
+            if (a == own.counters && once[0]) {
+                once[0] = false;
+                registry.addRequest(new Object(), 16, 0, "mpi.Request", "iBarrier", 1, 5, comm, false);
+            }
+        };
+        ProcessSnapshot s = snapshot();
+        reader.beforeArrayRead = a -> { };
+        assertFalse(once[0], "the hook ran during the read");
+        HandleInfo late = requests(s).stream().filter(r -> r.cHandle() == 16).findFirst().orElseThrow();
+        assertEquals("iBarrier", late.creatingCall());
+        assertEquals("mpi.Request", late.bindingClass());
     }
 
     @Test
