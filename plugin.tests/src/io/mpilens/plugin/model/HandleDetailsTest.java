@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.TypeArgument;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,7 @@ class HandleDetailsTest {
         assertTrue(text.contains("Name: iRecv #31\n"), text);
         assertTrue(text.contains("Peer: 0\nTag: 77\n"), text);
         assertTrue(text.contains("Communicator: #22\n"), text);
-        assertTrue(text.contains("Persistent: no\nComplete: no\n"), text);
+        assertTrue(text.contains("Request type: point-to-point\nPersistent: no\nComplete: no\n"), text);
         assertFalse(text.contains("Members"), "a request has no members");
     }
 
@@ -55,6 +56,17 @@ class HandleDetailsTest {
         assertTrue(text.contains("State: ACTIVE (leaked)\n"), text);
         assertTrue(text.contains("Constructor: VECTOR\nCommitted: yes\nType size: 96\nExtent: 120\nLower bound: 0\nBuilt from: #3\n"), text);
         assertTrue(text.endsWith("Created at: a.B.make(B.java:10)\n  called from: a.B.main(B.java:3)\n"), text);
+    }
+
+    @Test
+    void aStructShowsItsConstructorArgumentsAsTheApplicationPassedThem() {
+        HandleInfo struct = HandleInfo.builder(41, HandleKind.DATATYPE).constructor("createStruct")
+                .typeArguments(List.of(new TypeArgument(TypeArgument.Kind.INTS, new long[] {1, 2}, 2),
+                        new TypeArgument(TypeArgument.Kind.INTS, new long[] {0, 8}, 2),
+                        new TypeArgument(TypeArgument.Kind.TYPES, new long[] {3, 0}, 2)))
+                .parents(new long[] {3}).build();
+        String text = HandleDetails.text(struct);
+        assertTrue(text.contains("Constructor: createStruct\nArguments: ([1, 2], [0, 8], [#3, (unregistered type)])\n"), text);
     }
 
     @Test

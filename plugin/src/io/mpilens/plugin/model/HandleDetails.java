@@ -3,6 +3,7 @@ package io.mpilens.plugin.model;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Topology;
+import io.mpilens.api.model.TypeArgument;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,11 +53,15 @@ public final class HandleDetails {
         number(f, "Peer", h.peer());
         number(f, "Tag", h.tag());
         if (h.kind() == HandleKind.REQUEST) {
+            if (h.requestType() != null) f.add(new Field("Request type", h.requestType().label()));
             f.add(new Field("Persistent", yesNo(h.persistent())));
             f.add(new Field("Complete", yesNo(h.complete())));
         }
         if (h.kind() == HandleKind.DATATYPE) {
             text(f, "Constructor", h.constructor());
+            if (!h.typeArguments().isEmpty()) {
+                f.add(new Field("Arguments", "(" + TypeArgument.describe(h.typeArguments(), id -> "#" + id) + ")"));
+            }
             f.add(new Field("Committed", yesNo(h.committed())));
         }
         bytes(f, "Type size", h.typeSize());

@@ -104,11 +104,16 @@ final class ExpectationChecker {
             case "extent": return String.valueOf(h.extent());
             case "lowerBound": return String.valueOf(h.lowerBound());
             case "committed": return String.valueOf(h.committed());
+            case "constructor": return String.valueOf(h.constructor());
+            // the arguments as the example passed them, types by the names the examples use
+            case "typeArguments": return io.mpilens.api.model.TypeArgument.describe(h.typeArguments(), this::label)
+                    .replace(" ", "");
             case "peer": return String.valueOf(h.peer());
             case "tag": return String.valueOf(h.tag());
             case "persistent": return String.valueOf(h.persistent());
             case "complete": return String.valueOf(h.complete());
             case "creatingCall": return String.valueOf(h.creatingCall());
+            case "requestType": return h.requestType() == null ? "none" : h.requestType().label();
             case "windowSize": return String.valueOf(h.windowSize());
             case "displacementUnit": return String.valueOf(h.displacementUnit());
             case "errhandler": return label(h.errhandler());

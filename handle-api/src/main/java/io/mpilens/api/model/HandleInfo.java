@@ -53,6 +53,7 @@ public final class HandleInfo {
     private final long extent;
     private final long lowerBound;
     private final long[] parents;
+    private final List<TypeArgument> typeArguments;
     // window
     private final long windowSize;
     private final int displacementUnit;
@@ -94,6 +95,7 @@ public final class HandleInfo {
         extent = b.extent;
         lowerBound = b.lowerBound;
         parents = b.parents.clone();
+        typeArguments = List.copyOf(b.typeArguments);
         windowSize = b.windowSize;
         displacementUnit = b.displacementUnit;
         attachedTo = b.attachedTo.clone();
@@ -113,7 +115,7 @@ public final class HandleInfo {
         b.creatingCall = creatingCall; b.peer = peer; b.tag = tag; b.communicator = communicator;
         b.persistent = persistent; b.complete = complete; b.constructor = constructor;
         b.committed = committed; b.typeSize = typeSize; b.extent = extent; b.lowerBound = lowerBound;
-        b.parents = parents; b.windowSize = windowSize; b.displacementUnit = displacementUnit;
+        b.parents = parents; b.typeArguments = typeArguments; b.windowSize = windowSize; b.displacementUnit = displacementUnit;
         b.attachedTo = attachedTo;
         return b;
     }
@@ -175,6 +177,14 @@ public final class HandleInfo {
     public long lowerBound() { return lowerBound; }
     /** Datatypes this one was built from. */
     public long[] parents() { return parents.clone(); }
+    /** Request: what it is for, from its creating call; null for other kinds or a call not known. */
+    public RequestType requestType() { return kind == HandleKind.REQUEST ? RequestType.ofCall(creatingCall) : null; }
+    /**
+     * Datatype: the arguments of the call that constructed it ({@link #constructor()}), as the
+     * application passed them; empty for predefined types, a dup, or when not recorded (an
+     * agent that predates the field, a type created before a late attach).
+     */
+    public List<TypeArgument> typeArguments() { return typeArguments; }
 
     public long windowSize() { return windowSize; }
     public int displacementUnit() { return displacementUnit; }
@@ -199,7 +209,7 @@ public final class HandleInfo {
                 && communicator == h.communicator && persistent == h.persistent && complete == h.complete
                 && Objects.equals(constructor, h.constructor) && committed == h.committed
                 && typeSize == h.typeSize && extent == h.extent && lowerBound == h.lowerBound
-                && Arrays.equals(parents, h.parents) && windowSize == h.windowSize
+                && Arrays.equals(parents, h.parents) && typeArguments.equals(h.typeArguments) && windowSize == h.windowSize
                 && displacementUnit == h.displacementUnit && Arrays.equals(attachedTo, h.attachedTo);
     }
 
@@ -250,6 +260,7 @@ public final class HandleInfo {
         private long extent = UNKNOWN;
         private long lowerBound = UNKNOWN;
         private long[] parents = new long[0];
+        private List<TypeArgument> typeArguments = List.of();
         private long windowSize = UNKNOWN;
         private int displacementUnit = UNKNOWN;
         private long[] attachedTo = new long[0];
@@ -290,6 +301,7 @@ public final class HandleInfo {
         public Builder extent(long v) { extent = v; return this; }
         public Builder lowerBound(long v) { lowerBound = v; return this; }
         public Builder parents(long[] v) { parents = v; return this; }
+        public Builder typeArguments(List<TypeArgument> v) { typeArguments = v; return this; }
         public Builder windowSize(long v) { windowSize = v; return this; }
         public Builder displacementUnit(int v) { displacementUnit = v; return this; }
         public Builder attachedTo(long[] v) { attachedTo = v; return this; }

@@ -467,7 +467,8 @@ public final class RegistryDecoder {
                 b.typeSize(c.l0[s]).extent(c.l1[s]).lowerBound(c.l2[s])
                         .committed((flags & F_COMMITTED) != 0)
                         .constructor(strings.get(c.call[s]))
-                        .parents(sideValues(side, SIDE_PARENTS));
+                        .parents(sideValues(side, SIDE_PARENTS))
+                        .typeArguments(typeArguments(sideValues(side, SIDE_TYPE_ARGS)));
                 break;
             case WINDOW:
                 b.displacementUnit(c.i0[s]).windowSize(c.l0[s]).communicator(c.r0[s]).errhandler(c.r1[s]);
@@ -749,6 +750,39 @@ public final class RegistryDecoder {
             i += 2 + n;
         }
         return false;
+    }
+
+    /** The {@link RegistryLayout#SIDE_TYPE_ARGS} section as arguments; a damaged rest is dropped. */
+    static List<io.mpilens.api.model.TypeArgument> typeArguments(long[] v) {
+        List<io.mpilens.api.model.TypeArgument> out = new ArrayList<>();
+        int i = 0;
+        while (i + 1 < v.length) {
+            int kind = (int) v[i];
+            int n = (int) v[i + 1];
+            if (n < 0 || i + 2 + n > v.length) break;
+            long[] values = Arrays.copyOfRange(v, i + 2, i + 2 + n);
+            i += 2 + n;
+            io.mpilens.api.model.TypeArgument.Kind k;
+            int length = values.length;
+            switch (kind) {
+                case TYPE_ARG_INT: k = io.mpilens.api.model.TypeArgument.Kind.INT; break;
+                case TYPE_ARG_LONG: k = io.mpilens.api.model.TypeArgument.Kind.LONG; break;
+                case TYPE_ARG_INTS: k = io.mpilens.api.model.TypeArgument.Kind.INTS; break;
+                case TYPE_ARG_TYPE: k = io.mpilens.api.model.TypeArgument.Kind.TYPE; break;
+                case TYPE_ARG_TYPES: k = io.mpilens.api.model.TypeArgument.Kind.TYPES; break;
+                case TYPE_ARG_INTS_CUT:
+                case TYPE_ARG_TYPES_CUT:
+                    if (values.length == 0) continue;
+                    k = kind == TYPE_ARG_INTS_CUT ? io.mpilens.api.model.TypeArgument.Kind.INTS
+                            : io.mpilens.api.model.TypeArgument.Kind.TYPES;
+                    length = (int) Math.min(Integer.MAX_VALUE, Math.max(0, values[0]));
+                    values = Arrays.copyOfRange(values, 1, values.length);
+                    break;
+                default: k = io.mpilens.api.model.TypeArgument.Kind.OTHER; values = new long[0]; break;
+            }
+            out.add(new io.mpilens.api.model.TypeArgument(k, values, length));
+        }
+        return out;
     }
 
     static long[] sideValues(long[] side, int tag) {

@@ -343,6 +343,23 @@ public final class RegistryLayout {
      */
     public static final int SIDE_DIST_SOURCES = 9;
     public static final int SIDE_DIST_DESTINATIONS = 10;
+    /**
+     * A derived datatype's constructor arguments as the application passed them, in order: for
+     * each argument {@code [TYPE_ARG_*, n, v1..vn]} (a datatype as its registry id, 0 when not
+     * registered). An array longer than {@link #TYPE_ARG_MAX_VALUES} is
+     * {@code [TYPE_ARG_INTS_CUT, n+1, fullLength, v1..vn]}. Additive: layout version unchanged.
+     */
+    public static final int SIDE_TYPE_ARGS = 11;
+    public static final int TYPE_ARG_OTHER = 0;
+    public static final int TYPE_ARG_INT = 1;
+    public static final int TYPE_ARG_INTS = 2;
+    public static final int TYPE_ARG_TYPE = 3;
+    public static final int TYPE_ARG_TYPES = 4;
+    public static final int TYPE_ARG_INTS_CUT = 5;
+    public static final int TYPE_ARG_TYPES_CUT = 6;
+    public static final int TYPE_ARG_LONG = 7;
+    /** Values kept of one array argument (block lengths, displacements, types). */
+    public static final int TYPE_ARG_MAX_VALUES = 1024;
 
     /*
      * Kind-specific columns:

@@ -5,6 +5,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
+import io.mpilens.api.model.TypeArgument;
 import io.mpilens.headless.JobSnapshot;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,6 +142,7 @@ public final class SnapshotJson {
                 ref(w, "derivedFrom", h.derivedFrom());
                 break;
             case REQUEST:
+                if (h.requestType() != null) w.field("requestType", h.requestType().label());
                 known(w, "peer", h.peer());
                 known(w, "tag", h.tag());
                 ref(w, "communicator", h.communicator());
@@ -154,6 +156,7 @@ public final class SnapshotJson {
                 known(w, "extent", h.extent());
                 known(w, "lowerBound", h.lowerBound());
                 ids(w, "parents", h.parents());
+                if (!h.typeArguments().isEmpty()) typeArguments(w, h.typeArguments());
                 break;
             case WINDOW:
                 ref(w, "communicator", h.communicator());
@@ -201,6 +204,44 @@ public final class SnapshotJson {
 
     private static void ref(JsonWriter w, String name, long id) {
         if (id != HandleInfo.NONE) w.field(name, Long.toString(id));
+    }
+
+    /**
+     * A datatype constructor's arguments in order: a number, an array of numbers, {@code {"type": id}},
+     * an array of those; an array cut by the agent's bound as {@code {"values"|"types": [...], "length": N}};
+     * an argument not recorded as {@code {"unrecorded": true}}.
+     */
+    private static void typeArguments(JsonWriter w, List<TypeArgument> args) {
+        w.name("typeArguments").beginArray();
+        for (TypeArgument a : args) {
+            long[] v = a.values();
+            switch (a.kind()) {
+                case INT:
+                case LONG:
+                    if (v.length > 0) w.value(v[0]);
+                    else w.beginObject().field("unrecorded", true).endObject();
+                    break;
+                case TYPE:
+                    w.beginObject().field("type", Long.toString(v.length > 0 ? v[0] : 0)).endObject();
+                    break;
+                case INTS:
+                case TYPES: {
+                    boolean types = a.kind() == TypeArgument.Kind.TYPES;
+                    if (a.cut()) w.beginObject().name(types ? "types" : "values");
+                    w.beginArray();
+                    for (long x : v) {
+                        if (types) w.beginObject().field("type", Long.toString(x)).endObject();
+                        else w.value(x);
+                    }
+                    w.endArray();
+                    if (a.cut()) w.field("length", a.length()).endObject();
+                    break;
+                }
+                default:
+                    w.beginObject().field("unrecorded", true).endObject();
+            }
+        }
+        w.endArray();
     }
 
     private static void ids(JsonWriter w, String name, long[] ids) {

@@ -10,6 +10,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.model.TypeArgument;
 import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.testing.Snapshots;
 import java.util.List;
@@ -36,7 +37,7 @@ class SnapshotJsonTest {
                 + "\"errhandler\":\"2\",\"derivedFrom\":\"1\"},"
                 + "{\"id\":\"23\",\"kind\":\"REQUEST\",\"predefined\":false,\"state\":\"ACTIVE\",\"refCount\":0,"
                 + "\"heldBy\":[],\"leaked\":false,\"bindingClass\":\"mpi.Request\",\"creatingCall\":\"iSend\","
-                + "\"creationStack\":[],\"peer\":1,\"tag\":7,\"communicator\":\"17\",\"persistent\":false,"
+                + "\"creationStack\":[],\"requestType\":\"point-to-point\",\"peer\":1,\"tag\":7,\"communicator\":\"17\",\"persistent\":false,"
                 + "\"complete\":false}],"
                 + "\"released\":[{\"id\":\"12\",\"kind\":\"GROUP\",\"predefined\":false,\"state\":\"RELEASED\","
                 + "\"refCount\":0,\"heldBy\":[],\"leaked\":false,\"creatingCall\":\"getGroup\","
@@ -62,6 +63,23 @@ class SnapshotJsonTest {
             assertFalse(json.contains(absent), absent + " in " + json);
         }
         assertTrue(json.endsWith("\"errors\":[]}"), json);
+    }
+
+    @Test
+    void datatypeConstructorArgumentsKeepTheirShape() {
+        HandleInfo struct = HandleInfo.builder(9, HandleKind.DATATYPE).constructor("createStruct")
+                .typeArguments(List.of(
+                        new TypeArgument(TypeArgument.Kind.INT, new long[] {2}, 1),
+                        new TypeArgument(TypeArgument.Kind.INTS, new long[] {0, 8}, 2),
+                        new TypeArgument(TypeArgument.Kind.TYPE, new long[] {4}, 1),
+                        new TypeArgument(TypeArgument.Kind.TYPES, new long[] {4, 0}, 2),
+                        new TypeArgument(TypeArgument.Kind.INTS, new long[] {1, 1}, 5000),
+                        new TypeArgument(TypeArgument.Kind.OTHER, new long[0], 0)))
+                .build();
+        String json = SnapshotJson.write(List.of(new ProcessSnapshot(0, 1, 1, "h", "openmpi", MpiState.INITIALIZED,
+                1, Snapshots.HEALTHY, List.of(struct), List.of(), 0)));
+        assertTrue(json.contains("\"typeArguments\":[2,[0,8],{\"type\":\"4\"},[{\"type\":\"4\"},{\"type\":\"0\"}],"
+                + "{\"values\":[1,1],\"length\":5000},{\"unrecorded\":true}]"), json);
     }
 
     @Test

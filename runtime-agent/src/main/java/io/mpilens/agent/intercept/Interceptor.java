@@ -661,6 +661,7 @@ public final class Interceptor {
                 s.l1 = asInt(agentCall(result, p.datatypeExtentMethod));
                 s.l2 = asInt(agentCall(result, p.datatypeLbMethod));
                 s.parents = allOfKind(p, args, HandleKind.DATATYPE);
+                s.typeArgs = typeArguments(p, args);
                 break;
             case WINDOW: {
                 s.name = asString(agentCall(result, p.nameMethod));
@@ -842,7 +843,8 @@ public final class Interceptor {
         return null;
     }
 
-    private static Object[] allOfKind(BindingProfile p, Object[] args, HandleKind kind) {
+    /** The handles of this kind among the arguments, arrays flattened, in order (a datatype's parents). */
+    public static Object[] allOfKind(BindingProfile p, Object[] args, HandleKind kind) {
         List<Object> out = new ArrayList<>();
         for (Object a : args) {
             if (a instanceof Object[]) {
@@ -852,6 +854,63 @@ public final class Interceptor {
             }
         }
         return out.toArray();
+    }
+
+    /**
+     * A datatype constructor's arguments as {@link RowSpec#typeArgs} (a datatype by its position
+     * in {@link #allOfKind}'s list, -1 when it is not one); null for a call without arguments
+     * (dup). Arrays are bounded by {@link RegistryLayout#TYPE_ARG_MAX_VALUES}.
+     */
+    public static long[] typeArguments(BindingProfile p, Object[] args) {
+        if (args == null || args.length == 0) return null;
+        int max = RegistryLayout.TYPE_ARG_MAX_VALUES;
+        int n = 0;
+        for (Object a : args) {
+            int len = a instanceof int[] ? ((int[]) a).length : a instanceof Object[] ? ((Object[]) a).length : 1;
+            n += 3 + Math.min(len, max);
+        }
+        long[] out = new long[n];
+        int at = 0;
+        int position = 0; // of the next datatype in allOfKind's list
+        for (Object a : args) {
+            if (a instanceof Integer || a instanceof Short || a instanceof Byte) {
+                out[at++] = RegistryLayout.TYPE_ARG_INT;
+                out[at++] = 1;
+                out[at++] = ((Number) a).intValue();
+            } else if (a instanceof Long) {
+                out[at++] = RegistryLayout.TYPE_ARG_LONG;
+                out[at++] = 1;
+                out[at++] = (Long) a;
+            } else if (a instanceof int[]) {
+                int[] v = (int[]) a;
+                int kept = Math.min(v.length, max);
+                boolean cut = kept < v.length;
+                out[at++] = cut ? RegistryLayout.TYPE_ARG_INTS_CUT : RegistryLayout.TYPE_ARG_INTS;
+                out[at++] = kept + (cut ? 1 : 0);
+                if (cut) out[at++] = v.length;
+                for (int i = 0; i < kept; i++) out[at++] = v[i];
+            } else if (a instanceof Object[]) {
+                Object[] v = (Object[]) a;
+                int kept = Math.min(v.length, max);
+                boolean cut = kept < v.length;
+                out[at++] = cut ? RegistryLayout.TYPE_ARG_TYPES_CUT : RegistryLayout.TYPE_ARG_TYPES;
+                out[at++] = kept + (cut ? 1 : 0);
+                if (cut) out[at++] = v.length;
+                for (int i = 0; i < v.length; i++) {
+                    boolean type = v[i] != null && p.kindOf(v[i].getClass()) == HandleKind.DATATYPE;
+                    if (i < kept) out[at++] = type ? position : -1;
+                    if (type) position++;
+                }
+            } else if (a != null && p.kindOf(a.getClass()) == HandleKind.DATATYPE) {
+                out[at++] = RegistryLayout.TYPE_ARG_TYPE;
+                out[at++] = 1;
+                out[at++] = position++;
+            } else {
+                out[at++] = RegistryLayout.TYPE_ARG_OTHER;
+                out[at++] = 0;
+            }
+        }
+        return java.util.Arrays.copyOf(out, at);
     }
 
     private static String[] stack(BindingProfile p) {

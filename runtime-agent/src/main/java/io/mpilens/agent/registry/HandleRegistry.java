@@ -327,12 +327,17 @@ public final class HandleRegistry {
                 r0[s] = id[ref0Slot[s]];
             }
             long[] parentIds = null;
+            long[] parentIdAt = null; // by position in spec.parents, 0 when not registered
             if (spec.parents != null && spec.parents.length > 0) {
                 int[] ps = new int[spec.parents.length];
+                parentIdAt = new long[spec.parents.length];
                 int n = 0;
-                for (Object p : spec.parents) {
-                    int ps1 = holdSlot(p);
-                    if (ps1 >= 0) ps[n++] = ps1;
+                for (int k = 0; k < spec.parents.length; k++) {
+                    int ps1 = holdSlot(spec.parents[k]);
+                    if (ps1 >= 0) {
+                        ps[n++] = ps1;
+                        parentIdAt[k] = id[ps1];
+                    }
                 }
                 parentSlots[s] = Arrays.copyOf(ps, n);
                 parentIds = new long[n];
@@ -340,7 +345,7 @@ public final class HandleRegistry {
             } else {
                 parentSlots[s] = null;
             }
-            long[] sideRecord = SideRecord.encode(spec, parentIds, this);
+            long[] sideRecord = SideRecord.encode(spec, parentIds, parentIdAt, this);
             sideAt[s] = sideRecord == null ? -1 : storeSide(sideRecord);
             sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
             flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
@@ -381,7 +386,7 @@ public final class HandleRegistry {
             if (r < 0) return; // a thread's own table has no side data (requestStacks puts requests in the shared one)
             RowSpec spec = new RowSpec(HandleKind.REQUEST);
             spec.stack = frames;
-            long[] record = SideRecord.encode(spec, null, this);
+            long[] record = SideRecord.encode(spec, null, null, this);
             if (record == null) return;
             int at = storeSide(record);
             shared.setSide(r, at, record.length);

@@ -21,6 +21,12 @@ public final class RowSpec {
     /** Lineage only: the handle this one was derived from. */
     public Object derivedFrom;
     public Object[] parents;
+    /**
+     * A derived datatype's constructor arguments, {@code [TYPE_ARG_*, n, v1..vn]} each (layout
+     * {@code SIDE_TYPE_ARGS}), except that a datatype is given as its position in {@link #parents};
+     * the registry writes its id instead. Null: not recorded.
+     */
+    public long[] typeArgs;
     public int[] members, remoteMembers, dims, graphIndex, graphEdges;
     /** A distributed graph's in- and out-neighbours as this rank gave or got them; null: not known. */
     public int[] distSources, distDestinations;

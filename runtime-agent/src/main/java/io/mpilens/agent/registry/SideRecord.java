@@ -7,11 +7,12 @@ final class SideRecord {
     private SideRecord() {
     }
 
-    static long[] encode(RowSpec spec, long[] parentIds, HandleRegistry registry) {
+    /** {@code parentIdAt}: the registry id of each of {@code spec.parents} by position (0: not registered). */
+    static long[] encode(RowSpec spec, long[] parentIds, long[] parentIdAt, HandleRegistry registry) {
         int n = size(spec.members) + size(spec.remoteMembers) + size(spec.dims)
                 + (spec.periods == null ? 0 : spec.periods.length + 2) + size(spec.graphIndex)
                 + size(spec.graphEdges) + size(spec.distSources) + size(spec.distDestinations) + (parentIds == null ? 0 : parentIds.length + 2)
-                + (spec.stack == null ? 0 : spec.stack.length + 2);
+                + (spec.stack == null ? 0 : spec.stack.length + 2) + (spec.typeArgs == null ? 0 : spec.typeArgs.length + 2);
         if (n == 0) return null;
         long[] out = new long[n];
         int at = 0;
@@ -32,6 +33,11 @@ final class SideRecord {
             out[at++] = parentIds.length;
             for (long p : parentIds) out[at++] = p;
         }
+        if (spec.typeArgs != null) {
+            out[at++] = SIDE_TYPE_ARGS;
+            out[at++] = spec.typeArgs.length;
+            at = typeArgs(out, at, spec.typeArgs, parentIdAt);
+        }
         if (spec.stack != null) {
             out[at++] = SIDE_STACK;
             out[at++] = spec.stack.length;
@@ -51,6 +57,25 @@ final class SideRecord {
             i += 2 + n;
         }
         return -1;
+    }
+
+    /** Copies the arguments, a datatype's position in the parents replaced by its id. */
+    private static int typeArgs(long[] out, int at, long[] args, long[] parentIdAt) {
+        int i = 0;
+        while (i + 1 < args.length) {
+            int kind = (int) args[i];
+            int n = (int) args[i + 1];
+            out[at++] = kind;
+            out[at++] = n;
+            boolean types = kind == TYPE_ARG_TYPE || kind == TYPE_ARG_TYPES || kind == TYPE_ARG_TYPES_CUT;
+            for (int j = 0; j < n; j++) {
+                long v = args[i + 2 + j];
+                boolean length = kind == TYPE_ARG_TYPES_CUT && j == 0; // the full length, not a position
+                out[at++] = types && !length ? (parentIdAt != null && v >= 0 && v < parentIdAt.length ? parentIdAt[(int) v] : 0) : v;
+            }
+            i += 2 + n;
+        }
+        return at;
     }
 
     private static int size(int[] v) {

@@ -88,14 +88,14 @@ public final class HandleTour {
         }
         group(tour, p, worldGroupLine, worldGroup, worldGroup).with("refCount", 0).print();
         group(tour, p, evensLine, evens, worldGroup).with("refCount", evensComm != null ? 1 : 0).print();
-        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).print();
-        datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).print();
+        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT").print();
+        datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).with("typeArguments", "2,1,4,line:" + contigLine).print();
         tour.expect(p, opLine, "OP").with("state", "ACTIVE").print();
         tour.expect(p, recvLine, "REQUEST").with("peer", splitRank).with("tag", 77).with("persistent", false)
                 .with("complete", false).with("communicator", "line:" + splitLine).with("creatingCall", "Irecv")
-                .print();
+                .with("requestType", "point-to-point").print();
         tour.expect(p, persistentLine, "REQUEST").with("peer", (rank + 1) % size).with("tag", 99)
-                .with("persistent", true).with("creatingCall", "Send_init").print();
+                .with("persistent", true).with("creatingCall", "Send_init").with("requestType", "point-to-point").print();
         tour.pause(p);
         world.Barrier();
 
