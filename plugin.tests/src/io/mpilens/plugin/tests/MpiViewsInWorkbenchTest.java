@@ -621,6 +621,18 @@ class MpiViewsInWorkbenchTest {
         assertTrue(details.contains("Created at: io.mpilens.examples.openmpi.HandleTour.main(HandleTour.java:46)\n"), details);
         screenshot(handles, "mpi-handles-details.png");
 
+        // a derived datatype: its constructor's arguments as HandleTour passed them (createVector(2, 1, 4, contig))
+        HandleTree.HandleRow vector = tree.kinds(r0).stream().flatMap(k -> tree.rows(k).stream())
+                .filter(r -> "createVector".equals(r.handle().constructor())).findFirst().orElseThrow();
+        handles.viewer().setSelection(new StructuredSelection(vector), true);
+        spin(300);
+        String typeDetails = handles.detailsText();
+        assertTrue(typeDetails.contains("Constructor: createVector\nArguments: (2, 1, 4, #" + vector.handle().parents()[0] + ")\n"),
+                typeDetails);
+        screenshot(handles, "mpi-handles-details-datatype.png");
+        handles.viewer().setSelection(new StructuredSelection(split), true); // back to the orphan for its holders
+        spin(300);
+
         handles.showHolders();
         spin(300);
         List<?> selected = handles.viewer().getStructuredSelection().toList();

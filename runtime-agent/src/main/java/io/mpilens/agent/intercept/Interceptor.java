@@ -884,18 +884,12 @@ public final class Interceptor {
             } else if (a instanceof int[]) {
                 int[] v = (int[]) a;
                 int kept = Math.min(v.length, max);
-                boolean cut = kept < v.length;
-                out[at++] = cut ? RegistryLayout.TYPE_ARG_INTS_CUT : RegistryLayout.TYPE_ARG_INTS;
-                out[at++] = kept + (cut ? 1 : 0);
-                if (cut) out[at++] = v.length;
+                at = arrayHeader(out, at, v.length, kept, RegistryLayout.TYPE_ARG_INTS, RegistryLayout.TYPE_ARG_INTS_CUT);
                 for (int i = 0; i < kept; i++) out[at++] = v[i];
             } else if (a instanceof Object[]) {
                 Object[] v = (Object[]) a;
                 int kept = Math.min(v.length, max);
-                boolean cut = kept < v.length;
-                out[at++] = cut ? RegistryLayout.TYPE_ARG_TYPES_CUT : RegistryLayout.TYPE_ARG_TYPES;
-                out[at++] = kept + (cut ? 1 : 0);
-                if (cut) out[at++] = v.length;
+                at = arrayHeader(out, at, v.length, kept, RegistryLayout.TYPE_ARG_TYPES, RegistryLayout.TYPE_ARG_TYPES_CUT);
                 for (int i = 0; i < v.length; i++) {
                     boolean type = v[i] != null && p.kindOf(v[i].getClass()) == HandleKind.DATATYPE;
                     if (i < kept) out[at++] = type ? position : -1;
@@ -911,6 +905,15 @@ public final class Interceptor {
             }
         }
         return java.util.Arrays.copyOf(out, at);
+    }
+
+    /** An array argument's kind, value count and, when cut at the bound, its full length first. */
+    private static int arrayHeader(long[] out, int at, int length, int kept, int whole, int cut) {
+        boolean isCut = kept < length;
+        out[at++] = isCut ? cut : whole;
+        out[at++] = kept + (isCut ? 1 : 0);
+        if (isCut) out[at++] = length;
+        return at;
     }
 
     private static String[] stack(BindingProfile p) {
