@@ -48,6 +48,7 @@ public final class HandleDetails {
         if (h.topology() != null) f.add(new Field("Topology", topology(h.topology())));
         id(f, "Group", h.group());
         id(f, "Derived from", h.derivedFrom());
+        if (h.communicators().length > 0) f.add(new Field("Communicators built on it", ids(h.communicators())));
         id(f, "Errhandler", h.errhandler());
         id(f, "Communicator", h.communicator());
         number(f, "Peer", h.peer());

@@ -55,7 +55,7 @@ final class ExpectationChecker {
         for (Map.Entry<String, String> kv : e.values().entrySet()) {
             String key = kv.getKey();
             String want = kv.getValue();
-            if (key.equals("parents") || key.equals("heldBy") || key.equals("attachedTo")) want = sorted(want);
+            if (key.equals("parents") || key.equals("communicators") || key.equals("heldBy") || key.equals("attachedTo")) want = sorted(want);
             String got = actual(h, key);
             if (got == null) {
                 problems.add("rank " + e.owner() + ": unknown expectation key '" + key + "' in: " + e.text());
@@ -121,6 +121,7 @@ final class ExpectationChecker {
             case "communicator": return label(h.communicator());
             case "group": return label(h.group());
             case "parents": return labels(h.parents());
+            case "communicators": return labels(h.communicators());
             case "heldBy": return labels(h.heldBy());
             case "attachedTo": return labels(h.attachedTo());
             default: return null;

@@ -39,6 +39,7 @@ public final class HandleInfo {
     private final long errhandler;
     private final long group;
     private final long derivedFrom;
+    private final long[] communicators;
     // request
     private final String creatingCall;
     private final int peer;
@@ -83,6 +84,7 @@ public final class HandleInfo {
         errhandler = b.errhandler;
         group = b.group;
         derivedFrom = b.derivedFrom;
+        communicators = b.communicators.clone();
         creatingCall = b.creatingCall;
         peer = b.peer;
         tag = b.tag;
@@ -111,7 +113,7 @@ public final class HandleInfo {
         b.state = state; b.refCount = refCount; b.heldBy = heldBy; b.cHandle = cHandle;
         b.hasCHandle = hasCHandle; b.leaked = leaked; b.creationStack = creationStack; b.rank = rank;
         b.size = size; b.members = members; b.inter = inter; b.remoteMembers = remoteMembers;
-        b.topology = topology; b.errhandler = errhandler; b.group = group; b.derivedFrom = derivedFrom;
+        b.topology = topology; b.errhandler = errhandler; b.group = group; b.derivedFrom = derivedFrom; b.communicators = communicators;
         b.creatingCall = creatingCall; b.peer = peer; b.tag = tag; b.communicator = communicator;
         b.persistent = persistent; b.complete = complete; b.constructor = constructor;
         b.committed = committed; b.typeSize = typeSize; b.extent = extent; b.lowerBound = lowerBound;
@@ -177,6 +179,8 @@ public final class HandleInfo {
     public long lowerBound() { return lowerBound; }
     /** Datatypes this one was built from. */
     public long[] parents() { return parents.clone(); }
+    /** Group: the live communicators created from it ({@code create}, {@code createGroup}), by id. */
+    public long[] communicators() { return communicators.clone(); }
     /** Request: what it is for, from its creating call; null for other kinds or a call not known. */
     public RequestType requestType() { return kind == HandleKind.REQUEST ? RequestType.ofCall(creatingCall) : null; }
     /**
@@ -204,7 +208,7 @@ public final class HandleInfo {
                 && hasCHandle == h.hasCHandle && leaked == h.leaked && creationStack.equals(h.creationStack)
                 && rank == h.rank && size == h.size && Arrays.equals(members, h.members) && inter == h.inter
                 && Arrays.equals(remoteMembers, h.remoteMembers) && Objects.equals(topology, h.topology)
-                && errhandler == h.errhandler && group == h.group && derivedFrom == h.derivedFrom
+                && errhandler == h.errhandler && group == h.group && derivedFrom == h.derivedFrom && Arrays.equals(communicators, h.communicators)
                 && Objects.equals(creatingCall, h.creatingCall) && peer == h.peer && tag == h.tag
                 && communicator == h.communicator && persistent == h.persistent && complete == h.complete
                 && Objects.equals(constructor, h.constructor) && committed == h.committed
@@ -248,6 +252,7 @@ public final class HandleInfo {
         private long errhandler = NONE;
         private long group = NONE;
         private long derivedFrom = NONE;
+        private long[] communicators = new long[0];
         private String creatingCall;
         private int peer = UNKNOWN;
         private int tag = UNKNOWN;
@@ -301,6 +306,7 @@ public final class HandleInfo {
         public Builder extent(long v) { extent = v; return this; }
         public Builder lowerBound(long v) { lowerBound = v; return this; }
         public Builder parents(long[] v) { parents = v; return this; }
+        public Builder communicators(long[] v) { communicators = v; return this; }
         public Builder typeArguments(List<TypeArgument> v) { typeArguments = v; return this; }
         public Builder windowSize(long v) { windowSize = v; return this; }
         public Builder displacementUnit(int v) { displacementUnit = v; return this; }

@@ -314,6 +314,7 @@ public final class RegistryDecoder {
         // counted references, inverted: who holds whom
         Map<Long, List<Long>> holders = new HashMap<>();
         Map<Long, List<Long>> attached = new HashMap<>();
+        Map<Long, List<Long>> builtOnGroup = new HashMap<>(); // group id -> communicators created from it
         for (int s = 0; s < c.rows; s++) {
             if (!usable[s]) continue;
             HandleKind k = HandleKind.ofCode(c.kind[s]);
@@ -329,6 +330,9 @@ public final class RegistryDecoder {
                     hold(holders, c.r1[s], self);
                     long eh = k == HandleKind.COMMUNICATOR ? c.r0[s] : c.r1[s];
                     if (eh != 0) attached.computeIfAbsent(eh, x -> new ArrayList<>()).add(self);
+                    if (k == HandleKind.COMMUNICATOR && c.r1[s] != 0) {
+                        builtOnGroup.computeIfAbsent(c.r1[s], x -> new ArrayList<>()).add(self);
+                    }
                     break;
                 case DATATYPE:
                     for (long p : sideValues(side.get(s), SIDE_PARENTS)) hold(holders, p, self);
@@ -368,7 +372,7 @@ public final class RegistryDecoder {
             }
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached,
+            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached, builtOnGroup,
                     requestHolds.getOrDefault(c.id[s], 0));
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
@@ -418,7 +422,8 @@ public final class RegistryDecoder {
     }
 
     private HandleInfo row(Columns c, int s, long[] side, StringTable strings, int[] procRank, int proc,
-                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached, int requestHolds) {
+                           Map<Long, List<Long>> holders, Map<Long, List<Long>> attached,
+                           Map<Long, List<Long>> builtOnGroup, int requestHolds) {
         HandleKind kind = HandleKind.ofCode(c.kind[s]);
         int flags = c.flags[s];
         long id = c.id[s];
@@ -457,7 +462,8 @@ public final class RegistryDecoder {
                 }
                 break;
             case GROUP:
-                b.rank(c.i0[s]).size(c.i1[s]).members(toInts(sideValues(side, SIDE_MEMBERS))).derivedFrom(c.r2[s]);
+                b.rank(c.i0[s]).size(c.i1[s]).members(toInts(sideValues(side, SIDE_MEMBERS))).derivedFrom(c.r2[s])
+                        .communicators(toArray(builtOnGroup.get(id)));
                 break;
             case REQUEST:
                 b.peer(c.i0[s]).tag(c.i1[s]).communicator(c.r0[s])

@@ -140,6 +140,7 @@ public final class SnapshotJson {
                 known(w, "size", h.size());
                 nonEmpty(w, "members", h.members());
                 ref(w, "derivedFrom", h.derivedFrom());
+                if (h.communicators().length > 0) ids(w, "communicators", h.communicators());
                 break;
             case REQUEST:
                 if (h.requestType() != null) w.field("requestType", h.requestType().label());

@@ -99,7 +99,7 @@ public final class HandleTour {
             comm(tour, p, evensCommLine, evensComm, worldGroup).with("group", "line:" + evensLine).print();
         }
         group(tour, p, worldGroupLine, worldGroup, worldGroup).with("refCount", 0).print();
-        group(tour, p, evensLine, evens, worldGroup).with("refCount", evensComm != null ? 1 : 0).print();
+        group(tour, p, evensLine, evens, worldGroup).with("refCount", evensComm != null ? 1 : 0).with("communicators", evensComm != null ? "line:" + evensCommLine : "").print();
         datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT").print();
         datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).with("typeArguments", "2,1,4,line:" + contigLine).print();
         tour.expect(p, recvLine, "REQUEST").with("peer", splitRank).with("tag", 77).with("persistent", false)
