@@ -2,6 +2,7 @@ package io.mpilens.plugin.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -630,8 +631,22 @@ class MpiViewsInWorkbenchTest {
         assertTrue(typeDetails.contains("Constructor: createVector\nArguments: (2, 1, 4, #" + vector.handle().parents()[0] + ")\n"),
                 typeDetails);
         screenshot(handles, "mpi-handles-details-datatype.png");
+
+        // HandleTour's padded struct {int @0, double @8, short @16}: the strip shows its data and holes
+        HandleTree.HandleRow padded = tree.kinds(r0).stream().flatMap(k -> tree.rows(k).stream())
+                .filter(r -> "createStruct".equals(r.handle().constructor())).findFirst().orElseThrow();
+        handles.viewer().setSelection(new StructuredSelection(padded), true);
+        spin(300);
+        String structDetails = handles.detailsText();
+        assertTrue(structDetails.contains("Type map: 3 runs, 14 of 24 bytes data\n"), structDetails);
+        assertTrue(structDetails.contains("Holes: 10 bytes: 4..8, 18..24\n"), structDetails);
+        assertNotNull(handles.typeMapStrip(), "the strip is shown for a datatype with a known map");
+        assertEquals("[0,4) MPI_INT | [4,8) hole 4 | [8,16) MPI_DOUBLE | [16,18) MPI_SHORT | [18,24) hole 6",
+                handles.typeMapStrip().describe());
+        screenshot(handles, "mpi-handles-type-map.png");
         handles.viewer().setSelection(new StructuredSelection(split), true); // back to the orphan for its holders
         spin(300);
+        assertNull(handles.typeMapStrip(), "no strip for a communicator");
 
         handles.showHolders();
         spin(300);

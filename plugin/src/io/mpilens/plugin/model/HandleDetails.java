@@ -4,6 +4,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Topology;
 import io.mpilens.api.model.TypeArgument;
+import io.mpilens.api.model.TypeMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +27,11 @@ public final class HandleDetails {
     }
 
     public static List<Field> of(HandleInfo h) {
+        return of(h, null);
+    }
+
+    /** With a datatype's map ({@code map} null: none computed): its summary and holes as text beside the strip. */
+    public static List<Field> of(HandleInfo h, TypeMap map) {
         List<Field> f = new ArrayList<>();
         f.add(new Field("Name", HandleColumn.displayName(h)));
         f.add(new Field("Kind", h.kind().name()));
@@ -64,6 +70,7 @@ public final class HandleDetails {
                 f.add(new Field("Arguments", "(" + TypeArgument.describe(h.typeArguments(), id -> "#" + id) + ")"));
             }
             f.add(new Field("Committed", yesNo(h.committed())));
+            if (map != null) typeMap(f, map);
         }
         bytes(f, "Type size", h.typeSize());
         bytes(f, "Extent", h.extent());
@@ -72,6 +79,23 @@ public final class HandleDetails {
         bytes(f, "Window size", h.windowSize());
         number(f, "Displacement unit", h.displacementUnit());
         if (h.attachedTo().length > 0) f.add(new Field("Attached to", ids(h.attachedTo())));
+        text(f, "File name", h.fileName());
+        if (h.accessModeFlags() != null) f.add(new Field("Access mode", h.accessModeFlags() + " (" + h.accessMode() + ")"));
+        id(f, "Created with info", h.createdWithInfo());
+        if (h.hasInfoPairs()) {
+            StringBuilder pairs = new StringBuilder();
+            h.infoPairs().forEach((k, v) -> pairs.append(pairs.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+            if (h.infoPairCount() > h.infoPairs().size()) pairs.append(" \u2026 (").append(h.infoPairCount()).append(" pairs)");
+            f.add(new Field(h.kind() == HandleKind.INFO ? "Info pairs" : "Info pairs when created", pairs.length() == 0 ? "none" : pairs.toString()));
+        }
+        if (h.usedBy().length > 0) f.add(new Field("Used by", ids(h.usedBy())));
+        if (h.windows().length > 0) f.add(new Field("Windows on it", ids(h.windows())));
+        if (h.files().length > 0) f.add(new Field("Files on it", ids(h.files())));
+        if (!h.attributes().isEmpty()) {
+            StringBuilder attrs = new StringBuilder();
+            h.attributes().forEach((k, v) -> attrs.append(attrs.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+            f.add(new Field("Attributes", attrs.toString()));
+        }
         if (h.creationStack().isEmpty()) {
             f.add(new Field("Created at", h.predefined() ? "(predefined)" : "not recorded"));
         } else {
@@ -86,6 +110,22 @@ public final class HandleDetails {
         StringBuilder sb = new StringBuilder();
         for (Field f : of(h)) sb.append(f).append('\n');
         return sb.toString();
+    }
+
+    private static void typeMap(List<Field> f, TypeMap m) {
+        if (!m.known()) {
+            f.add(new Field("Type map", "not known: " + m.whyUnknown()));
+            return;
+        }
+        String unit = m.unit().label() + "s";
+        f.add(new Field("Type map", m.runs().size() + (m.runs().size() == 1 ? " run, " : " runs, ") + m.size() + " of "
+                + m.extent() + " " + unit + " data" + (m.cut() ? " (cut at " + TypeMap.MAX_RUNS + " runs)" : "")));
+        if (m.cut()) return;
+        StringBuilder holes = new StringBuilder();
+        for (TypeMap.Hole hole : m.holes()) {
+            holes.append(holes.length() == 0 ? "" : ", ").append(hole.displacement()).append("..").append(hole.end());
+        }
+        f.add(new Field("Holes", m.holes().isEmpty() ? "none" : m.holeTotal() + " " + unit + ": " + holes));
     }
 
     private static String yesNo(boolean b) {

@@ -95,6 +95,12 @@ public final class HandleTree {
         return shown;
     }
 
+    /** The snapshot of a rank, null when it could not be read. */
+    public io.mpilens.api.model.ProcessSnapshot process(RankNode rank) {
+        RankView r = rankViews.get(rank);
+        return r == null ? null : r.process();
+    }
+
     /** The row of handle {@code id} of a rank, null if it has none or the filter hides it. */
     public HandleRow row(RankNode rank, long id) {
         return byId.getOrDefault(rank, Map.of()).get(id);

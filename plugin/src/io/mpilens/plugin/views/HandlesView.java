@@ -1,6 +1,7 @@
 package io.mpilens.plugin.views;
 
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.TypeMap;
 import io.mpilens.plugin.model.CreationSite;
 import io.mpilens.plugin.model.HandleColumn;
 import io.mpilens.plugin.model.HandleDetails;
@@ -10,6 +11,7 @@ import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.HandleTree.HandleRow;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.StatePalette;
+import io.mpilens.plugin.model.TypeMapStrip;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -70,6 +72,7 @@ public final class HandlesView extends JobViewPart {
     private Text textFilter;
     private Label filterSummary;
     private Table details;
+    private TypeMapCanvas typeMap;
     private HandleFilter filter = HandleFilter.ALL;
     private String status;
     private final Action showHolders = new Action("Show Holders") {
@@ -131,11 +134,39 @@ public final class HandlesView extends JobViewPart {
 
     /** Field/value pairs in two halves side by side, so every field of a handle fits without scrolling. */
     private void createDetails(Composite parent) {
-        details = new Table(parent, SWT.BORDER | SWT.FULL_SELECTION | SWT.V_SCROLL | SWT.H_SCROLL);
+        Composite pane = new Composite(parent, SWT.NONE);
+        GridLayout layout = new GridLayout(1, false);
+        layout.marginWidth = 0;
+        layout.marginHeight = 0;
+        layout.verticalSpacing = 2;
+        pane.setLayout(layout);
+        details = new Table(pane, SWT.BORDER | SWT.FULL_SELECTION | SWT.V_SCROLL | SWT.H_SCROLL);
+        details.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
         details.setHeaderVisible(false);
         details.setLinesVisible(true);
         int[] widths = {150, 360, 150, 520};
         for (int w : widths) new TableColumn(details, SWT.LEFT).setWidth(w);
+        typeMap = new TypeMapCanvas(pane);
+        GridData stripData = new GridData(SWT.FILL, SWT.TOP, true, false);
+        stripData.heightHint = TypeMapCanvas.HEIGHT;
+        typeMap.control().setLayoutData(stripData);
+        showTypeMap(null);
+    }
+
+    /** The strip under the details pane: shown for a datatype whose map is known, else taken out of the layout. */
+    private void showTypeMap(TypeMapStrip strip) {
+        typeMap.show(strip);
+        GridData d = (GridData) typeMap.control().getLayoutData();
+        boolean visible = strip != null;
+        if (d.exclude == !visible && typeMap.control().getVisible() == visible) return;
+        d.exclude = !visible;
+        typeMap.control().setVisible(visible);
+        typeMap.control().getParent().layout(true);
+    }
+
+    /** The type map strip shown now, null when none is (tests read it). */
+    public TypeMapStrip typeMapStrip() {
+        return typeMap.control().getVisible() ? typeMap.strip() : null;
     }
 
     private void showDetails(List<HandleDetails.Field> fields) {
@@ -262,8 +293,12 @@ public final class HandlesView extends JobViewPart {
         Optional<HandleRow> row = selectedRow();
         // the row may be from an older snapshot: show the handle the tree has now
         Optional<HandleRow> current = row.map(r -> Optional.ofNullable(input.tree.row(r.parent().owner(), r.handle().id())).orElse(r));
-        showDetails(current.map(r -> HandleDetails.of(r.handle()))
+        TypeMap map = current.filter(r -> r.handle().kind() == HandleKind.DATATYPE && !r.handle().predefined())
+                .flatMap(r -> Optional.ofNullable(input.tree.process(r.parent().owner())).map(p -> TypeMap.of(r.handle(), p)))
+                .orElse(null);
+        showDetails(current.map(r -> HandleDetails.of(r.handle(), map))
                 .orElse(List.of(new HandleDetails.Field("Details", "select a handle to see all of its fields"))));
+        showTypeMap(TypeMapStrip.of(map));
         showHolders.setEnabled(current.map(r -> r.handle().heldBy().length > 0).orElse(false));
         openCreationSite.setEnabled(current.flatMap(r -> CreationSite.of(r.handle())).isPresent());
     }

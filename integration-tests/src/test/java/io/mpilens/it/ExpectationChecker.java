@@ -55,7 +55,10 @@ final class ExpectationChecker {
         for (Map.Entry<String, String> kv : e.values().entrySet()) {
             String key = kv.getKey();
             String want = kv.getValue();
-            if (key.equals("parents") || key.equals("communicators") || key.equals("heldBy") || key.equals("attachedTo")) want = sorted(want);
+            if (key.equals("parents") || key.equals("communicators") || key.equals("heldBy") || key.equals("attachedTo")
+                    || key.equals("usedBy") || key.equals("windows") || key.equals("files")) {
+                want = sorted(want);
+            }
             String got = actual(h, key);
             if (got == null) {
                 problems.add("rank " + e.owner() + ": unknown expectation key '" + key + "' in: " + e.text());
@@ -108,6 +111,16 @@ final class ExpectationChecker {
             // the arguments as the example passed them, types by the names the examples use
             case "typeArguments": return io.mpilens.api.model.TypeArgument.describe(h.typeArguments(), this::label)
                     .replace(" ", "");
+            case "typeMap": return typeMap(io.mpilens.api.model.TypeMap.of(h, process));
+            case "infoPairs": return joined(h.infoPairs(), "=", ";");
+            case "usedBy": return labels(h.usedBy());
+            case "windows": return labels(h.windows());
+            case "files": return labels(h.files());
+            case "createdWithInfo": return label(h.createdWithInfo());
+            case "fileName": return String.valueOf(h.fileName());
+            case "accessMode": return String.valueOf(h.accessMode());
+            case "accessModeFlags": return String.valueOf(h.accessModeFlags());
+            case "attributes": return joined(h.attributes(), "=", ";");
             case "peer": return String.valueOf(h.peer());
             case "tag": return String.valueOf(h.tag());
             case "persistent": return String.valueOf(h.persistent());
@@ -126,6 +139,36 @@ final class ExpectationChecker {
             case "attachedTo": return labels(h.attachedTo());
             default: return null;
         }
+    }
+
+    private static String joined(Map<?, ?> m, String between, String separator) {
+        StringBuilder s = new StringBuilder();
+        for (Map.Entry<?, ?> e : m.entrySet()) s.append(s.length() == 0 ? "" : separator).append(e.getKey()).append(between).append(e.getValue());
+        return s.toString();
+    }
+
+    /**
+     * The map as the examples observe it from MPI: data intervals in send order (runs merged
+     * where one ends at the next's start), then the bounds.
+     */
+    static String typeMap(io.mpilens.api.model.TypeMap m) {
+        if (!m.known()) return "unknown: " + m.whyUnknown();
+        StringBuilder s = new StringBuilder();
+        long from = 0, to = 0;
+        boolean open = false;
+        for (io.mpilens.api.model.TypeMap.Run r : m.runs()) {
+            if (open && r.displacement() == to) {
+                to = r.end();
+                continue;
+            }
+            if (open) s.append(s.length() > 0 ? "," : "").append(from).append('-').append(to);
+            from = r.displacement();
+            to = r.end();
+            open = true;
+        }
+        if (open) s.append(s.length() > 0 ? "," : "").append(from).append('-').append(to);
+        if (m.cut()) s.append(",cut");
+        return s + ";lb=" + m.lowerBound() + ";extent=" + m.extent();
     }
 
     /** A referenced handle as the examples name it: its predefined name, or "line:N" of its creation. */

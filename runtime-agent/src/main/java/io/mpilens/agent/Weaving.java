@@ -45,6 +45,7 @@ public final class Weaving {
         Set<String> handleClasses = new LinkedHashSet<>();
         Set<String> constructed = new LinkedHashSet<>();
         Set<String> requestClasses = new LinkedHashSet<>();
+        Set<String> infoClasses = new LinkedHashSet<>();
         Set<String> mpiClasses = new LinkedHashSet<>();
         Set<String> failingClasses = new LinkedHashSet<>();
         Set<String> holderKinds = new LinkedHashSet<>(); // classes of communicators, windows, files
@@ -55,6 +56,7 @@ public final class Weaving {
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
                 if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
+                if (k == io.mpilens.api.model.HandleKind.INFO) infoClasses.add(c);
                 if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.WINDOW
                         || k == io.mpilens.api.model.HandleKind.FILE) holderKinds.add(c);
                 if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.REQUEST
@@ -64,6 +66,7 @@ public final class Weaving {
         }
         ElementMatcher.Junction<TypeDescription> isHandleType = hasSuperType(namedOneOf(handleClasses.toArray(new String[0])));
         ElementMatcher.Junction<TypeDescription> isRequestType = hasSuperType(namedOneOf(requestClasses.toArray(new String[0])));
+        ElementMatcher.Junction<TypeDescription> isInfoType = hasSuperType(namedOneOf(infoClasses.toArray(new String[0])));
         // peer and tag are ints at those positions (passed unboxed); a method of that name without
         // them (an overload) is an other request-creating call: no peer, no tag
         ElementMatcher.Junction<MethodDescription> p2p34 = isPublic().and(isMethod()).and(returns(isRequestType))
@@ -139,7 +142,11 @@ public final class Weaving {
                     if (isHandleType.matches(type) && (options.requests || !isRequestType.matches(type))) {
                         builder = builder.visit(w.free);
                     }
-                    if (isHandleType.matches(type)) builder = builder.visit(w.setErrhandler).visit(w.setName).visit(w.commit);
+                    if (isHandleType.matches(type)) {
+                        builder = builder.visit(w.setErrhandler).visit(w.setName).visit(w.commit)
+                                .visit(w.attrSet).visit(w.attrDelete);
+                    }
+                    if (isInfoType.matches(type)) builder = builder.visit(w.infoSet).visit(w.infoDelete);
                     if (options.requests && isRequestType.matches(type)) {
                         builder = builder.visit(inWrappers ? w.completePersistentOne : w.completeOne)
                                 .visit(w.completeArray).visit(w.startOne).visit(w.startAll);
@@ -159,7 +166,7 @@ public final class Weaving {
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
                 completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize,
-                wrapperP2p34, wrapperOthers, completePersistentOne;
+                wrapperP2p34, wrapperOthers, completePersistentOne, infoSet, infoDelete, attrSet, attrDelete;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
               ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others,
@@ -176,6 +183,14 @@ public final class Weaving {
             setErrhandler = Advice.to(Advices.SetErrhandler.class).on(isMethod()
                     .and(namedOneOf(names(n.setErrhandlers))).and(takesArguments(1)));
             setName = Advice.to(Advices.SetName.class).on(isMethod().and(namedOneOf(names(n.setNames))).and(takesArguments(1)));
+            infoSet = Advice.to(Advices.InfoSet.class).on(isMethod().and(not(isStatic())).and(namedOneOf(names(n.infoSets)))
+                    .and(takesArguments(String.class, String.class)));
+            infoDelete = Advice.to(Advices.InfoDelete.class).on(isMethod().and(not(isStatic())).and(namedOneOf(names(n.infoDeletes)))
+                    .and(takesArguments(String.class)));
+            attrSet = Advice.to(Advices.AttrSet.class).on(isMethod().and(not(isStatic())).and(namedOneOf(names(n.attrSets)))
+                    .and(takesArguments(2)).and(takesArgument(0, int.class)));
+            attrDelete = Advice.to(Advices.AttrDelete.class).on(isMethod().and(not(isStatic())).and(namedOneOf(names(n.attrDeletes)))
+                    .and(takesArguments(int.class)));
             commit = Advice.to(Advices.Commit.class).on(isMethod().and(not(isStatic()))
                     .and(namedOneOf(names(n.commits))).and(takesArguments(0)));
             completeOne = Advice.to(Advices.CompleteOne.class).on(isMethod().and(not(isStatic()))
@@ -217,7 +232,9 @@ public final class Weaving {
                 commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(),
                 completeArray = new LinkedHashSet<>(), starts = new LinkedHashSet<>(),
                 inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>(), p2p34 = new LinkedHashSet<>(),
-                p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>(), blocking = new LinkedHashSet<>();
+                p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>(), blocking = new LinkedHashSet<>(),
+                infoSets = new LinkedHashSet<>(), infoDeletes = new LinkedHashSet<>(), attrSets = new LinkedHashSet<>(),
+                attrDeletes = new LinkedHashSet<>();
 
         void add(BindingProfile p) {
             clones.addAll(p.cloneMethods);
@@ -225,6 +242,10 @@ public final class Weaving {
             if (p.setErrhandlerMethod != null) setErrhandlers.add(p.setErrhandlerMethod);
             if (p.setNameMethod != null) setNames.add(p.setNameMethod);
             if (p.commitMethod != null) commits.add(p.commitMethod);
+            if (p.infoSetMethod != null) infoSets.add(p.infoSetMethod);
+            if (p.infoDeleteMethod != null) infoDeletes.add(p.infoDeleteMethod);
+            if (p.attrSetMethod != null) attrSets.add(p.attrSetMethod);
+            if (p.attrDeleteMethod != null) attrDeletes.add(p.attrDeleteMethod);
             completeOne.addAll(p.waitMethods);
             blocking.addAll(p.waitMethods);
             if (p.calls != null) {

@@ -56,6 +56,23 @@ public final class Tour {
     }
 
     /** Makes garbage collection of dropped wrappers likely, and gives reference processing time. */
+    /**
+     * Offsets (in send order) as intervals: {@code 0-4,8-18} for 0,1,2,3,8,...,17; a new interval
+     * starts wherever the next offset is not the one after the last.
+     */
+    public static String intervals(int[] offsets) {
+        StringBuilder s = new StringBuilder();
+        int i = 0;
+        while (i < offsets.length) {
+            int j = i;
+            while (j + 1 < offsets.length && offsets[j + 1] == offsets[j] + 1) j++;
+            if (s.length() > 0) s.append(',');
+            s.append(offsets[i]).append('-').append(offsets[j] + 1);
+            i = j + 1;
+        }
+        return s.toString();
+    }
+
     public static void collectGarbage() {
         for (int i = 0; i < 3; i++) {
             System.gc();

@@ -2,8 +2,11 @@ package io.mpilens.api.model;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One MPI object as mpilens saw it: identity, lifecycle, what keeps it alive, where it was
@@ -60,6 +63,20 @@ public final class HandleInfo {
     private final int displacementUnit;
     // errhandler
     private final long[] attachedTo;
+    // info pairs (an info's own; a window's, file's or communicator's: those of the info it was created with, then)
+    private final Map<String, String> infoPairs;
+    private final int infoPairCount;
+    private final boolean hasInfoPairs;
+    private final long createdWithInfo;
+    private final long[] usedBy;
+    // file
+    private final String fileName;
+    private final int accessMode;
+    private final String accessModeFlags;
+    // cached attributes; a communicator's windows and files
+    private final Map<Integer, String> attributes;
+    private final long[] windows;
+    private final long[] files;
 
     private HandleInfo(Builder b) {
         id = b.id;
@@ -101,6 +118,17 @@ public final class HandleInfo {
         windowSize = b.windowSize;
         displacementUnit = b.displacementUnit;
         attachedTo = b.attachedTo.clone();
+        infoPairs = Collections.unmodifiableMap(new LinkedHashMap<>(b.infoPairs));
+        infoPairCount = b.infoPairCount == UNKNOWN ? b.infoPairs.size() : b.infoPairCount;
+        hasInfoPairs = b.hasInfoPairs;
+        createdWithInfo = b.createdWithInfo;
+        usedBy = b.usedBy.clone();
+        fileName = b.fileName;
+        accessMode = b.accessMode;
+        accessModeFlags = b.accessModeFlags;
+        attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
+        windows = b.windows.clone();
+        files = b.files.clone();
     }
 
     public static Builder builder(long id, HandleKind kind) {
@@ -119,6 +147,9 @@ public final class HandleInfo {
         b.committed = committed; b.typeSize = typeSize; b.extent = extent; b.lowerBound = lowerBound;
         b.parents = parents; b.typeArguments = typeArguments; b.windowSize = windowSize; b.displacementUnit = displacementUnit;
         b.attachedTo = attachedTo;
+        b.infoPairs = infoPairs; b.infoPairCount = infoPairCount; b.hasInfoPairs = hasInfoPairs(); b.createdWithInfo = createdWithInfo;
+        b.usedBy = usedBy; b.fileName = fileName; b.accessMode = accessMode; b.accessModeFlags = accessModeFlags;
+        b.attributes = attributes; b.windows = windows; b.files = files;
         return b;
     }
 
@@ -195,6 +226,31 @@ public final class HandleInfo {
     /** Errhandler: the communicators and windows it is set on. */
     public long[] attachedTo() { return attachedTo.clone(); }
 
+    /**
+     * Info: its key/value pairs now (the first {@code RegistryLayout.INFO_MAX_PAIRS}); window,
+     * file, communicator: the pairs of the info it was created with, as they were then. Empty
+     * when none (see {@link #hasInfoPairs()}: an info without pairs vs. nothing recorded).
+     */
+    public Map<String, String> infoPairs() { return infoPairs; }
+    /** How many pairs there are (may exceed {@link #infoPairs()}'s size when cut); 0 when none are known. */
+    public int infoPairCount() { return infoPairCount; }
+    /** Whether pairs were recorded (an info that had pairs set, a handle created with a non-null info). */
+    public boolean hasInfoPairs() { return hasInfoPairs; }
+    /** Window, file, communicator: the info it was created with ({@link #NONE}: none, or MPI_INFO_NULL). */
+    public long createdWithInfo() { return createdWithInfo; }
+    /** Info: the windows, files and communicators created with it. */
+    public long[] usedBy() { return usedBy.clone(); }
+    /** File: its name as the application passed it; null when not known. */
+    public String fileName() { return fileName; }
+    /** File: the access mode as passed ({@link #UNKNOWN} when not known) and its bits by the binding's names, {@code MODE_CREATE|MODE_RDWR}. */
+    public int accessMode() { return accessMode; }
+    public String accessModeFlags() { return accessModeFlags; }
+    /** Attributes the application cached on it: keyval to a text of the value (see docs/json-schema.md). */
+    public Map<Integer, String> attributes() { return attributes; }
+    /** Communicator: the windows and the files created on it. */
+    public long[] windows() { return windows.clone(); }
+    public long[] files() { return files.clone(); }
+
     /** Freed by the application but kept alive by holders. */
     public boolean isOrphan() { return state == Lifecycle.FREED; }
 
@@ -214,7 +270,11 @@ public final class HandleInfo {
                 && Objects.equals(constructor, h.constructor) && committed == h.committed
                 && typeSize == h.typeSize && extent == h.extent && lowerBound == h.lowerBound
                 && Arrays.equals(parents, h.parents) && typeArguments.equals(h.typeArguments) && windowSize == h.windowSize
-                && displacementUnit == h.displacementUnit && Arrays.equals(attachedTo, h.attachedTo);
+                && displacementUnit == h.displacementUnit && Arrays.equals(attachedTo, h.attachedTo)
+                && infoPairs.equals(h.infoPairs) && infoPairCount == h.infoPairCount && hasInfoPairs == h.hasInfoPairs
+                && createdWithInfo == h.createdWithInfo && Arrays.equals(usedBy, h.usedBy) && Objects.equals(fileName, h.fileName)
+                && accessMode == h.accessMode && Objects.equals(accessModeFlags, h.accessModeFlags)
+                && attributes.equals(h.attributes) && Arrays.equals(windows, h.windows) && Arrays.equals(files, h.files);
     }
 
     @Override
@@ -260,6 +320,17 @@ public final class HandleInfo {
         private boolean persistent;
         private boolean complete;
         private String constructor;
+        private Map<String, String> infoPairs = Map.of();
+        private int infoPairCount = UNKNOWN;
+        private boolean hasInfoPairs;
+        private long createdWithInfo = NONE;
+        private long[] usedBy = new long[0];
+        private String fileName;
+        private int accessMode = UNKNOWN;
+        private String accessModeFlags;
+        private Map<Integer, String> attributes = Map.of();
+        private long[] windows = new long[0];
+        private long[] files = new long[0];
         private boolean committed;
         private long typeSize = UNKNOWN;
         private long extent = UNKNOWN;
@@ -311,6 +382,15 @@ public final class HandleInfo {
         public Builder windowSize(long v) { windowSize = v; return this; }
         public Builder displacementUnit(int v) { displacementUnit = v; return this; }
         public Builder attachedTo(long[] v) { attachedTo = v; return this; }
+        /** Pairs kept and their full count ({@link #UNKNOWN}: as many as kept); also marks them as recorded. */
+        public Builder infoPairs(Map<String, String> v, int count) { infoPairs = v; infoPairCount = count; hasInfoPairs = true; return this; }
+        public Builder createdWithInfo(long v) { createdWithInfo = v; return this; }
+        public Builder usedBy(long[] v) { usedBy = v; return this; }
+        public Builder fileName(String v) { fileName = v; return this; }
+        public Builder accessMode(int mode, String flags) { accessMode = mode; accessModeFlags = flags; return this; }
+        public Builder attributes(Map<Integer, String> v) { attributes = v; return this; }
+        public Builder windows(long[] v) { windows = v; return this; }
+        public Builder files(long[] v) { files = v; return this; }
 
         public HandleInfo build() {
             return new HandleInfo(this);

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Turns the registry in a target's heap into {@link ProcessSnapshot}s, reading only fields and
@@ -314,11 +315,16 @@ public final class RegistryDecoder {
         // counted references, inverted: who holds whom
         Map<Long, List<Long>> holders = new HashMap<>();
         Map<Long, List<Long>> attached = new HashMap<>();
-        Map<Long, List<Long>> builtOnGroup = new HashMap<>(); // group id -> communicators created from it
+        Inverse inv = new Inverse();
         for (int s = 0; s < c.rows; s++) {
             if (!usable[s]) continue;
             HandleKind k = HandleKind.ofCode(c.kind[s]);
             long self = c.id[s];
+            long[] withInfo = sideValues(side.get(s), SIDE_CREATED_WITH_INFO);
+            if (withInfo.length == 1 && withInfo[0] != 0) inv.usedBy.computeIfAbsent(withInfo[0], x -> new ArrayList<>()).add(self);
+            if ((k == HandleKind.WINDOW || k == HandleKind.FILE) && c.r0[s] != 0) {
+                (k == HandleKind.WINDOW ? inv.windows : inv.files).computeIfAbsent(c.r0[s], x -> new ArrayList<>()).add(self);
+            }
             switch (k) {
                 case REQUEST:
                     if ((c.flags[s] & F_COMPLETE) == 0) hold(holders, c.r0[s], self);
@@ -331,7 +337,7 @@ public final class RegistryDecoder {
                     long eh = k == HandleKind.COMMUNICATOR ? c.r0[s] : c.r1[s];
                     if (eh != 0) attached.computeIfAbsent(eh, x -> new ArrayList<>()).add(self);
                     if (k == HandleKind.COMMUNICATOR && c.r1[s] != 0) {
-                        builtOnGroup.computeIfAbsent(c.r1[s], x -> new ArrayList<>()).add(self);
+                        inv.builtOnGroup.computeIfAbsent(c.r1[s], x -> new ArrayList<>()).add(self);
                     }
                     break;
                 case DATATYPE:
@@ -372,7 +378,7 @@ public final class RegistryDecoder {
             }
             int owner = c.owner[s];
             int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
-            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached, builtOnGroup,
+            HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached, inv,
                     requestHolds.getOrDefault(c.id[s], 0));
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
         }
@@ -423,7 +429,7 @@ public final class RegistryDecoder {
 
     private HandleInfo row(Columns c, int s, long[] side, StringTable strings, int[] procRank, int proc,
                            Map<Long, List<Long>> holders, Map<Long, List<Long>> attached,
-                           Map<Long, List<Long>> builtOnGroup, int requestHolds) {
+                           Inverse inv, int requestHolds) {
         HandleKind kind = HandleKind.ofCode(c.kind[s]);
         int flags = c.flags[s];
         long id = c.id[s];
@@ -438,6 +444,21 @@ public final class RegistryDecoder {
                 .heldBy(toArray(holders.get(id)))
                 .leaked((flags & F_LEAKED) != 0);
         if ((flags & F_HAS_CHANDLE) != 0) b.cHandle(c.cHandle[s]);
+        if (hasSide(side, SIDE_INFO_PAIRS)) {
+            long[] v = sideValues(side, SIDE_INFO_PAIRS);
+            Map<String, String> pairs = new LinkedHashMap<>();
+            for (int i = 1; i + 1 < v.length; i += 2) pairs.put(strings.get((int) v[i]), strings.get((int) v[i + 1]));
+            b.infoPairs(pairs, v.length > 0 ? (int) v[0] : 0);
+        }
+        long[] withInfo = sideValues(side, SIDE_CREATED_WITH_INFO);
+        if (withInfo.length == 1) b.createdWithInfo(withInfo[0]);
+        b.usedBy(toArray(inv.usedBy.get(id)));
+        long[] attrs = sideValues(side, SIDE_ATTRIBUTES);
+        if (attrs.length > 1) {
+            Map<Integer, String> a = new TreeMap<>();
+            for (int i = 0; i + 1 < attrs.length; i += 2) a.put((int) attrs[i], strings.get((int) attrs[i + 1]));
+            b.attributes(a);
+        }
         List<String> stack = new ArrayList<>();
         for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
         b.creationStack(stack);
@@ -446,7 +467,8 @@ public final class RegistryDecoder {
                 b.rank(c.i0[s]).size(c.i1[s]).inter((flags & F_INTER) != 0)
                         .members(toInts(sideValues(side, SIDE_MEMBERS)))
                         .remoteMembers(toInts(sideValues(side, SIDE_REMOTE_MEMBERS)))
-                        .errhandler(c.r0[s]).group(c.r1[s]).derivedFrom(c.r2[s]);
+                        .errhandler(c.r0[s]).group(c.r1[s]).derivedFrom(c.r2[s])
+                        .windows(toArray(inv.windows.get(id))).files(toArray(inv.files.get(id)));
                 if ((flags & F_TOPO_CART) != 0) {
                     long[] periods = sideValues(side, SIDE_PERIODS);
                     boolean[] per = new boolean[periods.length];
@@ -463,7 +485,7 @@ public final class RegistryDecoder {
                 break;
             case GROUP:
                 b.rank(c.i0[s]).size(c.i1[s]).members(toInts(sideValues(side, SIDE_MEMBERS))).derivedFrom(c.r2[s])
-                        .communicators(toArray(builtOnGroup.get(id)));
+                        .communicators(toArray(inv.builtOnGroup.get(id)));
                 break;
             case REQUEST:
                 b.peer(c.i0[s]).tag(c.i1[s]).communicator(c.r0[s])
@@ -479,9 +501,15 @@ public final class RegistryDecoder {
             case WINDOW:
                 b.displacementUnit(c.i0[s]).windowSize(c.l0[s]).communicator(c.r0[s]).errhandler(c.r1[s]);
                 break;
-            case FILE:
+            case FILE: {
                 b.communicator(c.r0[s]).errhandler(c.r1[s]);
+                long[] file = sideValues(side, SIDE_FILE);
+                if (file.length == 3) {
+                    b.fileName(strings.get((int) file[0]))
+                            .accessMode(file[1] == Integer.MIN_VALUE ? HandleInfo.UNKNOWN : (int) file[1], strings.get((int) file[2]));
+                }
                 break;
+            }
             case ERRHANDLER:
                 b.attachedTo(toArray(attached.get(id)));
                 break;
@@ -489,6 +517,14 @@ public final class RegistryDecoder {
                 break;
         }
         return b.build();
+    }
+
+    /** Relations read off other rows: what was built on a group, created with an info, on a communicator. */
+    private static final class Inverse {
+        final Map<Long, List<Long>> builtOnGroup = new HashMap<>();
+        final Map<Long, List<Long>> usedBy = new HashMap<>();
+        final Map<Long, List<Long>> windows = new HashMap<>();
+        final Map<Long, List<Long>> files = new HashMap<>();
     }
 
     /**

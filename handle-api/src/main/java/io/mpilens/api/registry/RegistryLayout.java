@@ -360,6 +360,21 @@ public final class RegistryLayout {
     public static final int TYPE_ARG_LONG = 7;
     /** Values kept of one array argument (block lengths, displacements, types). */
     public static final int TYPE_ARG_MAX_VALUES = 1024;
+    /**
+     * Key/value pairs, as string indexes {@code k1, v1, k2, v2, ...}: an info's current pairs
+     * (kept current through set/delete, copied by dup), or on a window, file or communicator the
+     * pairs of the info it was created with, as they were then. Additive: layout version unchanged.
+     */
+    public static final int SIDE_INFO_PAIRS = 12;
+    /** On a window, file or communicator created with an info: {@code [info id]}. */
+    public static final int SIDE_CREATED_WITH_INFO = 13;
+    /** A file: {@code [name string, access mode, access mode flags string]} (the flags as {@code MODE_A|MODE_B}). */
+    public static final int SIDE_FILE = 14;
+    /** Attributes the application cached on a handle: {@code [keyval, value string, ...]}. */
+    public static final int SIDE_ATTRIBUTES = 15;
+    /** Pairs kept per info (and attributes per handle); characters kept per key, value or attribute text. */
+    public static final int INFO_MAX_PAIRS = 64;
+    public static final int INFO_MAX_CHARS = 256;
 
     /*
      * Kind-specific columns:

@@ -2,13 +2,16 @@ package io.mpilens.headless.json;
 
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
 import io.mpilens.api.model.TypeArgument;
+import io.mpilens.api.model.TypeMap;
 import io.mpilens.headless.JobSnapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Snapshots in the public JSON schema {@value #SCHEMA}, documented field by field in
@@ -76,10 +79,21 @@ public final class SnapshotJson {
         }
         w.field("tornRows", p.tornRows());
         w.name("handles").beginArray();
-        for (HandleInfo h : p.handles()) handle(w, h, true);
+        Map<Long, HandleInfo> byId = TypeMap.index(p);
+        for (HandleInfo h : p.handles()) {
+            handle(w, h, true);
+            // a datatype whose constructor was not recorded (made before a late attach) has no map to tell
+            if (h.kind() == HandleKind.DATATYPE && !h.predefined() && h.constructor() != null) {
+                typeMap(w, TypeMap.of(h, p.binding(), byId));
+            }
+            w.endObject();
+        }
         w.endArray();
         w.name("released").beginArray();
-        for (HandleInfo h : p.released()) handle(w, h, false);
+        for (HandleInfo h : p.released()) {
+            handle(w, h, false);
+            w.endObject();
+        }
         w.endArray();
         w.name("mpiErrors").beginArray();
         for (MpiError e : p.errors()) mpiError(w, e);
@@ -100,7 +114,33 @@ public final class SnapshotJson {
         w.endObject();
     }
 
-    /** Kind-specific fields only for live handles: the history of released ones does not keep them. */
+    /**
+     * A derived datatype's flattened map: {@code unit}, {@code lowerBound}, {@code extent},
+     * {@code size}, {@code runs} (type, displacement, count, length; in type map order),
+     * {@code holes} (displacement, length), {@code cut}; or {@code {"unknown": why}}.
+     */
+    private static void typeMap(JsonWriter w, TypeMap m) {
+        w.name("typeMap").beginObject();
+        if (!m.known()) {
+            w.field("unknown", m.whyUnknown()).endObject();
+            return;
+        }
+        w.field("unit", m.unit().label()).field("lowerBound", m.lowerBound()).field("extent", m.extent())
+                .field("size", m.size());
+        w.name("runs").beginArray();
+        for (TypeMap.Run r : m.runs()) {
+            w.beginObject().field("type", r.type()).field("displacement", r.displacement()).field("count", r.count())
+                    .field("length", r.length()).endObject();
+        }
+        w.endArray();
+        w.name("holes").beginArray();
+        for (TypeMap.Hole h : m.holes()) w.beginObject().field("displacement", h.displacement()).field("length", h.length()).endObject();
+        w.endArray();
+        w.field("cut", m.cut());
+        w.endObject();
+    }
+
+    /** Opens the handle's object (the caller closes it). Kind-specific fields only for live handles: the history of released ones does not keep them. */
     private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields) {
         w.beginObject();
         w.field("id", Long.toString(h.id()));
@@ -119,7 +159,6 @@ public final class SnapshotJson {
         for (String frame : h.creationStack()) w.value(frame);
         w.endArray();
         if (withKindFields) kindFields(w, h);
-        w.endObject();
     }
 
     private static void kindFields(JsonWriter w, HandleInfo h) {
@@ -134,6 +173,8 @@ public final class SnapshotJson {
                 ref(w, "errhandler", h.errhandler());
                 ref(w, "group", h.group());
                 ref(w, "derivedFrom", h.derivedFrom());
+                if (h.windows().length > 0) ids(w, "windows", h.windows());
+                if (h.files().length > 0) ids(w, "files", h.files());
                 break;
             case GROUP:
                 known(w, "rank", h.rank());
@@ -168,12 +209,31 @@ public final class SnapshotJson {
             case FILE:
                 ref(w, "communicator", h.communicator());
                 ref(w, "errhandler", h.errhandler());
+                optional(w, "fileName", h.fileName());
+                known(w, "accessMode", h.accessMode());
+                optional(w, "accessModeFlags", h.accessModeFlags());
                 break;
             case ERRHANDLER:
                 ids(w, "attachedTo", h.attachedTo());
                 break;
             default:
                 break;
+        }
+        // info pairs: an info's own; a window's, file's or communicator's as its info had them then
+        ref(w, "createdWithInfo", h.createdWithInfo());
+        if (h.hasInfoPairs()) {
+            w.name("infoPairs").beginObject();
+            for (Map.Entry<String, String> e : h.infoPairs().entrySet()) w.field(String.valueOf(e.getKey()), e.getValue());
+            w.endObject();
+            w.field("infoPairCount", h.infoPairCount());
+        }
+        if (h.kind() == HandleKind.INFO && h.usedBy().length > 0) ids(w, "usedBy", h.usedBy());
+        if (!h.attributes().isEmpty()) {
+            w.name("attributes").beginArray();
+            for (Map.Entry<Integer, String> e : h.attributes().entrySet()) {
+                w.beginObject().field("keyval", e.getKey()).field("value", e.getValue()).endObject();
+            }
+            w.endArray();
         }
     }
 

@@ -6,6 +6,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.model.TypeMap;
 import io.mpilens.headless.JobSnapshot;
 import java.io.Console;
 import java.lang.reflect.Method;
@@ -26,6 +27,8 @@ public final class HandleTable {
     static final int RELEASED_SHOWN = 10;
     private static final String ROW = "%6s %-5s %-18s %-8s %4s %-12s %s";
     private static final String INDENT = "         ";
+    /** Lines of a datatype's map shown under its row; the JSON output has all. */
+    static final int MAP_LINES = 8;
     /** By {@code Topology.Type} ordinal. */
     private static final String[] TOPOLOGY = {"cart", "graph", "dgraph"};
 
@@ -107,6 +110,7 @@ public final class HandleTable {
             out.add(String.format(ROW, "ID", "KIND", "NAME", "STATE", "REFS", "WHERE", "CREATED AT").stripTrailing());
             Map<Long, HandleInfo> byId = new HashMap<>();
             for (HandleInfo h : p.handles()) byId.put(h.id(), h);
+            Map<Long, HandleInfo> withReleased = TypeMap.index(p);
             int hidden = 0;
             for (HandleInfo h : p.handles()) {
                 if (!showPredefined && h.predefined() && h.refCount() == 0 && !"MPI_COMM_WORLD".equals(h.name())) {
@@ -116,6 +120,10 @@ public final class HandleTable {
                 out.add(row(h));
                 if (h.isOrphan()) out.add(paint(YELLOW, fit(INDENT + "orphan, held by " + holders(h, byId))));
                 if (h.leaked()) out.add(paint(RED, fit(INDENT + "leaked: its wrapper was garbage-collected without free()")));
+                out.addAll(detailLines(h));
+                if (h.kind() == HandleKind.DATATYPE && !h.predefined() && h.constructor() != null) {
+                    out.addAll(typeMapLines(TypeMap.of(h, p.binding(), withReleased)));
+                }
             }
             if (hidden > 0) out.add(INDENT + "+ " + hidden + " predefined handles nothing refers to (--all lists them)");
         }
@@ -135,6 +143,79 @@ public final class HandleTable {
             }
         }
         return out;
+    }
+
+    /** A file's name and mode, an info's pairs (a handle's as its info had them), cached attributes: one line each. */
+    private List<String> detailLines(HandleInfo h) {
+        List<String> out = new ArrayList<>();
+        if (h.kind() == HandleKind.FILE && h.fileName() != null) {
+            out.add(fit(INDENT + "file " + h.fileName() + (h.accessModeFlags() == null ? "" : "  " + h.accessModeFlags())));
+        }
+        if (h.hasInfoPairs()) {
+            StringBuilder s = new StringBuilder(INDENT).append(h.kind() == HandleKind.INFO ? "pairs: " : "opened with info: ");
+            if (h.infoPairs().isEmpty()) s.append("(none)");
+            int n = 0;
+            for (Map.Entry<String, String> e : h.infoPairs().entrySet()) {
+                s.append(n++ == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
+            }
+            if (h.infoPairCount() > h.infoPairs().size()) s.append(" ... ").append(h.infoPairCount()).append(" in all");
+            out.add(fit(s.toString()));
+        }
+        if (!h.attributes().isEmpty()) {
+            StringBuilder s = new StringBuilder(INDENT + "attributes: ");
+            int n = 0;
+            for (Map.Entry<Integer, String> e : h.attributes().entrySet()) {
+                s.append(n++ == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
+            }
+            out.add(fit(s.toString()));
+        }
+        return out;
+    }
+
+    /**
+     * A derived datatype's map under its row: a summary line, then one line per run and per hole
+     * in displacement order (runs in type map order, holes after them, when the map goes back
+     * and forth), at most {@value #MAP_LINES} of them.
+     */
+    List<String> typeMapLines(TypeMap m) {
+        List<String> out = new ArrayList<>();
+        if (!m.known()) {
+            out.add(fit(INDENT + "map not known: " + m.whyUnknown()));
+            return out;
+        }
+        String unit = m.unit().label() + "s";
+        StringBuilder head = new StringBuilder(INDENT + "map: ").append(m.size()).append(" of ").append(m.extent())
+                .append(' ').append(unit).append(" data");
+        if (m.cut()) head.append(", first ").append(m.runs().size()).append(" runs shown");
+        else head.append(", ").append(m.holeTotal()).append(" in holes");
+        if (m.lowerBound() != 0) head.append(", lb ").append(m.lowerBound());
+        out.add(fit(head.toString()));
+        List<String> lines = new ArrayList<>();
+        boolean ordered = true;
+        for (int i = 1; i < m.runs().size(); i++) {
+            if (m.runs().get(i).displacement() < m.runs().get(i - 1).end()) ordered = false;
+        }
+        int h = 0;
+        for (TypeMap.Run r : m.runs()) {
+            while (ordered && h < m.holes().size() && m.holes().get(h).displacement() < r.displacement()) {
+                lines.add(holeLine(m.holes().get(h++)));
+            }
+            lines.add(String.format("%s  @%-6d %s x%d", INDENT, r.displacement(), r.type(), r.count()));
+        }
+        while (h < m.holes().size()) lines.add(holeLine(m.holes().get(h++)));
+        for (int i = 0; i < lines.size(); i++) {
+            if (i == MAP_LINES - 1 && lines.size() > MAP_LINES) {
+                out.add(INDENT + "  ... " + (lines.size() - i) + " more lines (--json has the whole map)");
+                break;
+            }
+            String line = fit(lines.get(i));
+            out.add(line.contains(" hole of ") ? paint(YELLOW, line) : line);
+        }
+        return out;
+    }
+
+    private static String holeLine(TypeMap.Hole hole) {
+        return String.format("%s  @%-6d hole of %d", INDENT, hole.displacement(), hole.length());
     }
 
     /** The host name gives way first when the line is too long: the states matter more. */
@@ -191,6 +272,7 @@ public final class HandleTable {
     /** The name a user knows it by: MPI name, else the call that made it, else its class. */
     private static String label(HandleInfo h) {
         if (h.name() != null && !h.name().isEmpty()) return h.name();
+        if (h.fileName() != null) return h.fileName().substring(h.fileName().lastIndexOf('/') + 1);
         if (h.creatingCall() != null) return h.creatingCall();
         if (h.bindingClass() != null) return h.bindingClass().substring(h.bindingClass().lastIndexOf('.') + 1);
         return "-";
@@ -221,6 +303,10 @@ public final class HandleTable {
                 return h.windowSize() == HandleInfo.UNKNOWN ? "" : h.windowSize() + " bytes";
             case ERRHANDLER:
                 return h.attachedTo().length == 0 ? "" : "on " + h.attachedTo().length;
+            case INFO:
+                return h.hasInfoPairs() ? h.infoPairCount() + (h.infoPairCount() == 1 ? " pair" : " pairs") : "";
+            case FILE:
+                return h.accessModeFlags() == null ? "" : h.accessModeFlags().replace("MODE_", "").toLowerCase(Locale.ROOT);
             default:
                 return "";
         }

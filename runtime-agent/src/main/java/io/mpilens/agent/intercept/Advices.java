@@ -158,6 +158,39 @@ public final class Advices {
         }
     }
 
+    /** An info's pair was set: the agent's copy of its pairs follows (no MPI call). */
+    public static final class InfoSet {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) String key, @Advice.Argument(1) String value,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.infoChanged(self, key, value, true);
+        }
+    }
+
+    public static final class InfoDelete {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) String key, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.infoChanged(self, key, null, false);
+        }
+    }
+
+    /** An attribute was cached on a communicator, window or datatype: keyval and a short text of the value. */
+    public static final class AttrSet {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) int keyval,
+                         @Advice.Argument(value = 1, typing = Assigner.Typing.DYNAMIC) Object value,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.attributeChanged(self, keyval, value, true);
+        }
+    }
+
+    public static final class AttrDelete {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Argument(0) int keyval, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) Interceptor.attributeChanged(self, keyval, null, false);
+        }
+    }
+
     public static final class Commit {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {

@@ -492,6 +492,43 @@ public final class Interceptor {
         }
     }
 
+    /** An info's pair was set ({@code set}) or deleted: the registry's copy of its pairs follows. */
+    public static void infoChanged(Object info, String key, String value, boolean set) {
+        if (info == null || key == null || insideAgent()) return;
+        try {
+            REGISTRY.infoChanged(info, key, value, set);
+        } catch (Throwable t) {
+            REGISTRY.internalError("info " + (set ? "set" : "delete"), t);
+        }
+    }
+
+    /** An attribute was cached ({@code set}) or deleted on a communicator, window or datatype. */
+    public static void attributeChanged(Object holder, int keyval, Object value, boolean set) {
+        if (holder == null || insideAgent()) return;
+        try {
+            REGISTRY.attributeChanged(holder, keyval, set ? valueText(value) : null);
+        } catch (Throwable t) {
+            REGISTRY.internalError("attribute " + (set ? "set" : "delete"), t);
+        }
+    }
+
+    /**
+     * An attribute value as text without running the application's code: strings, numbers,
+     * booleans and characters by value (JDK classes), arrays as type and length, anything else
+     * as its class name.
+     */
+    static String valueText(Object v) {
+        if (v == null) return "null";
+        if (v instanceof String) return '"' + (String) v + '"';
+        if (v instanceof Number || v instanceof Boolean || v instanceof Character) {
+            Class<?> c = v.getClass();
+            if (c.getName().startsWith("java.")) return v.toString();
+        }
+        Class<?> c = v.getClass();
+        if (c.isArray()) return c.getComponentType().getSimpleName() + "[" + java.lang.reflect.Array.getLength(v) + "]";
+        return c.getName() + " instance";
+    }
+
     public static void committed(Object datatype) {
         try {
             REGISTRY.committed(datatype);
@@ -678,11 +715,52 @@ public final class Interceptor {
             }
             case FILE:
                 s.ref0 = firstOfKind(p, args, HandleKind.COMMUNICATOR);
+                if (p.fileNameArg >= 0 && p.fileNameArg < args.length && args[p.fileNameArg] instanceof String) {
+                    s.fileName = (String) args[p.fileNameArg];
+                }
+                if (p.fileModeArg >= 0 && p.fileModeArg < args.length && args[p.fileModeArg] instanceof Integer) {
+                    s.fileMode = (Integer) args[p.fileModeArg];
+                    s.fileModeFlags = modeFlags(p, result.getClass().getClassLoader(), s.fileMode);
+                }
+                break;
+            case INFO:
+                if (selfKind == HandleKind.INFO) s.infoFrom = self; // dup: the copy starts with the original's pairs
                 break;
             default:
                 break;
         }
+        if (kind == HandleKind.WINDOW || kind == HandleKind.FILE || kind == HandleKind.COMMUNICATOR) {
+            s.createdWithInfo = firstOfKind(p, args, HandleKind.INFO);
+        }
         return s;
+    }
+
+    /** Mode bits spelled as the binding's MPI class names them ({@code MODE_CREATE|MODE_RDWR}); static field reads only. */
+    static String modeFlags(BindingProfile p, ClassLoader loader, int mode) {
+        if (p.fileModeFields.length == 0) return null;
+        Class<?> mpi;
+        try {
+            mpi = Class.forName(p.mpiClass, false, loader); // loaded long ago: MPI was initialised
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        int named = 0;
+        for (String name : p.fileModeFields) {
+            try {
+                Field f = mpi.getField(name);
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != int.class) continue;
+                int bit = f.getInt(null);
+                if (bit != 0 && (mode & bit) == bit) {
+                    out.append(out.length() == 0 ? "" : "|").append(name);
+                    named |= bit;
+                }
+            } catch (ReflectiveOperationException e) {
+                // a binding without this mode: not named
+            }
+        }
+        if ((mode & ~named) != 0) out.append(out.length() == 0 ? "" : "|").append("0x").append(Integer.toHexString(mode & ~named));
+        return out.toString();
     }
 
     /**

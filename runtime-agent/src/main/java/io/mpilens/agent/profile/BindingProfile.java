@@ -87,6 +87,19 @@ public final class BindingProfile {
     /** A request that finished (non-persistent) answers true; null if the binding has no such getter. */
     public String requestIsNullMethod;
 
+    // ---- info, files, attributes: recorded from the calls' own arguments (no MPI call); null: not in this binding
+    /** Instance (String key, String value) and (String key) methods of the info class that change its pairs. */
+    public String infoSetMethod, infoDeleteMethod;
+    /** Instance (int keyval, Object value) and (int keyval) methods that cache and delete an attribute. */
+    public String attrSetMethod, attrDeleteMethod;
+    /**
+     * A file's constructor: positions of its name and access mode; the MPI class's static int
+     * fields that name the access mode bits, in the order they are spelled out (the window
+     * assertion flags, MODE_NOCHECK..., share their values and are not among them).
+     */
+    public int fileNameArg = -1, fileModeArg = -1;
+    public String[] fileModeFields = new String[0];
+
     // attribute getters (instance methods without arguments unless noted)
     public String rankMethod, sizeMethod, nameMethod, isInterMethod, remoteSizeMethod;
     public String groupMethod, remoteGroupMethod;

@@ -33,6 +33,14 @@ final class OpenMpiProfile {
         p.testAllMethods = Set.of("testAll", "testAllStatus");
         p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitAny(), Set.of("testAny", "testAnyStatus", "testSome", "testSomeStatus"));
         p.requestIsNullMethod = "isNull";
+        p.infoSetMethod = "set";
+        p.infoDeleteMethod = "delete";
+        p.attrSetMethod = "setAttr";
+        p.attrDeleteMethod = "deleteAttr";
+        p.fileNameArg = 1; // File(comm, filename, amode [, info])
+        p.fileModeArg = 2;
+        p.fileModeFields = new String[] {"MODE_RDONLY", "MODE_RDWR", "MODE_WRONLY", "MODE_CREATE", "MODE_EXCL",
+            "MODE_DELETE_ON_CLOSE", "MODE_UNIQUE_OPEN", "MODE_SEQUENTIAL", "MODE_APPEND"};
         p.requestKeyField = "handle";
         p.handleWritebackMethod = "setHandles";
         // (buf, count, type, peer, tag [, ...])

@@ -32,6 +32,17 @@ public final class RowSpec {
     public int[] distSources, distDestinations;
     public boolean[] periods;
     public String[] stack;
+    /** An info made by dup: the info whose pairs the copy starts with. */
+    public Object infoFrom;
+    /** A window, file or communicator created with an info: that info (its pairs are copied as they are now). */
+    public Object createdWithInfo;
+    /** A file: its name and access mode as passed, the mode's bits by name; MIN_VALUE / null when not known. */
+    public String fileName;
+    public int fileMode = Integer.MIN_VALUE;
+    public String fileModeFlags;
+    /** Filled by the registry from the above: SIDE_INFO_PAIRS values, the info's id (0: none). */
+    long[] infoPairsSection;
+    long createdWithInfoId;
 
     public RowSpec(HandleKind kind) {
         this.kind = kind;

@@ -12,7 +12,9 @@ final class SideRecord {
         int n = size(spec.members) + size(spec.remoteMembers) + size(spec.dims)
                 + (spec.periods == null ? 0 : spec.periods.length + 2) + size(spec.graphIndex)
                 + size(spec.graphEdges) + size(spec.distSources) + size(spec.distDestinations) + (parentIds == null ? 0 : parentIds.length + 2)
-                + (spec.stack == null ? 0 : spec.stack.length + 2) + (spec.typeArgs == null ? 0 : spec.typeArgs.length + 2);
+                + (spec.stack == null ? 0 : spec.stack.length + 2) + (spec.typeArgs == null ? 0 : spec.typeArgs.length + 2)
+                + (spec.infoPairsSection == null ? 0 : spec.infoPairsSection.length + 2) + (spec.createdWithInfoId != 0 ? 3 : 0)
+                + (spec.fileName != null || spec.fileMode != Integer.MIN_VALUE ? 5 : 0);
         if (n == 0) return null;
         long[] out = new long[n];
         int at = 0;
@@ -37,6 +39,12 @@ final class SideRecord {
             out[at++] = SIDE_TYPE_ARGS;
             out[at++] = spec.typeArgs.length;
             at = typeArgs(out, at, spec.typeArgs, parentIdAt);
+        }
+        if (spec.infoPairsSection != null) at = put(out, at, SIDE_INFO_PAIRS, spec.infoPairsSection);
+        if (spec.createdWithInfoId != 0) at = put(out, at, SIDE_CREATED_WITH_INFO, new long[] {spec.createdWithInfoId});
+        if (spec.fileName != null || spec.fileMode != Integer.MIN_VALUE) {
+            at = put(out, at, SIDE_FILE, new long[] {registry.internBounded(spec.fileName), spec.fileMode,
+                registry.internBounded(spec.fileModeFlags)});
         }
         if (spec.stack != null) {
             out[at++] = SIDE_STACK;
@@ -76,6 +84,37 @@ final class SideRecord {
             i += 2 + n;
         }
         return at;
+    }
+
+    private static int put(long[] out, int at, int tag, long[] values) {
+        out[at++] = tag;
+        out[at++] = values.length;
+        for (long v : values) out[at++] = v;
+        return at;
+    }
+
+    /** {@code old} with its section {@code tag} replaced by {@code values} (removed when null), other sections kept in order. */
+    static long[] replace(long[] old, int tag, long[] values) {
+        int keep = 0;
+        int i = 0;
+        while (i + 1 < old.length) {
+            int n = (int) old[i + 1];
+            if ((int) old[i] != tag) keep += 2 + n;
+            i += 2 + n;
+        }
+        long[] out = new long[keep + (values == null ? 0 : values.length + 2)];
+        int at = 0;
+        i = 0;
+        while (i + 1 < old.length) {
+            int n = (int) old[i + 1];
+            if ((int) old[i] != tag) {
+                System.arraycopy(old, i, out, at, 2 + n);
+                at += 2 + n;
+            }
+            i += 2 + n;
+        }
+        if (values != null) put(out, at, tag, values);
+        return out;
     }
 
     private static int size(int[] v) {

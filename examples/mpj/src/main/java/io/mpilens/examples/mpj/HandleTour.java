@@ -61,6 +61,11 @@ public final class HandleTour {
         contig.Commit();
         Datatype vec = Datatype.Vector(2, 1, 4, contig); int vecLine = here();
         vec.Commit();
+        // type maps with holes, from basic types (MPJ Express counts in elements of the base type)
+        Datatype gapped = Datatype.Struct(new int[] {1, 2}, new int[] {0, 3}, new Datatype[] {MPI.INT, MPI.INT}); int gappedLine = here();
+        gapped.Commit();
+        Datatype hvec = Datatype.Hvector(3, 1, 2, MPI.INT); int hvecLine = here();
+        hvec.Commit();
         Op op = new Op(new MaxAbs(), true); int opLine = here();
 
         int splitRank = split.Rank();
@@ -88,7 +93,10 @@ public final class HandleTour {
         }
         group(tour, p, worldGroupLine, worldGroup, worldGroup).with("refCount", 0).print();
         group(tour, p, evensLine, evens, worldGroup).with("refCount", evensComm != null ? 1 : 0).with("communicators", evensComm != null ? "line:" + evensCommLine : "").print();
-        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT").print();
+        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT")
+                .with("typeMap", moved(contig)).print();
+        datatype(tour, p, gappedLine, gapped).with("typeArguments", "[1,2],[0,3],[MPI_INT,MPI_INT]").with("typeMap", moved(gapped)).print();
+        datatype(tour, p, hvecLine, hvec).with("typeArguments", "3,1,2,MPI_INT").with("typeMap", moved(hvec)).print();
         datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).with("typeArguments", "2,1,4,line:" + contigLine).print();
         tour.expect(p, opLine, "OP").with("state", "ACTIVE").print();
         tour.expect(p, recvLine, "REQUEST").with("peer", splitRank).with("tag", 77).with("persistent", false)
@@ -134,6 +142,8 @@ public final class HandleTour {
         graph.Free();
         cart.Free();
         dup.Free();
+        gapped.free();
+        hvec.free();
         worldGroup.free();
         MPI.Finalize();
         tour.pause("finalized");
@@ -168,6 +178,19 @@ public final class HandleTour {
         // MPJ counts size, extent and lower bound in base elements, not bytes
         return tour.expect(point, line, "DATATYPE").with("typeSize", t.Size()).with("extent", t.Extent())
                 .with("lowerBound", t.Lb()).with("committed", true);
+    }
+
+    /**
+     * What MPI itself moves for one element of {@code t} (built from MPI.INT): a self-send from
+     * a buffer whose element i holds i gives the source offsets in send order; as intervals, with
+     * the type's bounds, all in elements.
+     */
+    static String moved(Datatype t) throws MPIException {
+        int[] src = new int[64];
+        for (int i = 0; i < src.length; i++) src[i] = i;
+        int[] dst = new int[64];
+        mpi.Status s = MPI.COMM_SELF.Sendrecv(src, 0, 1, t, 0, 4242, dst, 0, dst.length, MPI.INT, 0, 4242);
+        return Tour.intervals(java.util.Arrays.copyOf(dst, s.Get_count(MPI.INT))) + ";lb=" + t.Lb() + ";extent=" + t.Extent();
     }
 
     private static int[] worldRanks(Group g, Group worldGroup) throws MPIException {

@@ -60,6 +60,14 @@ public final class HandleTour {
         Datatype vec = Datatype.createVector(2, 1, 4, contig); int vecLine = here();
         vec.commit();
         vec.setName("tour-vector");
+        // type maps with holes: a C-like struct MPI pads, a resized int (the vector above has a stride)
+        Datatype[] members = {MPI.INT, MPI.DOUBLE, MPI.SHORT};
+        Datatype padded = Datatype.createStruct(new int[] {1, 1, 1}, new int[] {0, 8, 16}, members); int paddedLine = here();
+        padded.commit();
+        padded.setName("tour-padded");
+        Datatype resized = Datatype.createResized(MPI.INT, 0, 12); int resizedLine = here();
+        resized.commit();
+        resized.setName("tour-resized");
 
         int splitRank = split.getRank();
         IntBuffer rbuf = MPI.newIntBuffer(1);
@@ -70,11 +78,32 @@ public final class HandleTour {
         Win win = new Win(MPI.newIntBuffer(16), 64, 4, MPI.INFO_NULL, world); int winLine = here();
         Info info = new Info(); int infoLine = here();
         info.set("mpilens", "tour");
+        // a file opened with that info; the info changes after: the file keeps the pairs it was opened with
+        info.set("access_style", "write_once");
+        info.set("scratch", "1");
+        String infoAtOpen = pairs(info);
+        String path = System.getProperty("java.io.tmpdir") + "/mpilens-tour-" + ProcessHandle.current().pid() + ".dat";
+        int mode = MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE;
+        mpi.File file = new mpi.File(MPI.COMM_SELF, path, mode, info); int fileLine = here();
+        info.set("access_style", "read_once");
+        info.delete("scratch");
+        Request write = file.iWriteAt(0, MPI.newIntBuffer(4), 4, MPI.INT); int writeLine = here();
+        // an attribute cached on COMM_WORLD
+        int keyval = Comm.createKeyval();
+        world.setAttr(keyval, "tour-attribute");
 
         // ---- pause 1: everything alive
         String p = "created";
         comm(tour, p, 0, world, worldGroup).with("predefined", true).with("match", "name")
-                .with("errhandler", "MPI_ERRORS_RETURN").print();
+                .with("errhandler", "MPI_ERRORS_RETURN").with("windows", "line:" + winLine)
+                .with("attributes", keyval + "=\"" + world.getAttr(keyval) + "\"").print();
+        tour.expect(p, 0, "COMMUNICATOR").with("match", "name").with("name", "MPI_COMM_SELF").with("files", "line:" + fileLine).print();
+        tour.expect(p, infoLine, "INFO").with("infoPairs", pairs(info)).with("usedBy", "line:" + fileLine).print();
+        tour.expect(p, fileLine, "FILE").with("fileName", path).with("accessMode", file.getAMode())
+                .with("accessModeFlags", "MODE_RDWR|MODE_CREATE|MODE_DELETE_ON_CLOSE").with("createdWithInfo", "line:" + infoLine)
+                .with("infoPairs", infoAtOpen).with("communicator", "MPI_COMM_SELF").print();
+        tour.expect(p, writeLine, "REQUEST").with("communicator", "line:" + fileLine).with("creatingCall", "iWriteAt")
+                .with("requestType", "file").with("complete", false).print();
         comm(tour, p, splitLine, split, worldGroup).with("state", "ACTIVE").with("refCount", 1)
                 .with("derivedFrom", "MPI_COMM_WORLD").print();
         comm(tour, p, dupLine, dup, worldGroup).with("state", "ACTIVE").with("refCount", 0)
@@ -100,8 +129,13 @@ public final class HandleTour {
         }
         group(tour, p, worldGroupLine, worldGroup, worldGroup).with("refCount", 0).print();
         group(tour, p, evensLine, evens, worldGroup).with("refCount", evensComm != null ? 1 : 0).with("communicators", evensComm != null ? "line:" + evensCommLine : "").print();
-        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT").print();
-        datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).with("typeArguments", "2,1,4,line:" + contigLine).print();
+        datatype(tour, p, contigLine, contig).with("state", "ACTIVE").with("refCount", 1).with("typeArguments", "4,MPI_INT")
+                .with("typeMap", moved(contig, 4)).print();
+        datatype(tour, p, vecLine, vec).with("parents", "line:" + contigLine).with("refCount", 0).with("typeArguments", "2,1,4,line:" + contigLine)
+                .with("typeMap", moved(vec, 4)).print();
+        datatype(tour, p, paddedLine, padded).with("typeArguments", "[1,1,1],[0,8,16],[MPI_INT,MPI_DOUBLE,MPI_SHORT]")
+                .with("typeMap", moved(padded, 1)).print();
+        datatype(tour, p, resizedLine, resized).with("typeArguments", "MPI_INT,0,12").with("typeMap", moved(resized, 4)).print();
         tour.expect(p, recvLine, "REQUEST").with("peer", splitRank).with("tag", 77).with("persistent", false)
                 .with("complete", false).with("communicator", "line:" + splitLine).with("creatingCall", "iRecv")
                 .with("requestType", "point-to-point").print();
@@ -151,7 +185,13 @@ public final class HandleTour {
         world.barrier();
 
         persistent.free();
+        padded.free();
+        resized.free();
         win.free();
+        write.waitFor();
+        file.close();
+        world.deleteAttr(keyval);
+        Comm.freeKeyval(keyval);
         info.free();
         if (evensComm != null) evensComm.free();
         evens.free();
@@ -194,6 +234,31 @@ public final class HandleTour {
         int[] ranks = new int[g.getSize()];
         for (int i = 0; i < ranks.length; i++) ranks[i] = i;
         return Group.translateRanks(g, ranks, worldGroup);
+    }
+
+    /** An info's pairs as the binding answers them, in its order: {@code k=v;k=v}. */
+    static String pairs(Info info) throws MPIException {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < info.size(); i++) {
+            String k = info.getKey(i);
+            s.append(i == 0 ? "" : ";").append(k).append('=').append(info.get(k));
+        }
+        return s.toString();
+    }
+
+    /**
+     * What MPI itself moves for one element of {@code t}: a self-send from a buffer whose byte i
+     * holds i, received as bytes, gives the source offsets in send order; as intervals, with the
+     * type's bounds in bytes ({@code baseBytes}: the binding reports them in base elements).
+     */
+    static String moved(Datatype t, int baseBytes) throws MPIException {
+        java.nio.ByteBuffer src = MPI.newByteBuffer(256);
+        for (int i = 0; i < 256; i++) src.put(i, (byte) i);
+        java.nio.ByteBuffer dst = MPI.newByteBuffer(256);
+        mpi.Status s = MPI.COMM_SELF.sendRecv(src, 1, t, 0, 4242, dst, 256, MPI.BYTE, 0, 4242);
+        int[] at = new int[s.getCount(MPI.BYTE)];
+        for (int i = 0; i < at.length; i++) at[i] = dst.get(i) & 0xff;
+        return Tour.intervals(at) + ";lb=" + t.getLb() * baseBytes + ";extent=" + t.getExtent() * baseBytes;
     }
 
     /** The native handle the binding keeps in its wrapper (a protected or private field). */
