@@ -8,7 +8,6 @@ import io.mpilens.headless.jdi.ThreadFrames;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.MpiLens;
-import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.headless.ft.Liveness;
@@ -45,7 +44,6 @@ import org.eclipse.jdt.internal.debug.core.model.JDIDebugTarget;
 public final class MpiJobs implements IDebugEventSetListener {
     /** Launch attribute naming the job in the views; otherwise the launch configuration's name. */
     public static final String ATTR_JOB_NAME = "io.mpilens.jobName";
-    private static final int READ_ATTEMPTS = 3;
     private static final long COALESCE_MILLIS = 150;
     private static final MpiJobs INSTANCE = new MpiJobs();
 
@@ -205,15 +203,9 @@ public final class MpiJobs implements IDebugEventSetListener {
         }
     }
 
-    /** Reads the registry of one JVM, again when it grew while being read. Blocks on JDWP. */
+    /** Reads the registry of one JVM ({@link MpiLens#read} reads again when it grew meanwhile). Blocks on JDWP. */
     static List<ProcessSnapshot> decode(VirtualMachine vm, String label) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return MpiLens.read(vm, label);
-            } catch (TargetChangedException e) { // the registry grew while we read it
-                if (attempt == READ_ATTEMPTS) throw e;
-            }
-        }
+        return MpiLens.read(vm, label);
     }
 
     /**

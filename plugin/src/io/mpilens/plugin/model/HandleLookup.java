@@ -1,11 +1,11 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.api.binding.BindingClasses;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,14 +17,6 @@ import java.util.Optional;
  * registry's C handle (see {@code plugin.debug.HandleVariables}).
  */
 public final class HandleLookup {
-    /** The wrapper classes whose subclasses are MPI handles, in both bindings (the agent's profiles). */
-    private static final Map<String, HandleKind> ROOTS = Map.of(
-            "mpi.Comm", HandleKind.COMMUNICATOR, "mpi.Request", HandleKind.REQUEST,
-            "mpi.Datatype", HandleKind.DATATYPE, "mpi.Group", HandleKind.GROUP,
-            "mpi.Win", HandleKind.WINDOW, "mpi.Errhandler", HandleKind.ERRHANDLER,
-            "mpi.Op", HandleKind.OP, "mpi.Info", HandleKind.INFO,
-            "mpi.File", HandleKind.FILE, "mpi.Message", HandleKind.MESSAGE);
-
     private HandleLookup() {
     }
 
@@ -40,7 +32,7 @@ public final class HandleLookup {
      */
     public static HandleKind kindOf(List<String> classAndSupers) {
         for (String c : classAndSupers) {
-            HandleKind k = ROOTS.get(c);
+            HandleKind k = BindingClasses.kindInAnyBinding(c); // the classes the agent's profiles intercept
             if (k != null) return k;
         }
         return null;

@@ -1,7 +1,6 @@
 package io.mpilens.headless;
 
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
@@ -10,7 +9,6 @@ import io.mpilens.headless.agentless.BindingObjects;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.headless.jdi.ThreadFrames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +26,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class JobSnapshotter {
     /** A registry replaced its arrays mid-read this many times in a row: give up. */
-    private static final int READ_ATTEMPTS = 3;
     private static final long POLL_MILLIS = 50;
 
     private final Duration timeout;
@@ -105,14 +102,7 @@ public final class JobSnapshotter {
     }
 
     private static List<ProcessSnapshot> decode(JdiTargetReader reader) {
-        RegistryDecoder decoder = new RegistryDecoder(reader);
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return decoder.decode();
-            } catch (TargetChangedException e) {
-                if (attempt == READ_ATTEMPTS) throw e;
-            }
-        }
+        return MpiLens.decode(reader);
     }
 
     private final class Task {

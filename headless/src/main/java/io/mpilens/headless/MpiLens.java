@@ -5,6 +5,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.headless.json.SnapshotJson;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,15 +53,33 @@ public final class MpiLens {
      * Runs on the calling thread, so without a deadline.
      */
     public static List<ProcessSnapshot> read(VirtualMachine vm, String description) {
-        return new RegistryDecoder(JdiTargetReader.wrap(vm, description)).decode();
+        return decode(JdiTargetReader.wrap(vm, description));
     }
 
-    /** The public JSON form, schema {@value SnapshotJson#SCHEMA}. */
+    /** Times a live read starts over when the registry grew while it was read. */
+    static final int READ_ATTEMPTS = 3;
+
+    /**
+     * The one place a live read is made consistent: decoded again when the registry grew
+     * while being read ({@link TargetChangedException}), at most {@link #READ_ATTEMPTS} times.
+     */
+    static List<ProcessSnapshot> decode(JdiTargetReader reader) {
+        RegistryDecoder decoder = new RegistryDecoder(reader);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return decoder.decode();
+            } catch (TargetChangedException e) {
+                if (attempt == READ_ATTEMPTS) throw e;
+            }
+        }
+    }
+
     /** The MPI processes recorded in a heap dump (.hprof, plain or gzip), as {@link #attach} shows them live. */
     public static List<ProcessSnapshot> openHeapDump(java.nio.file.Path dump) {
         return io.mpilens.headless.hprof.HeapDumps.read(dump);
     }
 
+    /** The public JSON form, schema {@value SnapshotJson#SCHEMA}. */
     public static String toJson(JobSnapshot job) {
         return SnapshotJson.write(job);
     }

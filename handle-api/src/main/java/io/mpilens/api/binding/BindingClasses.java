@@ -35,6 +35,12 @@ public final class BindingClasses {
             // mpi.Intracomm delegates to an IntracommImpl (PureIntracomm, NativeIntracomm), itself a Comm
             Set.of("mpi.IntracommImpl"));
 
+    /** The kind a class of either binding wraps (the class itself, not its superclasses); null if none. */
+    public static HandleKind kindInAnyBinding(String className) {
+        HandleKind k = OPEN_MPI.handleClasses.get(className);
+        return k != null ? k : MPJ_EXPRESS.handleClasses.get(className);
+    }
+
     /** The binding profile id: {@code openmpi}, {@code mpj}. */
     public String id() {
         return id;

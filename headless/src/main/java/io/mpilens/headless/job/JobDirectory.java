@@ -1,5 +1,6 @@
 package io.mpilens.headless.job;
 
+import io.mpilens.api.job.JobRecordLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -25,15 +26,11 @@ import java.util.regex.Pattern;
  * decides which address mpilens connects a debugger to.
  */
 public final class JobDirectory {
-    public static final String ROOT_ENV = "MPILENS_JOBS";
-    public static final String ROOT_PROPERTY = "mpilens.jobs";
-    public static final String SCHEMA = "mpilens-job-record/1";
     private static final Set<PosixFilePermission> GROUP_OR_OTHER = Set.of(
             PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
             PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
     /** How many known job ids an error message names (newest first). */
     private static final int KNOWN_SHOWN = 8;
-    private static final Pattern RECORD_FILE = Pattern.compile("rank-(\\d+)\\.json");
 
     private final Path root;
     private final String uid;
@@ -45,13 +42,7 @@ public final class JobDirectory {
 
     /** The directory the agents of this user write to, as they compute it. */
     public static JobDirectory forCurrentUser(Map<String, String> env) {
-        String property = System.getProperty(ROOT_PROPERTY);
-        if (property != null && !property.isBlank()) return new JobDirectory(Paths.get(property));
-        String dir = env.get(ROOT_ENV);
-        if (dir != null && !dir.isBlank()) return new JobDirectory(Paths.get(dir));
-        String base = env.getOrDefault("XDG_RUNTIME_DIR", "");
-        if (base.isBlank()) base = "/tmp";
-        return new JobDirectory(Paths.get(base, "mpilens-" + currentUid(), "jobs"));
+        return new JobDirectory(JobRecordLayout.root(env, System.getProperty(JobRecordLayout.ROOT_PROPERTY), currentUid()));
     }
 
     public Path root() {
@@ -193,9 +184,9 @@ public final class JobDirectory {
             refused.add(badDir);
             return new JobEntry(dir.getFileName().toString(), dir, records, refused);
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "rank-*.json")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, JobRecordLayout.RECORD_GLOB)) {
             for (Path f : files) {
-                if (!RECORD_FILE.matcher(f.getFileName().toString()).matches()) continue;
+                if (JobRecordLayout.rankOfRecordFile(f.getFileName().toString()) < 0) continue;
                 String bad = unsafe(f, false);
                 if (bad != null) {
                     refused.add(bad);
@@ -242,13 +233,17 @@ public final class JobDirectory {
         Map<String, String> f = new java.util.HashMap<>();
         Matcher m = FIELD.matcher(text);
         while (m.find()) f.put(m.group(1), m.group(3) != null ? unescape(m.group(3)) : m.group(2).equals("null") ? null : m.group(2));
-        if (!SCHEMA.equals(f.get("schema"))) {
-            throw new IOException("schema " + f.get("schema") + ", expected " + SCHEMA + " (agent of another version?)");
+        String schema = f.get(JobRecordLayout.FIELD_SCHEMA);
+        if (!JobRecordLayout.SCHEMA.equals(schema)) {
+            throw new IOException("schema " + schema + ", expected " + JobRecordLayout.SCHEMA + " (agent of another version?)");
         }
-        return new JobRecord(f.get("job"), integer(f, "rank"), integer(f, "size"), number(f, "pid"),
-                number(f, "parentPid"), f.get("host"), f.get("jdwp"), f.get("binding"), integer(f, "epoch"),
-                Instant.ofEpochMilli(number(f, "startTime")), Instant.ofEpochMilli(number(f, "updated")),
-                f.get("mpiState"), f.get("agentVersion"), file);
+        return new JobRecord(f.get(JobRecordLayout.FIELD_JOB), integer(f, JobRecordLayout.FIELD_RANK),
+                integer(f, JobRecordLayout.FIELD_SIZE), number(f, JobRecordLayout.FIELD_PID),
+                number(f, JobRecordLayout.FIELD_PARENT_PID), f.get(JobRecordLayout.FIELD_HOST), f.get(JobRecordLayout.FIELD_JDWP),
+                f.get(JobRecordLayout.FIELD_BINDING), integer(f, JobRecordLayout.FIELD_EPOCH),
+                Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_START_TIME)),
+                Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_UPDATED)),
+                f.get(JobRecordLayout.FIELD_MPI_STATE), f.get(JobRecordLayout.FIELD_AGENT_VERSION), file);
     }
 
     private static long number(Map<String, String> f, String name) throws IOException {

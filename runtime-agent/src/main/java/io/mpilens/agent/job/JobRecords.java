@@ -1,5 +1,6 @@
 package io.mpilens.agent.job;
 
+import io.mpilens.api.job.JobRecordLayout;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -8,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -26,16 +26,9 @@ import java.util.TreeMap;
  * <p>The format is read by {@code io.mpilens.headless.job.JobDirectory}; field names are the contract.
  */
 public final class JobRecords {
-    public static final String SCHEMA = "mpilens-job-record/1";
-    /** Overrides the root directory (system property, then environment). */
-    public static final String ROOT_PROPERTY = "mpilens.jobs";
-    public static final String ROOT_ENV = "MPILENS_JOBS";
-    /** The job id our launcher gives every rank (system property, then environment). */
-    public static final String JOB_PROPERTY = "mpilens.job";
-    public static final String JOB_ENV = "MPILENS_JOB";
     private static final String JDWP_PROPERTY = "sun.jdwp.listenerAddress";
     private static final long REFRESH_MILLIS = 250;
-    private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString(JobRecordLayout.DIRECTORY_MODE);
 
     private static volatile Instrumentation instrumentation;
     private static volatile String agentVersion = "dev";
@@ -97,7 +90,7 @@ public final class JobRecords {
     /** The job id: our launcher's, else Open MPI's, else the parent process. Safe as a file name. */
     static String jobId(Map<String, String> env, String property, long parentPid) {
         String id = property;
-        if (blank(id)) id = env.get(JOB_ENV);
+        if (blank(id)) id = env.get(JobRecordLayout.JOB_ENV);
         if (blank(id)) id = env.get("PMIX_NAMESPACE");
         if (blank(id)) id = env.get("OMPI_MCA_orte_ess_jobid");
         if (blank(id)) id = "ppid-" + parentPid;
@@ -111,14 +104,6 @@ public final class JobRecords {
         return new String(safe);
     }
 
-    /** {@code <root>} holding one directory per job. */
-    static Path root(Map<String, String> env, String property, String uid) {
-        if (!blank(property)) return Paths.get(property);
-        if (!blank(env.get(ROOT_ENV))) return Paths.get(env.get(ROOT_ENV));
-        String base = env.get("XDG_RUNTIME_DIR");
-        if (blank(base)) base = "/tmp";
-        return Paths.get(base, "mpilens-" + uid, "jobs");
-    }
 
     /** {@code host:port} from the JDWP agent's listener property ({@code dt_socket:PORT} or {@code dt_socket:HOST:PORT}). */
     static String parseListenerAddress(String value) {
@@ -154,12 +139,12 @@ public final class JobRecords {
         if (jobDir != null) return jobDir;
         Map<String, String> env = System.getenv();
         long ppid = ThisProcess.parentPid();
-        String property = System.getProperty(ROOT_PROPERTY);
-        Path root = root(env, property, uid());
-        boolean defaultRoot = blank(property) && blank(env.get(ROOT_ENV));
+        String property = System.getProperty(JobRecordLayout.ROOT_PROPERTY);
+        Path root = JobRecordLayout.root(env, property, uid());
+        boolean defaultRoot = JobRecordLayout.isDefaultRoot(env, property);
         if (defaultRoot) createPrivate(root.getParent()); // mpilens-<uid> under /tmp or $XDG_RUNTIME_DIR
         createPrivate(root);
-        jobId = jobId(env, System.getProperty(JOB_PROPERTY), ppid);
+        jobId = jobId(env, System.getProperty(JobRecordLayout.JOB_PROPERTY), ppid);
         Path dir = root.resolve(jobId);
         createPrivate(dir);
         jobDir = dir;
@@ -195,11 +180,11 @@ public final class JobRecords {
 
     /** Epoch 0, or the previous record's + 1 when it was written by another process. */
     private static int nextEpoch(int rank) throws IOException {
-        Path old = jobDir().resolve("rank-" + rank + ".json");
+        Path old = jobDir().resolve(JobRecordLayout.recordFileName(rank));
         if (!Files.isRegularFile(old, LinkOption.NOFOLLOW_LINKS)) return 0;
         String text = ThisProcess.read(old.toString());
-        long previous = text == null ? -1 : numberAfter(text, "\"epoch\":");
-        long pid = text == null ? -1 : numberAfter(text, "\"pid\":");
+        long previous = text == null ? -1 : numberAfter(text, "\"" + JobRecordLayout.FIELD_EPOCH + "\":");
+        long pid = text == null ? -1 : numberAfter(text, "\"" + JobRecordLayout.FIELD_PID + "\":");
         if (previous < 0 || pid < 0) return 0;
         return pid == ThisProcess.pid() ? (int) previous : (int) previous + 1;
     }
@@ -215,7 +200,7 @@ public final class JobRecords {
     }
 
     private static void write(Record r) throws IOException {
-        writeAtomically(jobDir().resolve("rank-" + r.rank + ".json"), json(r).getBytes(StandardCharsets.UTF_8));
+        writeAtomically(jobDir().resolve(JobRecordLayout.recordFileName(r.rank)), json(r).getBytes(StandardCharsets.UTF_8));
     }
 
     private static final java.util.concurrent.atomic.AtomicLong TEMPORARIES = new java.util.concurrent.atomic.AtomicLong();
@@ -248,24 +233,28 @@ public final class JobRecords {
 
     private static String json(Record r) {
         StringBuilder b = new StringBuilder(320);
-        b.append("{\"schema\":").append(quote(SCHEMA))
-                .append(",\"job\":").append(quote(jobId))
-                .append(",\"rank\":").append(r.rank)
-                .append(",\"size\":").append(r.size)
-                .append(",\"pid\":").append(r.pid)
-                .append(",\"parentPid\":").append(r.parentPid)
-                .append(",\"host\":").append(quote(io.mpilens.api.job.HostName.local()))
-                .append(",\"jdwp\":").append(r.jdwp == null ? "null" : quote(r.jdwp))
-                .append(",\"binding\":").append(quote(binding))
-                .append(",\"epoch\":").append(r.epoch)
-                .append(",\"startTime\":").append(r.startTime)
-                .append(",\"updated\":").append(System.currentTimeMillis())
-                .append(",\"mpiState\":").append(quote(r.mpiState))
-                .append(",\"agentVersion\":").append(quote(agentVersion))
-                .append("}\n");
+        field(b, JobRecordLayout.FIELD_SCHEMA, quote(JobRecordLayout.SCHEMA));
+        field(b, JobRecordLayout.FIELD_JOB, quote(jobId));
+        field(b, JobRecordLayout.FIELD_RANK, Integer.toString(r.rank));
+        field(b, JobRecordLayout.FIELD_SIZE, Integer.toString(r.size));
+        field(b, JobRecordLayout.FIELD_PID, Long.toString(r.pid));
+        field(b, JobRecordLayout.FIELD_PARENT_PID, Long.toString(r.parentPid));
+        field(b, JobRecordLayout.FIELD_HOST, quote(io.mpilens.api.job.HostName.local()));
+        field(b, JobRecordLayout.FIELD_JDWP, r.jdwp == null ? "null" : quote(r.jdwp));
+        field(b, JobRecordLayout.FIELD_BINDING, quote(binding));
+        field(b, JobRecordLayout.FIELD_EPOCH, Integer.toString(r.epoch));
+        field(b, JobRecordLayout.FIELD_START_TIME, Long.toString(r.startTime));
+        field(b, JobRecordLayout.FIELD_UPDATED, Long.toString(System.currentTimeMillis()));
+        field(b, JobRecordLayout.FIELD_MPI_STATE, quote(r.mpiState));
+        field(b, JobRecordLayout.FIELD_AGENT_VERSION, quote(agentVersion));
+        b.append("}\n");
         return b.toString();
     }
 
+
+    private static void field(StringBuilder b, String name, String json) {
+        b.append(b.length() == 0 ? "{" : ",").append('"').append(name).append("\":").append(json);
+    }
 
     private static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');

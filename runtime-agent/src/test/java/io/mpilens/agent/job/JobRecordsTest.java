@@ -37,10 +37,10 @@ class JobRecordsTest {
     @Test
     void recordsGoUnderTheRuntimeDirectoryElseTmp() {
         assertEquals(Paths.get("/run/user/1000/mpilens-1000/jobs"),
-                JobRecords.root(Map.of("XDG_RUNTIME_DIR", "/run/user/1000"), null, "1000"));
-        assertEquals(Paths.get("/tmp/mpilens-1000/jobs"), JobRecords.root(Map.of(), null, "1000"));
-        assertEquals(Paths.get("/x"), JobRecords.root(Map.of("MPILENS_JOBS", "/x"), null, "1000"));
-        assertEquals(Paths.get("/y"), JobRecords.root(Map.of("MPILENS_JOBS", "/x"), "/y", "1000"));
+                io.mpilens.api.job.JobRecordLayout.root(Map.of("XDG_RUNTIME_DIR", "/run/user/1000"), null, "1000"));
+        assertEquals(Paths.get("/tmp/mpilens-1000/jobs"), io.mpilens.api.job.JobRecordLayout.root(Map.of(), null, "1000"));
+        assertEquals(Paths.get("/x"), io.mpilens.api.job.JobRecordLayout.root(Map.of("MPILENS_JOBS", "/x"), null, "1000"));
+        assertEquals(Paths.get("/y"), io.mpilens.api.job.JobRecordLayout.root(Map.of("MPILENS_JOBS", "/x"), "/y", "1000"));
     }
 
     @Test
