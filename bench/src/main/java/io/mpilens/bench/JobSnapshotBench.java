@@ -1,8 +1,6 @@
 package io.mpilens.bench;
 
-import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
@@ -10,6 +8,8 @@ import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.JobSnapshotter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

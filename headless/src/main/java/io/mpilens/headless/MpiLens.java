@@ -2,11 +2,11 @@ package io.mpilens.headless;
 
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshotter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,25 +53,7 @@ public final class MpiLens {
      * Runs on the calling thread, so without a deadline.
      */
     public static List<ProcessSnapshot> read(VirtualMachine vm, String description) {
-        return decode(JdiTargetReader.wrap(vm, description));
-    }
-
-    /** Times a live read starts over when the registry grew while it was read. */
-    static final int READ_ATTEMPTS = 3;
-
-    /**
-     * The one place a live read is made consistent: decoded again when the registry grew
-     * while being read ({@link TargetChangedException}), at most {@link #READ_ATTEMPTS} times.
-     */
-    static List<ProcessSnapshot> decode(JdiTargetReader reader) {
-        RegistryDecoder decoder = new RegistryDecoder(reader);
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return decoder.decode();
-            } catch (TargetChangedException e) {
-                if (attempt == READ_ATTEMPTS) throw e;
-            }
-        }
+        return JobSnapshotter.decode(JdiTargetReader.wrap(vm, description));
     }
 
     /** The MPI processes recorded in a heap dump (.hprof, plain or gzip), as {@link #attach} shows them live. */

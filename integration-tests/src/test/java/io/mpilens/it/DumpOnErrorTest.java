@@ -51,7 +51,7 @@ class DumpOnErrorTest {
                     && "dup".equals(h.creatingCall())), "the duplicated communicator: " + rank0.handles());
 
             // cominfo/hostinfo on this dump: a dump written as the rank died is evidence of its death
-            io.mpilens.headless.ft.RankStatus status = io.mpilens.headless.hprof.HeapDumpJob.read(files, null).model()
+            io.mpilens.headless.ft.RankStatus status = io.mpilens.headless.observe.HeapDumpJob.read(files, null).model()
                     .rank(0).orElseThrow();
             assertEquals(io.mpilens.headless.ft.ProcessState.FAILED, status.state());
             assertEquals("dumped as it died (" + name + ")", status.evidence());

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.observe.JobObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

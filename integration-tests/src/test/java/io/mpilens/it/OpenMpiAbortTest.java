@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.observe.JobObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

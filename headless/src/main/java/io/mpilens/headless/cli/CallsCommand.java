@@ -3,17 +3,17 @@ package io.mpilens.headless.cli;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code mpilens calls}: the MPI call each thread of each rank is inside, flagged when it can

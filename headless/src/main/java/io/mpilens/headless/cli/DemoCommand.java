@@ -3,12 +3,12 @@ package io.mpilens.headless.cli;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.target.TargetReadException;
-import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,11 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Starts the 4-rank HandleTour example with the agent and JDWP on every rank, lets it reach the

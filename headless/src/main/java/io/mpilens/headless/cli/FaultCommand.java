@@ -1,12 +1,12 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
-import io.mpilens.headless.hprof.HeapDumpJob;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.observe.HeapDumpJob;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
@@ -17,13 +17,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** What {@code cominfo}, {@code hostinfo} and {@code calls} share: observe the job once, print part of the model. */
 abstract class FaultCommand implements Callable<Integer> {

@@ -1,8 +1,8 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.JobSnapshot;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.text.AgentlessTable;
 import io.mpilens.headless.text.HandleTable;
 import java.io.PrintWriter;
@@ -12,9 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * What every command that shows handles shares ({@code handles}, {@code dump}, {@code demo}):

@@ -1,20 +1,20 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.JobSnapshot;
-import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.text.RankRanges;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code mpilens handles}: the MPI handles of every rank, read over JDWP. */
 @Command(name = "handles", mixinStandardHelpOptions = true,

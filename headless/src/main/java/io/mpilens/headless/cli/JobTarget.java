@@ -1,12 +1,12 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.JobSnapshot;
-import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.agentless.AgentlessProcess;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshotter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +16,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code --job ID} or {@code --attach HOST:PORT,…}: which ranks a command reads. */
 final class JobTarget {

@@ -1,9 +1,9 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -63,15 +63,15 @@ final class JobsCommand implements Callable<Integer> {
             return MpiLensCli.EXIT_INTERNAL;
         }
         if (json) {
-            out.println(FaultJson.jobs(jobs));
+            out.println(FaultJson.jobs(jobs, JobObserver::processRunning));
         } else if (jobs.isEmpty()) {
             out.println("no jobs in " + dir.root());
             out.println("(ranks register when MPI_Init returns with the mpilens agent loaded)");
         } else {
             out.println(row("JOB", "RANKS", "ALIVE", "BINDING", "STARTED", List.of("HOSTS")));
             for (JobDirectory.JobEntry j : jobs) {
-                long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(FaultJson.alive(r))).count();
-                boolean unknown = j.records().stream().anyMatch(r -> FaultJson.alive(r) == null);
+                long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(JobObserver.processRunning(r))).count();
+                boolean unknown = j.records().stream().anyMatch(r -> JobObserver.processRunning(r) == null);
                 TreeSet<String> hosts = new TreeSet<>();
                 TreeSet<String> bindings = new TreeSet<>();
                 for (JobRecord r : j.records()) {

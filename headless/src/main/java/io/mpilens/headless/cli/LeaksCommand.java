@@ -1,10 +1,9 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.leaks.LeakReport;
-
-import io.mpilens.headless.JobSnapshot;
-import io.mpilens.headless.JobSnapshotter;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.leaks.LeakReport;
+import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshotter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.job.JobDirectory;
@@ -10,6 +9,7 @@ import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import java.io.IOException;
 import java.io.PrintWriter;

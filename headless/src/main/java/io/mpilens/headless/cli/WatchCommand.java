@@ -3,12 +3,12 @@ package io.mpilens.headless.cli;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
-import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import io.mpilens.headless.text.RankRanges;
@@ -24,9 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code mpilens watch}: observes the job round after round and prints each transition as it is

@@ -3,13 +3,11 @@ package io.mpilens.headless.json;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
-import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.ft.JobModel;
-import io.mpilens.headless.ft.JobObserver;
-import io.mpilens.headless.ft.LocalProcesses;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
+import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import java.util.List;
@@ -134,7 +132,8 @@ public final class FaultJson {
         w.endArray().endObject();
     }
 
-    public static String jobs(List<JobDirectory.JobEntry> jobs) {
+    /** {@code alive}: whether a record's process still runs, null when this machine cannot tell (the observer layer answers it). */
+    public static String jobs(List<JobDirectory.JobEntry> jobs, java.util.function.Function<JobRecord, Boolean> alive) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).name("jobs").beginArray();
         for (JobDirectory.JobEntry j : jobs) {
             w.beginObject().field("id", j.id()).field("dir", j.dir().toString()).name("ranks").beginArray();
@@ -144,9 +143,9 @@ public final class FaultJson {
                         .field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
                         .field("mpiState", r.mpiState()).name("alive");
-                Boolean alive = alive(r);
-                if (alive == null) w.value((String) null);
-                else w.value(alive.booleanValue());
+                Boolean running = alive.apply(r);
+                if (running == null) w.value((String) null);
+                else w.value(running.booleanValue());
                 w.endObject();
             }
             w.endArray().name("refused").beginArray();
@@ -156,13 +155,7 @@ public final class FaultJson {
         return w.endArray().endObject().toString();
     }
 
-    /**
-     * Whether the record's process still runs: null when it runs on another host (this machine
-     * cannot tell), false when its pid is gone, a zombie or reused by another process.
-     */
-    public static Boolean alive(JobRecord r) {
-        return LocalProcesses.isLocal(r.host()) ? !JobObserver.ended(r) : null;
-    }
+
 
     private static void pending(JsonWriter w, JobModel m) {
         w.name("pendingOnFailed").beginArray();

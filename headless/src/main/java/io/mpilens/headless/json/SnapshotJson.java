@@ -8,7 +8,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
 import io.mpilens.api.model.TypeArgument;
 import io.mpilens.api.model.TypeMap;
-import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

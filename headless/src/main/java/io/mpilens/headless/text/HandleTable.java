@@ -7,7 +7,7 @@ import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.TypeMap;
-import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshot;
 import java.io.Console;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

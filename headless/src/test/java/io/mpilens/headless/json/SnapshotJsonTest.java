@@ -11,7 +11,7 @@ import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.TypeArgument;
-import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.testing.Snapshots;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -11,7 +11,7 @@ import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.testing.Snapshots;
 import java.util.ArrayList;
 import java.util.List;

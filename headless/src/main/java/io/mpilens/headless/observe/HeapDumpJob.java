@@ -1,4 +1,4 @@
-package io.mpilens.headless.hprof;
+package io.mpilens.headless.observe;
 
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
@@ -10,6 +10,8 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.hprof.HeapDumps;
+import io.mpilens.headless.hprof.HprofTargetReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

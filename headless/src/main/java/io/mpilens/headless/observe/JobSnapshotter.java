@@ -1,6 +1,7 @@
-package io.mpilens.headless;
+package io.mpilens.headless.observe;
 
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
@@ -9,6 +10,7 @@ import io.mpilens.headless.agentless.BindingObjects;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.headless.jdi.ThreadFrames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,8 +103,23 @@ public final class JobSnapshotter {
         return t.await();
     }
 
-    private static List<ProcessSnapshot> decode(JdiTargetReader reader) {
-        return MpiLens.decode(reader);
+    /** Times a live read starts over when the registry grew while it was read. */
+    static final int READ_ATTEMPTS = 3;
+
+    /**
+     * The one place a live read is made consistent (the CLI, the Eclipse views and
+     * {@code MpiLens.read} all come here): decoded again when the registry grew while being
+     * read ({@link TargetChangedException}), at most {@link #READ_ATTEMPTS} times.
+     */
+    public static List<ProcessSnapshot> decode(JdiTargetReader reader) {
+        RegistryDecoder decoder = new RegistryDecoder(reader);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return decoder.decode();
+            } catch (TargetChangedException e) {
+                if (attempt == READ_ATTEMPTS) throw e;
+            }
+        }
     }
 
     private final class Task {

@@ -1,4 +1,4 @@
-package io.mpilens.headless;
+package io.mpilens.headless.observe;
 
 import io.mpilens.api.model.ProcessSnapshot;
 import java.util.ArrayList;

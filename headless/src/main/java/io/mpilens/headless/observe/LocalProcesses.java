@@ -1,5 +1,6 @@
-package io.mpilens.headless.ft;
+package io.mpilens.headless.observe;
 
+import io.mpilens.headless.ft.HostView;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.mpilens.headless;
+package io.mpilens.headless.observe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,7 @@ import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
+import io.mpilens.headless.MpiLens;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.testing.FieldsTarget;
 import io.mpilens.headless.testing.RegistryTarget;

@@ -1,10 +1,17 @@
-package io.mpilens.headless.ft;
+package io.mpilens.headless.observe;
 
 import com.sun.jdi.VMDisconnectedException;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
-import io.mpilens.headless.JobSnapshotter;
+import io.mpilens.headless.ft.FaultModel;
+import io.mpilens.headless.ft.InFlightCalls;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.Liveness;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Timeline;
+import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
@@ -363,5 +370,13 @@ public final class JobObserver {
     @Override
     public String toString() {
         return "JobObserver[" + Objects.requireNonNullElse(jobId, String.valueOf(bareAddresses)) + "]";
+    }
+
+    /**
+     * Whether the record's process still runs: null when it runs on another host (this machine
+     * cannot tell), false when its pid is gone, a zombie or reused by another process.
+     */
+    public static Boolean processRunning(JobRecord r) {
+        return aliveLocal(r);
     }
 }
