@@ -119,8 +119,28 @@ class MpiViewsInWorkbenchTest {
     static final Duration START = Duration.ofSeconds(90);
     private static final long UI_WAIT_MILLIS = 60_000;
     private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
-    /** {@code world.barrier()} right after the "orphans" pause. */
-    private static final int BREAK_LINE = 140;
+    /** {@code world.barrier()} right after the "orphans" pause, found in the tour's source. */
+    private static final int BREAK_LINE = lineAfterPause(ROOT.resolve("examples/openmpi/src/main/java/io/mpilens/examples/openmpi/HandleTour.java"),
+            "orphans", "world.barrier();");
+
+    /**
+     * The line of the first {@code call} after the tour's {@code p = "point";}: a breakpoint
+     * that follows the example when lines are added to it.
+     */
+    static int lineAfterPause(Path source, String point, String call) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(source);
+            boolean inPoint = false;
+            for (int i = 0; i < lines.size(); i++) {
+                String l = lines.get(i).trim();
+                if (l.equals("p = \"" + point + "\";")) inPoint = true;
+                else if (inPoint && l.equals(call)) return i + 1;
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no " + call + " after the \"" + point + "\" pause in " + source);
+    }
 
     @Test
     void anMpiJavaApplicationLaunchShowsItsRanksInTheMpiViewsAndAKilledRankFails() throws Exception {

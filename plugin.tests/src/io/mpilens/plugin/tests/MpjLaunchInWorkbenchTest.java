@@ -52,8 +52,9 @@ import org.junit.jupiter.api.Test;
  */
 class MpjLaunchInWorkbenchTest {
     private static final String TOUR = "io.mpilens.examples.mpj.HandleTour";
-    /** {@code world.Barrier()} right after the "orphans" pause. */
-    private static final int BREAK_LINE = 116;
+    /** {@code world.Barrier()} right after the "orphans" pause, found in the tour's source. */
+    private static final int BREAK_LINE = MpiViewsInWorkbenchTest.lineAfterPause(java.nio.file.Paths.get(System.getProperty("mpilens.root", ".."))
+            .toAbsolutePath().normalize().resolve("examples/mpj/src/main/java/io/mpilens/examples/mpj/HandleTour.java"), "orphans", "world.Barrier();");
 
     @Test
     void anMpjMulticoreLaunchIsOneTargetWhoseRankThreadsShowTheirHandles() throws Exception {

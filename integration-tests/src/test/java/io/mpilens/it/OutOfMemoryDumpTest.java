@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * -XX:+HeapDumpOnOutOfMemoryError together with the agent's dumpOnError, as the README shows: a
+ * -XX:+HeapDumpOnOutOfMemoryError together with the agent's dumpOnError, as docs/cli.md shows: a
  * real Open MPI rank with a small heap runs out of it; the JVM's own dump (written at the failed
  * allocation) and the agent's (written as the error kills the thread) both decode to its registry.
  */

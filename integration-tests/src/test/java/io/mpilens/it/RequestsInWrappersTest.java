@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Open MPI requests in their wrappers (agent option {@code requestsInWrappers=true}), on the example
  * {@code RequestsInWrappers}: a pending request the application keeps is shown with its call,
  * peer, tag and communicator; one whose wrapper it dropped is not (MPI still runs it; the design
- * cannot see it, as the README says); a freed communicator is held by the request pending on it,
+ * cannot see it, as docs/cli.md says); a freed communicator is held by the request pending on it,
  * released when that request completes, and gone from the registry once its wrapper is
  * collected. A heap dump of the same moment shows the same. The agent's health stays clean.
  */

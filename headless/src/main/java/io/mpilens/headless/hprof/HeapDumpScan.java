@@ -452,7 +452,7 @@ final class HeapDumpScan implements AutoCloseable {
      * itself (a class, anything odd or damaged, a failure of any kind: the pass's own checks then
      * name the damage). Segments are independent in HPROF, so nothing else is shared. Off by
      * default: on the loaded 2-vCPU machine it was measured on it cost 10–25% more CPU and no
-     * wall time (performance.md §4), and with it the first pass does not stop at the registry
+     * wall time (docs/performance.md, "Heap dumps"), and with it the first pass does not stop at the registry
      * but reads the whole dump; {@code -Dmpilens.hprof.threads=2} turns it on for dumps
      * with at least {@value #PARALLEL_FROM_DEFAULT} bytes of segments
      * ({@code -Dmpilens.hprof.parallelFrom=BYTES} changes that).
@@ -1070,7 +1070,7 @@ final class HeapDumpScan implements AutoCloseable {
     }
 
     /**
-     * Whole passes through mapped windows instead of reads into a buffer (see performance.md §4):
+     * Whole passes through mapped windows instead of reads into a buffer (see docs/performance.md, "Heap dumps"):
      * on by default (less CPU, no copy); {@code -Dmpilens.hprof.mmap=false} reads into a buffer instead.
      */
     private static final boolean MAPPED_PASSES = !"false".equals(System.getProperty("mpilens.hprof.mmap"));
