@@ -14,9 +14,7 @@ import java.lang.ref.ReferenceQueue;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The handle registry: one per JVM, in the application's heap, laid out as
@@ -1070,50 +1068,23 @@ public final class HandleRegistry {
         }
     }
 
-    // ---- info pairs and attributes: the agent's own copy (the application's calls' arguments), by handle id, under the lock
+    // ---- info pairs and attributes (HandleNotes keeps them), under the lock
 
-    /** An info's pairs as the application set them, in the order it first set each key. */
-    private final Map<Long, LinkedHashMap<String, String>> infoPairs = new HashMap<>();
-    /** Attributes cached on a handle: keyval to the value's text. */
-    private final Map<Long, TreeMap<Integer, String>> attributes = new HashMap<>();
-    /** Strings interned for pairs, attributes and file names: bounded, so an application setting unique values forever cannot grow the string table without end. */
-    private int boundedStrings;
-    static final int BOUNDED_STRING_LIMIT = 4096;
-    static final String STRING_LIMIT_MARK = "(not kept: mpilens keeps at most " + BOUNDED_STRING_LIMIT + " such strings)";
+    private final HandleNotes notes = new HandleNotes(this);
 
     /** A dup'ed info starts with its original's pairs; a handle created with an info keeps its pairs as they are now. */
     private void prepareInfo(RowSpec spec, long newId) {
         if (spec.infoFrom != null) {
             int from = mainSlot(spec.infoFrom);
-            LinkedHashMap<String, String> src = from >= 0 ? infoPairs.get(id[from]) : null;
-            if (src != null && !src.isEmpty()) {
-                LinkedHashMap<String, String> copy = new LinkedHashMap<>(src);
-                infoPairs.put(newId, copy);
-                spec.infoPairsSection = pairSection(copy);
-            }
+            if (from >= 0) spec.infoPairsSection = notes.copyPairs(id[from], newId);
         }
         if (spec.createdWithInfo != null) {
             int i = mainSlot(spec.createdWithInfo);
             if (i >= 0 && (flags[i] & F_PREDEFINED) == 0) { // MPI_INFO_NULL says nothing
                 spec.createdWithInfoId = id[i];
-                LinkedHashMap<String, String> src = infoPairs.get(id[i]);
-                spec.infoPairsSection = pairSection(src == null ? new LinkedHashMap<>() : src);
+                spec.infoPairsSection = notes.pairSection(id[i]);
             }
         }
-    }
-
-    /** {@code [count, k1, v1, ...]}: the first {@link RegistryLayout#INFO_MAX_PAIRS} pairs as strings. */
-    private long[] pairSection(LinkedHashMap<String, String> pairs) {
-        int kept = Math.min(pairs.size(), INFO_MAX_PAIRS);
-        long[] out = new long[1 + 2 * kept];
-        out[0] = pairs.size();
-        int at = 1;
-        for (Map.Entry<String, String> e : pairs.entrySet()) {
-            if (at >= out.length) break;
-            out[at++] = internBounded(e.getKey());
-            out[at++] = internBounded(e.getValue());
-        }
-        return out;
     }
 
     public void infoChanged(Object info, String key, String value, boolean set) {
@@ -1124,11 +1095,7 @@ public final class HandleRegistry {
                 untrackedEvents++;
                 return;
             }
-            LinkedHashMap<String, String> pairs = infoPairs.get(id[s]);
-            if (pairs == null) infoPairs.put(id[s], pairs = new LinkedHashMap<>());
-            if (set) pairs.put(key, value == null ? "" : value);
-            else pairs.remove(key);
-            replaceSide(s, SIDE_INFO_PAIRS, pairSection(pairs));
+            replaceSide(s, SIDE_INFO_PAIRS, notes.infoChanged(id[s], key, value, set));
         } finally {
             unlock();
         }
@@ -1143,19 +1110,7 @@ public final class HandleRegistry {
                 untrackedEvents++;
                 return;
             }
-            TreeMap<Integer, String> attrs = attributes.get(id[s]);
-            if (attrs == null) attributes.put(id[s], attrs = new TreeMap<>());
-            if (text != null) attrs.put(keyval, text);
-            else attrs.remove(keyval);
-            int kept = Math.min(attrs.size(), INFO_MAX_PAIRS);
-            long[] values = new long[2 * kept];
-            int at = 0;
-            for (Map.Entry<Integer, String> e : attrs.entrySet()) {
-                if (at >= values.length) break;
-                values[at++] = e.getKey();
-                values[at++] = internBounded(e.getValue());
-            }
-            replaceSide(s, SIDE_ATTRIBUTES, attrs.isEmpty() ? null : values);
+            replaceSide(s, SIDE_ATTRIBUTES, notes.attributeChanged(id[s], keyval, text));
         } finally {
             unlock();
         }
@@ -1175,13 +1130,7 @@ public final class HandleRegistry {
 
     /** {@link #intern} for strings the application chooses (pair keys and values, attribute texts, file names): cut and bounded. */
     int internBounded(String v) {
-        if (v == null) return -1;
-        if (v.length() > INFO_MAX_CHARS) v = v.substring(0, INFO_MAX_CHARS - 1) + "\u2026";
-        Integer known = stringIndex.get(v);
-        if (known != null) return known;
-        if (boundedStrings >= BOUNDED_STRING_LIMIT) return intern(STRING_LIMIT_MARK);
-        boundedStrings++;
-        return intern(v);
+        return notes.internBounded(v);
     }
 
     public void setName(Object wrapper, String newName) {
@@ -1401,8 +1350,7 @@ public final class HandleRegistry {
         ref1Slot[s] = -1;
         parentSlots[s] = null;
         if (state[s] == FREED) freedCount--;
-        infoPairs.remove(id[s]);
-        attributes.remove(id[s]);
+        notes.released(id[s]);
         beginWrite(s);
         id[s] = 0;
         state[s] = Lifecycle.RELEASED.code();
@@ -1474,6 +1422,12 @@ public final class HandleRegistry {
             lastClass = s;
         }
         return lastClassIndex;
+    }
+
+    /** The index of an interned string, or -1 when it is not in the table. */
+    int internedIndex(String s) {
+        Integer idx = stringIndex.get(s);
+        return idx == null ? -1 : idx;
     }
 
     int intern(String s) {
