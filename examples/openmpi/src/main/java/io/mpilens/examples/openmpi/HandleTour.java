@@ -87,6 +87,8 @@ public final class HandleTour {
         mpi.File file = new mpi.File(MPI.COMM_SELF, path, mode, info); int fileLine = here();
         info.set("access_style", "read_once");
         info.delete("scratch");
+        Info copy = info.dup(); int copyLine = here();
+        copy.set("copied", "yes"); // the copy's own pair: the original does not get it
         Request write = file.iWriteAt(0, MPI.newIntBuffer(4), 4, MPI.INT); int writeLine = here();
         // an attribute cached on COMM_WORLD
         int keyval = Comm.createKeyval();
@@ -99,6 +101,7 @@ public final class HandleTour {
                 .with("attributes", keyval + "=\"" + world.getAttr(keyval) + "\"").print();
         tour.expect(p, 0, "COMMUNICATOR").with("match", "name").with("name", "MPI_COMM_SELF").with("files", "line:" + fileLine).print();
         tour.expect(p, infoLine, "INFO").with("infoPairs", pairs(info)).with("usedBy", "line:" + fileLine).print();
+        tour.expect(p, copyLine, "INFO").with("infoPairs", pairs(copy)).print();
         tour.expect(p, fileLine, "FILE").with("fileName", path).with("accessMode", file.getAMode())
                 .with("accessModeFlags", "MODE_RDWR|MODE_CREATE|MODE_DELETE_ON_CLOSE").with("createdWithInfo", "line:" + infoLine)
                 .with("infoPairs", infoAtOpen).with("communicator", "MPI_COMM_SELF").print();
@@ -193,6 +196,7 @@ public final class HandleTour {
         world.deleteAttr(keyval);
         Comm.freeKeyval(keyval);
         info.free();
+        copy.free();
         if (evensComm != null) evensComm.free();
         evens.free();
         graph.free();
