@@ -136,8 +136,7 @@ public final class StartupBench {
                         : addedCpu <= GOAL_CPU_SECONDS ? "MET" : "NOT MET");
     }
 
-    /** {wall ms, CPU seconds per rank JVM} of one launch. */
-    /** {@code agentJar}: null for a launch without the agent. */
+    /** {wall ms, CPU seconds per rank JVM} of one launch; {@code agentJar} null for a launch without the agent. */
     private static double[] launch(Workspace ws, Binding binding, int np, Path wrapper, Path work, Path agentJar,
                                    String options, String kase) throws Exception {
         boolean agent = agentJar != null;

@@ -189,7 +189,6 @@ public final class MpiLensAgent {
         return v == null ? "dev" : v;
     }
 
-    /** Reports classes the agent could not instrument; the application keeps running unchanged. */
     /** Binding classes the weaver failed on (dotted names): never kept in the woven-class cache as "left alone". */
     static final Set<String> WEAVE_ERRORS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

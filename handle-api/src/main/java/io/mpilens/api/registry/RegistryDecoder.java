@@ -780,7 +780,6 @@ public final class RegistryDecoder {
         return out;
     }
 
-    /** Values of one tagged section of a side record; empty when absent. */
     /** Whether the side record has a section with this tag (an empty one included). */
     static boolean hasSide(long[] side, int tag) {
         if (side == null) return false;
@@ -827,6 +826,7 @@ public final class RegistryDecoder {
         return out;
     }
 
+    /** Values of one tagged section of a side record; empty when absent. */
     static long[] sideValues(long[] side, int tag) {
         if (side == null) return new long[0];
         int i = 0;

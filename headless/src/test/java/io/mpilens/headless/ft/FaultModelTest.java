@@ -177,11 +177,6 @@ class FaultModelTest {
                 && x.to().equals("1")), t.transitions().toString());
     }
 
-    /**
-     * An intercommunicator between [0, 3] and [2, 1]: each side's registry holds its own local
-     * group and the other as remote, yet it is one communicator of all four ranks, the same key
-     * on either side; a failed member of either group makes it DETECTED.
-     */
     /** Ranks 0-3 of a job with an intercommunicator {@code bridge} (id 7) between [0, 3] and [2, 1]. */
     private static Map<Integer, ProcessSnapshot> withBridge() {
         Map<Integer, ProcessSnapshot> v = new HashMap<>();
@@ -209,6 +204,11 @@ class FaultModelTest {
         return FaultModel.build("j", T0, ranks, v, (h, pid) -> new HostView.Daemon(pid, "orterun", true), null);
     }
 
+    /**
+     * An intercommunicator between [0, 3] and [2, 1]: each side's registry holds its own local
+     * group and the other as remote, yet it is one communicator of all four ranks, the same key
+     * on either side; a failed member of either group makes it DETECTED.
+     */
     @Test
     void bothSidesOfAnIntercommunicatorAreOneCommunicatorOfBothGroups() {
         Map<Integer, ProcessSnapshot> v = withBridge();

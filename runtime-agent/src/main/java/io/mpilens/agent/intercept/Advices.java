@@ -219,11 +219,6 @@ public final class Advices {
         }
     }
 
-    /**
-     * Any public instance call on a communicator, request or window that throws: the MPI
-     * exception is recorded. Arguments are read only when something was thrown, so the
-     * normal path costs one null check.
-     */
     /** A blocking call (send, receive, collective, wait) returned or threw: the progress signal. */
     public static final class BlockingReturn {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
@@ -232,6 +227,11 @@ public final class Advices {
         }
     }
 
+    /**
+     * Any public instance call on a communicator, request or window that throws: the MPI
+     * exception is recorded. Arguments are read only when something was thrown, so the
+     * normal path costs one null check.
+     */
     public static final class Failure {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call, @Advice.This Object self,

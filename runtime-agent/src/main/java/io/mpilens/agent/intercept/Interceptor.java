@@ -537,7 +537,6 @@ public final class Interceptor {
         }
     }
 
-    /** MPI init returned: learn this process's rank and register the predefined handles. */
     /** Run once after the first MPI_Init (the agent's verbose report); null for none. */
     private static volatile Runnable afterInit;
 
@@ -545,6 +544,7 @@ public final class Interceptor {
         afterInit = r;
     }
 
+    /** MPI init returned: learn this process's rank and register the predefined handles. */
     public static void initialized(Class<?> mpiClass) {
         initialized(mpiClass, false);
     }
