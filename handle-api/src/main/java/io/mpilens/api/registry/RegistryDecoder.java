@@ -295,7 +295,7 @@ public final class RegistryDecoder {
             usable[s] = true;
             if ((c.flags[s] & F_HAS_SIDE) != 0) sideRows.add(s);
         }
-        Map<Integer, long[]> side = sideRecords(c.sidePool, sideRows, c.sideAt, c.sideLen);
+        Map<Integer, long[]> side = SideRecords.slices(c.sidePool, sideRows, c.sideAt, c.sideLen);
         List<Map<Integer, long[]>> requestSide = new ArrayList<>();
         for (RequestRows t : c.tables) {
             List<Integer> withSide = new ArrayList<>();
@@ -307,10 +307,11 @@ public final class RegistryDecoder {
                     withSide.add(r);
                 }
             }
-            requestSide.add(withSide.isEmpty() ? Map.of() : sideRecords(c.sidePool, withSide, t.sideAt, t.sideLen));
+            requestSide.add(withSide.isEmpty() ? Map.of() : SideRecords.slices(c.sidePool, withSide, t.sideAt, t.sideLen));
         }
         StringTable table = new StringTable(strings, stringCount);
-        List<WrappedRequest> wrapped = readWrappedRequests(f);
+        WrappedRequests wrappedReader = new WrappedRequests(reader);
+        List<WrappedRequests.Request> wrapped = wrappedReader.read(f);
 
         // counted references, inverted: who holds whom
         Map<Long, List<Long>> holders = new HashMap<>();
@@ -320,7 +321,7 @@ public final class RegistryDecoder {
             if (!usable[s]) continue;
             HandleKind k = HandleKind.ofCode(c.kind[s]);
             long self = c.id[s];
-            long[] withInfo = sideValues(side.get(s), SIDE_CREATED_WITH_INFO);
+            long[] withInfo = SideRecords.values(side.get(s), SIDE_CREATED_WITH_INFO);
             if (withInfo.length == 1 && withInfo[0] != 0) inv.usedBy.computeIfAbsent(withInfo[0], x -> new ArrayList<>()).add(self);
             if ((k == HandleKind.WINDOW || k == HandleKind.FILE) && c.r0[s] != 0) {
                 (k == HandleKind.WINDOW ? inv.windows : inv.files).computeIfAbsent(c.r0[s], x -> new ArrayList<>()).add(self);
@@ -341,7 +342,7 @@ public final class RegistryDecoder {
                     }
                     break;
                 case DATATYPE:
-                    for (long p : sideValues(side.get(s), SIDE_PARENTS)) hold(holders, p, self);
+                    for (long p : SideRecords.values(side.get(s), SIDE_PARENTS)) hold(holders, p, self);
                     break;
                 default:
                     break;
@@ -361,7 +362,7 @@ public final class RegistryDecoder {
             }
         }
 
-        for (WrappedRequest w : wrapped) {
+        for (WrappedRequests.Request w : wrapped) {
             if (!w.pending || w.holder == 0) continue;
             hold(holders, w.holder, w.id);
             requestHolds.merge(w.holder, 1, Integer::sum);
@@ -392,7 +393,7 @@ public final class RegistryDecoder {
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
         }
-        for (WrappedRequest w : wrapped) {
+        for (WrappedRequests.Request w : wrapped) {
             if (!w.pending) continue;
             int p = procCount <= 1 ? 0 : -1; // one MPI process per JVM where requests live in wrappers (Open MPI)
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(HandleInfo.builder(w.id, HandleKind.REQUEST)
@@ -405,7 +406,7 @@ public final class RegistryDecoder {
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)) && !wrappedUnreadable,
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)) && !wrappedReader.unreadable(),
                 blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
         // several MPI processes in this JVM: each also counts its own returns
         TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);
@@ -444,47 +445,47 @@ public final class RegistryDecoder {
                 .heldBy(toArray(holders.get(id)))
                 .leaked((flags & F_LEAKED) != 0);
         if ((flags & F_HAS_CHANDLE) != 0) b.cHandle(c.cHandle[s]);
-        if (hasSide(side, SIDE_INFO_PAIRS)) {
-            long[] v = sideValues(side, SIDE_INFO_PAIRS);
+        if (SideRecords.has(side, SIDE_INFO_PAIRS)) {
+            long[] v = SideRecords.values(side, SIDE_INFO_PAIRS);
             Map<String, String> pairs = new LinkedHashMap<>();
             for (int i = 1; i + 1 < v.length; i += 2) pairs.put(strings.get((int) v[i]), strings.get((int) v[i + 1]));
             b.infoPairs(pairs, v.length > 0 ? (int) v[0] : 0);
         }
-        long[] withInfo = sideValues(side, SIDE_CREATED_WITH_INFO);
+        long[] withInfo = SideRecords.values(side, SIDE_CREATED_WITH_INFO);
         if (withInfo.length == 1) b.createdWithInfo(withInfo[0]);
         b.usedBy(toArray(inv.usedBy.get(id)));
-        long[] attrs = sideValues(side, SIDE_ATTRIBUTES);
+        long[] attrs = SideRecords.values(side, SIDE_ATTRIBUTES);
         if (attrs.length > 1) {
             Map<Integer, String> a = new TreeMap<>();
             for (int i = 0; i + 1 < attrs.length; i += 2) a.put((int) attrs[i], strings.get((int) attrs[i + 1]));
             b.attributes(a);
         }
         List<String> stack = new ArrayList<>();
-        for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+        for (long idx : SideRecords.values(side, SIDE_STACK)) stack.add(strings.get((int) idx));
         b.creationStack(stack);
         switch (kind) {
             case COMMUNICATOR:
                 b.rank(c.i0[s]).size(c.i1[s]).inter((flags & F_INTER) != 0)
-                        .members(toInts(sideValues(side, SIDE_MEMBERS)))
-                        .remoteMembers(toInts(sideValues(side, SIDE_REMOTE_MEMBERS)))
+                        .members(toInts(SideRecords.values(side, SIDE_MEMBERS)))
+                        .remoteMembers(toInts(SideRecords.values(side, SIDE_REMOTE_MEMBERS)))
                         .errhandler(c.r0[s]).group(c.r1[s]).derivedFrom(c.r2[s])
                         .windows(toArray(inv.windows.get(id))).files(toArray(inv.files.get(id)));
                 if ((flags & F_TOPO_CART) != 0) {
-                    long[] periods = sideValues(side, SIDE_PERIODS);
+                    long[] periods = SideRecords.values(side, SIDE_PERIODS);
                     boolean[] per = new boolean[periods.length];
                     for (int i = 0; i < per.length; i++) per[i] = periods[i] != 0;
-                    b.topology(Topology.cartesian(toInts(sideValues(side, SIDE_DIMS)), per));
+                    b.topology(Topology.cartesian(toInts(SideRecords.values(side, SIDE_DIMS)), per));
                 } else if ((flags & F_TOPO_GRAPH) != 0) {
-                    b.topology(Topology.graph(Topology.Type.GRAPH, toInts(sideValues(side, SIDE_GRAPH_INDEX)),
-                            toInts(sideValues(side, SIDE_GRAPH_EDGES))));
+                    b.topology(Topology.graph(Topology.Type.GRAPH, toInts(SideRecords.values(side, SIDE_GRAPH_INDEX)),
+                            toInts(SideRecords.values(side, SIDE_GRAPH_EDGES))));
                 } else if ((flags & F_TOPO_DIST_GRAPH) != 0) {
                     b.topology(Topology.distGraph(
-                            hasSide(side, SIDE_DIST_SOURCES) ? toInts(sideValues(side, SIDE_DIST_SOURCES)) : null,
-                            hasSide(side, SIDE_DIST_DESTINATIONS) ? toInts(sideValues(side, SIDE_DIST_DESTINATIONS)) : null));
+                            SideRecords.has(side, SIDE_DIST_SOURCES) ? toInts(SideRecords.values(side, SIDE_DIST_SOURCES)) : null,
+                            SideRecords.has(side, SIDE_DIST_DESTINATIONS) ? toInts(SideRecords.values(side, SIDE_DIST_DESTINATIONS)) : null));
                 }
                 break;
             case GROUP:
-                b.rank(c.i0[s]).size(c.i1[s]).members(toInts(sideValues(side, SIDE_MEMBERS))).derivedFrom(c.r2[s])
+                b.rank(c.i0[s]).size(c.i1[s]).members(toInts(SideRecords.values(side, SIDE_MEMBERS))).derivedFrom(c.r2[s])
                         .communicators(toArray(inv.builtOnGroup.get(id)));
                 break;
             case REQUEST:
@@ -495,15 +496,15 @@ public final class RegistryDecoder {
                 b.typeSize(c.l0[s]).extent(c.l1[s]).lowerBound(c.l2[s])
                         .committed((flags & F_COMMITTED) != 0)
                         .constructor(strings.get(c.call[s]))
-                        .parents(sideValues(side, SIDE_PARENTS))
-                        .typeArguments(typeArguments(sideValues(side, SIDE_TYPE_ARGS)));
+                        .parents(SideRecords.values(side, SIDE_PARENTS))
+                        .typeArguments(SideRecords.typeArguments(SideRecords.values(side, SIDE_TYPE_ARGS)));
                 break;
             case WINDOW:
                 b.displacementUnit(c.i0[s]).windowSize(c.l0[s]).communicator(c.r0[s]).errhandler(c.r1[s]);
                 break;
             case FILE: {
                 b.communicator(c.r0[s]).errhandler(c.r1[s]);
-                long[] file = sideValues(side, SIDE_FILE);
+                long[] file = SideRecords.values(side, SIDE_FILE);
                 if (file.length == 3) {
                     b.fileName(strings.get((int) file[0]))
                             .accessMode(file[1] == Integer.MIN_VALUE ? HandleInfo.UNKNOWN : (int) file[1], strings.get((int) file[2]));
@@ -532,137 +533,10 @@ public final class RegistryDecoder {
      * number (the registry's own ids, one per handle ever registered, stay far below it).
      */
     public static final long WRAPPED_REQUEST_ID = 1L << 40;
-    /** At most this many request wrappers are read (pending and complete ones alike). */
-    static final int WRAPPED_REQUEST_LIMIT = 1_000_000;
-
-    /** A request found in its wrapper ({@link RegistryLayout#REQUEST_WRAPPER_CLASS}). */
-    private static final class WrappedRequest {
-        long id, peerTag, holder, handle;
-        String call, bindingClass;
-        boolean pending;
-    }
-
-    /**
-     * The requests that live in their wrappers, when the agent put them there: the instances of the
-     * binding's request class (a heap walk: JDI's {@code instances()}, or the dump's instance
-     * records) and their fields. Pending: the binding's handle is neither 0 nor its null request's.
-     * Empty when requests are all in tables; a reader that cannot list instances reads none (and
-     * the health says requests are not tracked).
-     */
-    private List<WrappedRequest> readWrappedRequests(Map<String, Object> f) {
-        wrappedUnreadable = false;
-        String rootClass = str(f.get(REQUEST_WRAPPER_CLASS));
-        String handleField = str(f.get(REQUEST_HANDLE_FIELD));
-        if (rootClass == null || handleField == null) return List.of();
-        if (!(reader instanceof HeapInstances)) {
-            wrappedUnreadable = true;
-            return List.of();
-        }
-        List<TargetClass> types = reader.classesNamed(rootClass);
-        if (types.isEmpty()) return List.of();
-        // the heap walk is skipped when no request was created since this reader's last one: the
-        // requests it found then are read again (a completed one shows it in its handle); one
-        // collected meanwhile makes the read fail, and the walk is done after all
-        long created = createdSoFar();
-        if (created == 0) return List.of(); // none created yet: nothing to walk for
-        Walk last = WALKS.get(reader);
-        if (last != null && created >= 0 && last.created == created && last.types.equals(types)) {
-            try {
-                return wrappedRequests(f, rootClass, handleField, last.types, last.found);
-            } catch (TargetReadException e) {
-                WALKS.remove(reader);
-            }
-        }
-        HeapInstances.Found found = ((HeapInstances) reader).instancesOf(types, WRAPPED_REQUEST_LIMIT);
-        if (created >= 0) WALKS.put(reader, new Walk(created, types, found));
-        return wrappedRequests(f, rootClass, handleField, types, found);
-    }
-
-    /** A reader's last heap walk for requests in wrappers, and the creation count it saw. */
-    private static final class Walk {
-        final long created;
-        final List<TargetClass> types;
-        final HeapInstances.Found found;
-
-        Walk(long created, List<TargetClass> types, HeapInstances.Found found) {
-            this.created = created;
-            this.types = types;
-            this.found = found;
-        }
-    }
-
-    /** Per reader (held weakly: a closed reader's entry goes with it). */
-    private static final Map<TargetReader, Walk> WALKS = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
     /** Forgets every reader's last walk: the next look at requests in wrappers walks the heap (benchmarks). */
     public static void forgetWalks() {
-        WALKS.clear();
+        WrappedRequests.forgetWalks();
     }
-
-    /**
-     * The agent's count of requests created in wrappers ({@link #WRAPPER_REQUESTS_CLASS}'s
-     * sequence): 0 while that class is not loaded (the first such request loads it), -1 if its
-     * field cannot be read.
-     */
-    private long createdSoFar() {
-        List<TargetClass> classes = reader.classesNamed(WRAPPER_REQUESTS_CLASS);
-        if (classes.isEmpty()) return 0;
-        for (TargetClass c : classes) {
-            Object v = reader.staticField(c, WRAPPER_REQUESTS_SEQ);
-            if (v instanceof Long) return (Long) v;
-        }
-        return -1;
-    }
-
-    /** The agent class whose static {@link #WRAPPER_REQUESTS_SEQ} counts the requests created in wrappers. */
-    static final String WRAPPER_REQUESTS_CLASS = "io.mpilens.agent.registry.WrapperRequests";
-    static final String WRAPPER_REQUESTS_SEQ = "seq";
-
-    private List<WrappedRequest> wrappedRequests(Map<String, Object> f, String rootClass, String handleField,
-                                                 List<TargetClass> types, HeapInstances.Found found) {
-        long nullHandle = asLong(f.get(REQUEST_NULL_HANDLE));
-        List<String> names = List.of(REQUEST_CALL_FIELD, REQUEST_PEER_TAG_FIELD, REQUEST_HOLDER_FIELD, REQUEST_SEQ_FIELD,
-                handleField);
-        Map<TargetObject, String> calls = new HashMap<>();
-        Map<TargetObject, Long> holderIds = new HashMap<>();
-        java.util.Set<Long> ids = new java.util.HashSet<>();
-        List<WrappedRequest> out = new ArrayList<>();
-        for (TargetClass type : types) {
-            List<TargetObject> objects = found.of(type);
-            List<Map<String, Object>> values = reader.fieldsOfEach(objects, names);
-            for (Map<String, Object> v : values) {
-                if (!(v.get(REQUEST_CALL_FIELD) instanceof TargetObject)) continue; // a persistent request: in a table
-                WrappedRequest w = new WrappedRequest();
-                w.handle = asLong(v.get(handleField));
-                w.pending = w.handle != 0 && w.handle != nullHandle;
-                if (!w.pending) continue;
-                w.call = calls.computeIfAbsent((TargetObject) v.get(REQUEST_CALL_FIELD), reader::string);
-                w.bindingClass = rootClass;
-                w.peerTag = asLong(v.get(REQUEST_PEER_TAG_FIELD));
-                Object holder = v.get(REQUEST_HOLDER_FIELD);
-                if (holder instanceof TargetObject) {
-                    w.holder = holderIds.computeIfAbsent((TargetObject) holder, h -> {
-                        Object id = reader.fields(h, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
-                        return id instanceof Long ? Math.max(0, (Long) id) : 0L;
-                    });
-                }
-                w.id = asLong(v.get(REQUEST_SEQ_FIELD)); // the sequence for now; the id below
-                out.add(w);
-            }
-        }
-        // in creation order, whatever order the reader listed them in (live and dump agree); the
-        // sequence is racy by design: a rare duplicate gets a distinct id, in handle order
-        out.sort(java.util.Comparator.comparingLong((WrappedRequest w) -> w.id).thenComparingLong(w -> w.handle));
-        for (WrappedRequest w : out) {
-            long id = WRAPPED_REQUEST_ID + w.id;
-            while (!ids.add(id)) id += 1L << 56;
-            w.id = id;
-        }
-        return out;
-    }
-
-    /** The last decode met requests in wrappers that this reader cannot list (no heap walk). */
-    private boolean wrappedUnreadable;
 
     private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
                                   int proc) {
@@ -685,7 +559,7 @@ public final class RegistryDecoder {
         if ((flags & F_HAS_CHANDLE) != 0) h.cHandle(reqs[b + REQ_KEY]);
         if (side != null) {
             List<String> stack = new ArrayList<>();
-            for (long idx : sideValues(side, SIDE_STACK)) stack.add(strings.get((int) idx));
+            for (long idx : SideRecords.values(side, SIDE_STACK)) stack.add(strings.get((int) idx));
             h.creationStack(stack);
         } else {
             h.creationStack(List.of());
@@ -765,79 +639,6 @@ public final class RegistryDecoder {
                     messages[s] == null ? null : reader.string(messages[s])));
         }
         return out;
-    }
-
-    /** Slices of the side pool; a record pointing outside what was read is left out (torn). */
-    private static Map<Integer, long[]> sideRecords(long[] pool, List<Integer> rows, int[] at, int[] len) {
-        Map<Integer, long[]> out = new HashMap<>();
-        for (int s : rows) {
-            if (s >= at.length) continue;
-            int from = at[s];
-            int n = len[s];
-            if (from < 0 || n <= 0 || from + n > pool.length) continue;
-            out.put(s, Arrays.copyOfRange(pool, from, from + n));
-        }
-        return out;
-    }
-
-    /** Whether the side record has a section with this tag (an empty one included). */
-    static boolean hasSide(long[] side, int tag) {
-        if (side == null) return false;
-        int i = 0;
-        while (i + 1 < side.length) {
-            int n = (int) side[i + 1];
-            if (n < 0 || i + 2 + n > side.length) return false;
-            if ((int) side[i] == tag) return true;
-            i += 2 + n;
-        }
-        return false;
-    }
-
-    /** The {@link RegistryLayout#SIDE_TYPE_ARGS} section as arguments; a damaged rest is dropped. */
-    static List<io.mpilens.api.model.TypeArgument> typeArguments(long[] v) {
-        List<io.mpilens.api.model.TypeArgument> out = new ArrayList<>();
-        int i = 0;
-        while (i + 1 < v.length) {
-            int kind = (int) v[i];
-            int n = (int) v[i + 1];
-            if (n < 0 || i + 2 + n > v.length) break;
-            long[] values = Arrays.copyOfRange(v, i + 2, i + 2 + n);
-            i += 2 + n;
-            io.mpilens.api.model.TypeArgument.Kind k;
-            int length = values.length;
-            switch (kind) {
-                case TYPE_ARG_INT: k = io.mpilens.api.model.TypeArgument.Kind.INT; break;
-                case TYPE_ARG_LONG: k = io.mpilens.api.model.TypeArgument.Kind.LONG; break;
-                case TYPE_ARG_INTS: k = io.mpilens.api.model.TypeArgument.Kind.INTS; break;
-                case TYPE_ARG_TYPE: k = io.mpilens.api.model.TypeArgument.Kind.TYPE; break;
-                case TYPE_ARG_TYPES: k = io.mpilens.api.model.TypeArgument.Kind.TYPES; break;
-                case TYPE_ARG_INTS_CUT:
-                case TYPE_ARG_TYPES_CUT:
-                    if (values.length == 0) continue;
-                    k = kind == TYPE_ARG_INTS_CUT ? io.mpilens.api.model.TypeArgument.Kind.INTS
-                            : io.mpilens.api.model.TypeArgument.Kind.TYPES;
-                    length = (int) Math.min(Integer.MAX_VALUE, Math.max(0, values[0]));
-                    values = Arrays.copyOfRange(values, 1, values.length);
-                    break;
-                default: k = io.mpilens.api.model.TypeArgument.Kind.OTHER; values = new long[0]; break;
-            }
-            out.add(new io.mpilens.api.model.TypeArgument(k, values, length));
-        }
-        return out;
-    }
-
-    /** Values of one tagged section of a side record; empty when absent. */
-    static long[] sideValues(long[] side, int tag) {
-        if (side == null) return new long[0];
-        int i = 0;
-        while (i + 1 < side.length) {
-            int t = (int) side[i];
-            int n = (int) side[i + 1];
-            if (n < 0 || i + 2 + n > side.length) break; // damaged record: ignore the rest
-            if (t == tag) return Arrays.copyOfRange(side, i + 2, i + 2 + n);
-            i += 2 + n;
-        }
-        return new long[0];
     }
 
     private final class StringTable {
