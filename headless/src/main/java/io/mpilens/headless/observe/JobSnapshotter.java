@@ -9,6 +9,7 @@ import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObjects;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.jdi.JdwpAttach;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.jdi.TargetChangedException;
 import io.mpilens.headless.jdi.ThreadFrames;
@@ -182,9 +183,9 @@ public final class JobSnapshotter {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     JdiTargetReader r = reader.get();
-                    TargetReadException late = r == null ? JdiTargetReader.attachFailed(address, timeout, null)
+                    TargetReadException late = r == null ? JdwpAttach.attachFailed(address, timeout, null)
                             : new TargetReadException(address + " was attached but did not finish answering within "
-                            + JdiTargetReader.seconds(timeout) + ": is the rank stopped (SIGSTOP) or overloaded?"
+                            + JdwpAttach.seconds(timeout) + ": is the rank stopped (SIGSTOP) or overloaded?"
                             + " Try again, or with a longer --timeout");
                     if (result.completeExceptionally(late) && r != null) r.close(); // unblocks the reading thread
                 }
