@@ -2,7 +2,7 @@ package io.mpilens.agent.registry;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.mpilens.agent.intercept.Interceptor;
+import io.mpilens.agent.intercept.HandleDescriber;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
@@ -51,8 +51,8 @@ class TypeArgumentsTest {
         s.call = "createStruct";
         s.bindingClass = Type.class.getName();
         if (args != null) {
-            s.parents = Interceptor.allOfKind(profile, args, HandleKind.DATATYPE);
-            s.typeArgs = Interceptor.typeArguments(profile, args);
+            s.parents = HandleDescriber.allOfKind(profile, args, HandleKind.DATATYPE);
+            s.typeArgs = HandleDescriber.typeArguments(profile, args);
         }
         return s;
     }
@@ -115,7 +115,7 @@ class TypeArgumentsTest {
 
     @Test
     void aCallWithoutArgumentsRecordsNone() {
-        assertNull(Interceptor.typeArguments(profile, new Object[0]));
+        assertNull(HandleDescriber.typeArguments(profile, new Object[0]));
         assertTrue(created("dup").typeArguments().isEmpty());
     }
 }
