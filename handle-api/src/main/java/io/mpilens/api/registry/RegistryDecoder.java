@@ -29,6 +29,11 @@ import java.util.TreeMap;
  * and in tests. Cost: a fixed number of bulk reads (one per column, one or two per request
  * table) plus one per string not seen before. A request table that did not change while it was
  * read costs one read of its packed rows only; its row stamps are read (twice) only when it did.
+ *
+ * <p>Why this file is long: one consistent read of the root's columns, request tables and side pool
+ * (a torn or grown registry is detected across all of them, so they are read in one place), and
+ * the assembly of the model from what was read; side records and requests in wrappers are read
+ * by {@link SideRecords} and {@link WrappedRequests}.
  */
 public final class RegistryDecoder {
     private static final List<String> ROOT_FIELDS = List.of(MAGIC_FIELD, VERSION_FIELD, GENERATION, HIGH_WATER,

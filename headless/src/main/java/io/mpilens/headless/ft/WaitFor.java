@@ -44,6 +44,10 @@ import java.util.TreeSet;
  * FUNNELED programs). One look cannot tell a deadlock from a
  * message still in flight (a ping-pong looks stuck most of the time); {@link #compare} confirms
  * over two looks with the agents' progress counters.
+ *
+ * <p>Why this file is long: the wait-for rules of every blocking call kind (point-to-point with
+ * and without wildcards, collectives, completions over request arrays, intercommunicators) and
+ * the cycle search over them are one analysis; each rule is a method of its own.
  */
 public final class WaitFor {
     private WaitFor() {

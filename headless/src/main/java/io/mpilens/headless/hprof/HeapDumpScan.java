@@ -36,6 +36,10 @@ import java.util.zip.GZIPInputStream;
  * characters of every string. In an uncompressed dump such a pass reads only the blocks that can
  * hold those objects; a compressed one is read whole again. Nothing else of the heap is kept, so
  * memory stays small however big the dump is, and nothing is written beside the dump.
+ *
+ * <p>Why this file is long: the one pass over a dump's records (input and gzip, record skimming,
+ * the prefetch policy, the optional second thread) is tuned as a whole against `cat` of the file
+ * (docs/performance.md, "Heap dumps"); its pieces share the position and the window state.
  */
 final class HeapDumpScan implements AutoCloseable {
     /**

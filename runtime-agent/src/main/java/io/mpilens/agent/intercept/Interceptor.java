@@ -16,6 +16,10 @@ import java.util.Optional;
  * Where the advice woven into the binding hands off. Every entry point catches everything:
  * a failure here is counted in the registry (agent health) and never reaches the application.
  * The agent's own calls into the binding (to read attributes) are not intercepted.
+ *
+ * <p>Why this file is long: it is the one entry point of every advice (creation, completion,
+ * free, start, init, finalize, failures), each of which must never throw into the application;
+ * describing a new handle lives in {@link HandleDescriber}.
  */
 public final class Interceptor {
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;

@@ -24,6 +24,14 @@ import java.util.Map;
  * <p>Every mutation holds this object's monitor; every row change is bracketed by a seqlock
  * stamp so a reader that stopped the VM mid-update sees the row as torn, not as garbage.
  * The registry keeps no strong reference to the application's objects.
+ *
+ * <p>Why this file is long: the registry's published columns, rings and pools must be fields of
+ * this one root object (RegistryLayout: the reader finds them by name from one static field, in
+ * a live JVM and in a heap dump alike), and every write to them happens under its one lock with
+ * its per-slot version stamps. Logic without published state lives beside it: {@link RequestTable},
+ * {@link HandleNotes}, {@link SideRecord}, {@link WrapperIndex}, {@link LongSlotMap}. The string
+ * table, side pool and the two rings are next (issue 16): helpers that keep the logic and write
+ * this object's published fields, under its lock; not done yet.
  */
 @SuppressWarnings("unused") // the layout fields are read by debuggers, not by Java code
 public final class HandleRegistry {
