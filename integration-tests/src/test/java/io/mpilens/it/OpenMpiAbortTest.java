@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.ft.CommState;
+import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Open MPI with its default policy: when one rank is killed, mpirun kills all the others about
  * a second later and exits with an error. mpilens's timeline shows the killed rank FAILED first,
- * then the others; every round of observation returns (a dead rank never holds it up).
+ * then the others; every round of observation returns (a dead rank never holds it up); and
+ * afterwards the records alone tell the job aborted, which rank failed first and which ones
+ * mpirun ended ({@code mpilens jobs}).
  */
 class OpenMpiAbortTest {
     private static final String JOB = "it-abort";
@@ -69,6 +73,18 @@ class OpenMpiAbortTest {
             assertNotEquals(0, exit, "mpirun reports the aborted job");
             assertTrue(job.processes().stream().noneMatch(p -> p.pid() != job.pid() && p.isAlive()),
                     "mpirun took every rank down");
+
+            // afterwards, from the records alone: rank 2 failed first (SIGKILL: its agent recorded no
+            // exit), mpirun ended the others (SIGTERM: their agents' exit hook recorded when)
+            JobDirectory.JobEntry entry = new JobDirectory(jobs).job(JOB);
+            JobEnd end = JobEnd.of(entry.records(), JobObserver::processRunning);
+            assertEquals(JobEnd.State.ABORTED, end.state(), entry.records().toString());
+            assertEquals(List.of(2), end.firstFailed(), entry.records().toString());
+            assertEquals(List.of(0, 1, 3), end.endedAfter(), entry.records().toString());
+            String listed = Cli.run(jobs, 0, "jobs");
+            System.out.println("mpilens jobs after the abort:\n" + listed);
+            assertTrue(listed.contains("aborted: rank 2 died first (killed or crashed: no exit recorded); the launcher then"
+                    + " ended ranks 0 1 3"), listed);
         }
     }
 }

@@ -43,6 +43,12 @@ public final class JobRecordLayout {
     public static final String FIELD_UPDATED = "updated";
     public static final String FIELD_MPI_STATE = "mpiState";
     public static final String FIELD_AGENT_VERSION = "agentVersion";
+    /**
+     * When the JVM exited (epoch milliseconds), written by the agent's shutdown hook: on a normal
+     * exit, {@code System.exit} and SIGTERM/SIGINT/SIGHUP, not on SIGKILL or a crash. Null while
+     * it runs, and for a process that died without exiting. Additive: absent in older records.
+     */
+    public static final String FIELD_EXITED = "exited";
 
     /** The record file of one rank. */
     public static String recordFileName(int rank) {

@@ -1,5 +1,6 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
@@ -176,10 +177,26 @@ abstract class FaultCommand implements Callable<Integer> {
         return code;
     }
 
+    /**
+     * With {@code --job}, a job whose every rank has ended and which did not finish: how it
+     * aborted, from its records ({@link JobEnd}); null otherwise.
+     */
+    String abortLine() {
+        if (target == null || target.job == null) return null;
+        try {
+            JobEnd end = JobEnd.of(JobDirectory.forCurrentUser(parent.env).job(target.job).records(), JobObserver::processRunning);
+            return end.state() == JobEnd.State.ABORTED ? end.summary(java.time.ZoneId.systemDefault()) : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // the records went: nothing to say about how it ended
+        }
+    }
+
     /** Prints the model, draws the picture if asked; the exit code. */
     private int print(JobModel m, PrintWriter out, PrintWriter err) {
         if (json) out.println(json(m));
         else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
+        String aborted = json ? null : abortLine();
+        if (aborted != null) out.println(aborted);
         out.flush();
         Path svgFile = svgFile();
         if (svgFile != null) {

@@ -2,6 +2,7 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.HandleTable;
@@ -82,6 +83,8 @@ final class JobsCommand implements Callable<Integer> {
                         .map(STARTED::format).orElse("-");
                 out.println(row(j.id(), j.records().size() + "/" + j.size(), alive + (unknown ? "?" : ""),
                         String.join(",", bindings), started, List.copyOf(hosts)));
+                JobEnd end = JobEnd.of(j.records(), JobObserver::processRunning);
+                if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(java.time.ZoneId.systemDefault()));
             }
         }
         out.flush();

@@ -169,7 +169,11 @@ final class WatchCommand extends FaultCommand {
                 }
                 if (deadlocks) for (String l : deadlockChange(m)) out.println(l);
                 String gone = gone(m);
-                if (gone != null && !json) out.println(stamp(m.at()) + "  " + name + " " + gone);
+                if (gone != null && !json) {
+                    out.println(stamp(m.at()) + "  " + name + " " + gone);
+                    String aborted = abortLine();
+                    if (aborted != null) out.println(stamp(m.at()) + "  " + name + " " + aborted);
+                }
                 out.flush();
                 if (gone != null) return MpiLensCli.EXIT_OK;
                 Thread.sleep(Math.round(intervalSeconds * 1000));

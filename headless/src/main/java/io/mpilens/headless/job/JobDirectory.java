@@ -243,7 +243,9 @@ public final class JobDirectory {
                 f.get(JobRecordLayout.FIELD_BINDING), integer(f, JobRecordLayout.FIELD_EPOCH),
                 Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_START_TIME)),
                 Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_UPDATED)),
-                f.get(JobRecordLayout.FIELD_MPI_STATE), f.get(JobRecordLayout.FIELD_AGENT_VERSION), file);
+                f.get(JobRecordLayout.FIELD_MPI_STATE), f.get(JobRecordLayout.FIELD_AGENT_VERSION), file,
+                f.get(JobRecordLayout.FIELD_EXITED) == null ? null
+                        : Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_EXITED)));
     }
 
     private static long number(Map<String, String> f, String name) throws IOException {

@@ -11,10 +11,13 @@ import java.time.Instant;
  * @param jdwp    {@code host:port} of the JVM's JDWP listener, or null when it has none
  * @param epoch   0, and one more each time the rank re-registered from a new process
  * @param mpiState {@code INITIALIZED} or {@code FINALIZED}
+ * @param exited  when the JVM exited (its agent's exit hook: a normal exit, {@code System.exit}, a
+ *                SIGTERM from a launcher), null while it runs or when it died without exiting
+ *                (SIGKILL, a crash) or its agent predates the field
  */
 public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                         String binding, int epoch, Instant startTime, Instant updated, String mpiState,
-                        String agentVersion, Path file) {
+                        String agentVersion, Path file, Instant exited) {
 
     public boolean finalized() {
         return "FINALIZED".equals(mpiState);

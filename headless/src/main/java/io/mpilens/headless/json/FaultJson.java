@@ -3,6 +3,7 @@ package io.mpilens.headless.json;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
+import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.RankStatus;
@@ -142,13 +143,25 @@ public final class FaultJson {
                         .field("parentPid", r.parentPid()).field("host", r.host()).field("jdwp", r.jdwp())
                         .field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
-                        .field("mpiState", r.mpiState()).name("alive");
+                        .field("mpiState", r.mpiState()).field("exited", r.exited() == null ? null : r.exited().toString())
+                        .name("alive");
                 Boolean running = alive.apply(r);
                 if (running == null) w.value((String) null);
                 else w.value(running.booleanValue());
                 w.endObject();
             }
-            w.endArray().name("refused").beginArray();
+            w.endArray();
+            JobEnd end = JobEnd.of(j.records(), alive);
+            w.name("end").beginObject().field("state", end.state().name());
+            if (end.state() == JobEnd.State.ABORTED) {
+                ints(w, "firstFailed", end.firstFailed());
+                if (end.firstAt() != null) w.field("firstAt", end.firstAt().toString());
+                ints(w, "endedAfter", end.endedAfter());
+                if (end.endedAt() != null) w.field("endedAt", end.endedAt().toString());
+                w.field("ambiguous", end.ambiguous()).field("summary", end.summary(java.time.ZoneOffset.UTC));
+            }
+            w.endObject();
+            w.name("refused").beginArray();
             for (String s : j.refused()) w.value(s);
             w.endArray().endObject();
         }

@@ -62,9 +62,56 @@ public final class JobRecords {
                 r.jdwp = jdwp ? jdwpAddress() : null;
                 write(r);
                 if (jdwp) startRefresher();
+                if (!exitHookAdded) {
+                    exitHookAdded = true;
+                    addExitHook();
+                }
             }
         } catch (Throwable t) {
             failed("job record at MPI init", t);
+        }
+    }
+
+    private static boolean exitHookAdded;
+
+    /**
+     * At JVM exit (normal, {@code System.exit}, SIGTERM/SIGINT/SIGHUP — what a launcher sends
+     * the ranks it ends after one died; not SIGKILL or a crash) every record of this JVM says
+     * when, so a job that aborted tells the rank that died first from those the launcher ended.
+     * The hook never waits for a lock and never throws.
+     */
+    private static void addExitHook() {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() { // no lambda on the start-up path
+                @Override
+                public void run() {
+                    exiting();
+                }
+            }, "mpilens-exit"));
+        } catch (Throwable t) {
+            failed("registering the exit hook", t);
+        }
+    }
+
+    static void exiting() {
+        try {
+            Record[] all;
+            try {
+                all = RECORDS.values().toArray(new Record[0]); // no lock: a thread holding it may be the one exiting
+            } catch (RuntimeException e) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            for (Record r : all) {
+                r.exited = now;
+                try {
+                    write(r);
+                } catch (Throwable t) {
+                    // the JVM is going away: nothing to report to
+                }
+            }
+        } catch (Throwable t) {
+            // never into the application's exit
         }
     }
 
@@ -127,6 +174,8 @@ public final class JobRecords {
         int epoch;
         String jdwp;
         String mpiState = "INITIALIZED";
+        /** When the JVM exited (the exit hook), -1 while it runs. */
+        volatile long exited = -1;
 
         Record(int rank, int size) {
             this.rank = rank;
@@ -247,6 +296,7 @@ public final class JobRecords {
         field(b, JobRecordLayout.FIELD_UPDATED, Long.toString(System.currentTimeMillis()));
         field(b, JobRecordLayout.FIELD_MPI_STATE, quote(r.mpiState));
         field(b, JobRecordLayout.FIELD_AGENT_VERSION, quote(agentVersion));
+        field(b, JobRecordLayout.FIELD_EXITED, r.exited < 0 ? "null" : Long.toString(r.exited));
         b.append("}\n");
         return b.toString();
     }
