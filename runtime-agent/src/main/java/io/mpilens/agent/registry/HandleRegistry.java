@@ -1053,11 +1053,8 @@ public final class HandleRegistry {
     public void setErrhandler(Object holder, Object errhandler) {
         lock();
         try {
-            int s = mainSlot(holder);
-            if (s < 0) {
-                untrackedEvents++;
-                return;
-            }
+            int s = slotOrUntracked(holder);
+            if (s < 0) return;
             boolean comm = kind[s] == HandleKind.COMMUNICATOR.code();
             int which = comm ? 0 : 1;
             dropRef(s, which);
@@ -1098,12 +1095,8 @@ public final class HandleRegistry {
     public void infoChanged(Object info, String key, String value, boolean set) {
         lock();
         try {
-            int s = mainSlot(info);
-            if (s < 0) {
-                untrackedEvents++;
-                return;
-            }
-            replaceSide(s, SIDE_INFO_PAIRS, notes.infoChanged(id[s], key, value, set));
+            int s = slotOrUntracked(info);
+            if (s >= 0) replaceSide(s, SIDE_INFO_PAIRS, notes.infoChanged(id[s], key, value, set));
         } finally {
             unlock();
         }
@@ -1113,15 +1106,18 @@ public final class HandleRegistry {
     public void attributeChanged(Object holder, int keyval, String text) {
         lock();
         try {
-            int s = mainSlot(holder);
-            if (s < 0) {
-                untrackedEvents++;
-                return;
-            }
-            replaceSide(s, SIDE_ATTRIBUTES, notes.attributeChanged(id[s], keyval, text));
+            int s = slotOrUntracked(holder);
+            if (s >= 0) replaceSide(s, SIDE_ATTRIBUTES, notes.attributeChanged(id[s], keyval, text));
         } finally {
             unlock();
         }
+    }
+
+    /** Under the lock: the wrapper's main slot, or -1 counted as an event the agent could not track. */
+    private int slotOrUntracked(Object wrapper) {
+        int s = mainSlot(wrapper);
+        if (s < 0) untrackedEvents++;
+        return s;
     }
 
     /** Replaces one section of a live row's side record (the old record stays in the pool until it is compacted). */
