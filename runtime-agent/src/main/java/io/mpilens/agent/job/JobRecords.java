@@ -78,7 +78,8 @@ public final class JobRecords {
      * At JVM exit (normal, {@code System.exit}, SIGTERM/SIGINT/SIGHUP — what a launcher sends
      * the ranks it ends after one died; not SIGKILL or a crash) every record of this JVM says
      * when, so a job that aborted tells the rank that died first from those the launcher ended.
-     * The hook never waits for a lock and never throws.
+     * The hook never waits for a lock, waits at most {@link #EXIT_WRITE_MILLIS} for its writes
+     * (done by a daemon thread) and never throws.
      */
     private static void addExitHook() {
         try {
@@ -93,23 +94,34 @@ public final class JobRecords {
         }
     }
 
+    /** How long the exit hook waits for its writes: a records directory on a hung file system must not hold up the exit. */
+    static final long EXIT_WRITE_MILLIS = 500;
+
     static void exiting() {
         try {
-            Record[] all;
+            final Record[] all;
             try {
                 all = RECORDS.values().toArray(new Record[0]); // no lock: a thread holding it may be the one exiting
             } catch (RuntimeException e) {
                 return;
             }
-            long now = System.currentTimeMillis();
-            for (Record r : all) {
-                r.exited = now;
-                try {
-                    write(r);
-                } catch (Throwable t) {
-                    // the JVM is going away: nothing to report to
+            final long now = System.currentTimeMillis();
+            Thread writer = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    for (Record r : all) {
+                        r.exited = now;
+                        try {
+                            write(r);
+                        } catch (Throwable t) {
+                            // the JVM is going away: nothing to report to
+                        }
+                    }
                 }
-            }
+            }, "mpilens-exit-write");
+            writer.setDaemon(true); // never keeps the JVM alive once the hook returns
+            writer.start();
+            writer.join(EXIT_WRITE_MILLIS);
         } catch (Throwable t) {
             // never into the application's exit
         }

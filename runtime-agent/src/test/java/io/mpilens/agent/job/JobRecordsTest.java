@@ -49,4 +49,26 @@ class JobRecordsTest {
         assertEquals("10.0.0.5:8000", JobRecords.parseListenerAddress("dt_socket:10.0.0.5:8000"));
         assertNull(JobRecords.parseListenerAddress(null));
     }
+
+    /** The exit hook's work: every record of this JVM gets its exit time; before that it has none. */
+    @Test
+    void atExitEveryRecordSaysWhen(@org.junit.jupiter.api.io.TempDir java.nio.file.Path root) throws Exception {
+        System.setProperty(io.mpilens.api.job.JobRecordLayout.ROOT_PROPERTY, root.toString());
+        System.setProperty(io.mpilens.api.job.JobRecordLayout.JOB_PROPERTY, "unit-exit");
+        try {
+            JobRecords.initialized(0, 1);
+            java.nio.file.Path record = root.resolve("unit-exit").resolve(io.mpilens.api.job.JobRecordLayout.recordFileName(0));
+            String before = java.nio.file.Files.readString(record);
+            assertEquals(true, before.contains("\"exited\":null"), before);
+            long t0 = System.currentTimeMillis();
+            JobRecords.exiting();
+            String after = java.nio.file.Files.readString(record);
+            long exited = JobRecords.numberAfter(after, "\"exited\":");
+            assertEquals(true, exited >= t0 && exited <= System.currentTimeMillis(), after);
+            assertNull(JobRecords.lastError());
+        } finally {
+            System.clearProperty(io.mpilens.api.job.JobRecordLayout.ROOT_PROPERTY);
+            System.clearProperty(io.mpilens.api.job.JobRecordLayout.JOB_PROPERTY);
+        }
+    }
 }
