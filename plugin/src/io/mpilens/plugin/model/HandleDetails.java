@@ -8,6 +8,7 @@ import io.mpilens.api.model.TypeMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The details pane of MPI Handles: every field of one handle as label and text. Fields a kind
@@ -83,19 +84,14 @@ public final class HandleDetails {
         if (h.accessModeFlags() != null) f.add(new Field("Access mode", h.accessModeFlags() + " (" + h.accessMode() + ")"));
         id(f, "Created with info", h.createdWithInfo());
         if (h.hasInfoPairs()) {
-            StringBuilder pairs = new StringBuilder();
-            h.infoPairs().forEach((k, v) -> pairs.append(pairs.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+            StringBuilder pairs = new StringBuilder(pairs(h.infoPairs()));
             if (h.infoPairCount() > h.infoPairs().size()) pairs.append(" \u2026 (").append(h.infoPairCount()).append(" pairs)");
             f.add(new Field(h.kind() == HandleKind.INFO ? "Info pairs" : "Info pairs when created", pairs.length() == 0 ? "none" : pairs.toString()));
         }
         if (h.usedBy().length > 0) f.add(new Field("Used by", ids(h.usedBy())));
         if (h.windows().length > 0) f.add(new Field("Windows on it", ids(h.windows())));
         if (h.files().length > 0) f.add(new Field("Files on it", ids(h.files())));
-        if (!h.attributes().isEmpty()) {
-            StringBuilder attrs = new StringBuilder();
-            h.attributes().forEach((k, v) -> attrs.append(attrs.length() == 0 ? "" : ", ").append(k).append('=').append(v));
-            f.add(new Field("Attributes", attrs.toString()));
-        }
+        if (!h.attributes().isEmpty()) f.add(new Field("Attributes", pairs(h.attributes())));
         if (h.creationStack().isEmpty()) {
             f.add(new Field("Created at", h.predefined() ? "(predefined)" : "not recorded"));
         } else {
@@ -110,6 +106,13 @@ public final class HandleDetails {
         StringBuilder sb = new StringBuilder();
         for (Field f : of(h)) sb.append(f).append('\n');
         return sb.toString();
+    }
+
+    /** {@code k=v, k=v} in the map's order. */
+    private static String pairs(Map<?, ?> m) {
+        StringBuilder s = new StringBuilder();
+        m.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+        return s.toString();
     }
 
     private static void typeMap(List<Field> f, TypeMap m) {

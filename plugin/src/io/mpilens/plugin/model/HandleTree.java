@@ -2,6 +2,7 @@ package io.mpilens.plugin.model;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.ProcessSnapshot;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -96,7 +97,7 @@ public final class HandleTree {
     }
 
     /** The snapshot of a rank, null when it could not be read. */
-    public io.mpilens.api.model.ProcessSnapshot process(RankNode rank) {
+    public ProcessSnapshot process(RankNode rank) {
         RankView r = rankViews.get(rank);
         return r == null ? null : r.process();
     }

@@ -28,23 +28,20 @@ public final class TypeMapStrip {
 
     private TypeMapStrip(TypeMap map) {
         this.map = map;
-        List<TypeMap.Run> runs = new ArrayList<>(map.runs());
-        runs.sort((a, b) -> Long.compare(a.displacement(), b.displacement()));
         long lo = map.lowerBound(), hi = map.lowerBound() + map.extent();
-        int h = 0;
-        for (TypeMap.Run r : runs) {
-            while (h < map.holes().size() && map.holes().get(h).displacement() < r.displacement()) hole(map.holes().get(h++));
+        for (TypeMap.Span sp : map.spans()) {
+            if (sp.isHole()) {
+                TypeMap.Hole h = sp.hole();
+                segments.add(new Segment(h.displacement(), h.end(), false, "hole " + h.length()));
+                continue;
+            }
+            TypeMap.Run r = sp.run();
             segments.add(new Segment(r.displacement(), r.end(), true, r.type() + (r.count() > 1 ? " x" + r.count() : "")));
             lo = Math.min(lo, r.displacement());
             hi = Math.max(hi, r.end());
         }
-        while (h < map.holes().size()) hole(map.holes().get(h++));
         from = lo;
         to = hi;
-    }
-
-    private void hole(TypeMap.Hole hole) {
-        segments.add(new Segment(hole.displacement(), hole.end(), false, "hole " + hole.length()));
     }
 
     /** The strip of a known map; null for an unknown one (the pane says why in text instead). */

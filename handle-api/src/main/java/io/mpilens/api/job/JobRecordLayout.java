@@ -22,9 +22,8 @@ public final class JobRecordLayout {
     /** A job id the user chooses (else the launcher's). */
     public static final String JOB_PROPERTY = "mpilens.job";
     public static final String JOB_ENV = "MPILENS_JOB";
-    /** Permissions: the private directories and the records in them. */
+    /** Permissions of the private directories (records are 0600: the writer's {@code writeAtomically}). */
     public static final String DIRECTORY_MODE = "rwx------";
-    public static final String RECORD_MODE = "rw-------";
     /** A glob for a job directory's records. */
     public static final String RECORD_GLOB = "rank-*.json";
 

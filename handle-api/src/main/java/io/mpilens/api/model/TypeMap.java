@@ -161,6 +161,46 @@ public final class TypeMap {
         return t;
     }
 
+    /** A run or a hole: one piece of the map laid out as a strip ({@link #spans()}). */
+    public static final class Span {
+        private final Run run;
+        private final Hole hole;
+
+        private Span(Run run, Hole hole) {
+            this.run = run;
+            this.hole = hole;
+        }
+
+        public boolean isHole() { return hole != null; }
+        /** The run; null for a hole. */
+        public Run run() { return run; }
+        /** The hole; null for a run. */
+        public Hole hole() { return hole; }
+        public long displacement() { return hole != null ? hole.displacement : run.displacement; }
+    }
+
+    /** Runs and holes in displacement order (runs at one displacement in type map order). */
+    public List<Span> spans() {
+        List<Run> sorted = new ArrayList<>(runs);
+        sorted.sort((a, b) -> Long.compare(a.displacement, b.displacement));
+        List<Span> out = new ArrayList<>(sorted.size() + holes.size());
+        int h = 0;
+        for (Run r : sorted) {
+            while (h < holes.size() && holes.get(h).displacement < r.displacement) out.add(new Span(null, holes.get(h++)));
+            out.add(new Span(r, null));
+        }
+        while (h < holes.size()) out.add(new Span(null, holes.get(h++)));
+        return out;
+    }
+
+    /**
+     * Whether a map is shown for this handle: a derived datatype whose constructor was recorded
+     * (one made before a late attach has no map to tell; a predefined one is its own intrinsic).
+     */
+    public static boolean shownFor(HandleInfo h) {
+        return h.kind() == HandleKind.DATATYPE && !h.predefined() && h.constructor() != null;
+    }
+
     // ------------------------------------------------------------------ flattening
 
     /** The map of a datatype of {@code process} (its parents looked up among live and released handles). */

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How {@link TypeMap} flattens a datatype: MPI's rules for each constructor (blocks of copies
@@ -64,7 +65,7 @@ final class TypeMapRules {
     }
 
     /** MPJ Express 0.44's basic datatypes (its MPI class's fields); each is one element of itself. */
-    static final java.util.Set<String> MPJ_BASIC = java.util.Set.of("MPI_BYTE", "MPI_CHAR", "MPI_SHORT", "MPI_BOOLEAN",
+    static final Set<String> MPJ_BASIC = Set.of("MPI_BYTE", "MPI_CHAR", "MPI_SHORT", "MPI_BOOLEAN",
             "MPI_INT", "MPI_LONG", "MPI_FLOAT", "MPI_DOUBLE", "MPI_PACKED", "MPI_OBJECT");
 
     static final class Flattener {
@@ -300,24 +301,25 @@ final class TypeMapRules {
             return t.values()[0];
         }
 
-        private static long[] ints(List<TypeArgument> a, int i) {
+        /** The values of argument {@code i}, which must have been recorded as {@code kind} ({@code what} names it). */
+        private static long[] values(List<TypeArgument> a, int i, TypeArgument.Kind kind, String what) {
             TypeArgument t = arg(a, i);
-            if (t.kind() != TypeArgument.Kind.INTS) throw new IllegalArgumentException("argument " + (i + 1) + " is not a recorded int array");
+            if (t.kind() != kind) throw new IllegalArgumentException("argument " + (i + 1) + " is not a recorded " + what);
             return t.values();
+        }
+
+        private static long[] ints(List<TypeArgument> a, int i) {
+            return values(a, i, TypeArgument.Kind.INTS, "int array");
         }
 
         private static long type(List<TypeArgument> a, int i) {
-            TypeArgument t = arg(a, i);
-            if (t.kind() != TypeArgument.Kind.TYPE || t.values().length == 0) {
-                throw new IllegalArgumentException("argument " + (i + 1) + " is not a recorded datatype");
-            }
-            return t.values()[0];
+            long[] v = values(a, i, TypeArgument.Kind.TYPE, "datatype");
+            if (v.length == 0) throw new IllegalArgumentException("argument " + (i + 1) + " is not a recorded datatype");
+            return v[0];
         }
 
         private static long[] types(List<TypeArgument> a, int i) {
-            TypeArgument t = arg(a, i);
-            if (t.kind() != TypeArgument.Kind.TYPES) throw new IllegalArgumentException("argument " + (i + 1) + " is not a recorded datatype array");
-            return t.values();
+            return values(a, i, TypeArgument.Kind.TYPES, "datatype array");
         }
     }
 

@@ -8,9 +8,14 @@ import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.api.target.TargetReader;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * The requests that live in their wrappers (agent option {@code requestsInWrappers=true}):
@@ -84,7 +89,7 @@ final class WrappedRequests {
     }
 
     /** Per reader (held weakly: a closed reader's entry goes with it). */
-    private static final Map<TargetReader, Walk> WALKS = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private static final Map<TargetReader, Walk> WALKS = Collections.synchronizedMap(new WeakHashMap<>());
 
     /** Forgets every reader's last walk: the next look at requests in wrappers walks the heap. */
     static void forgetWalks() {
@@ -117,7 +122,7 @@ final class WrappedRequests {
                 handleField);
         Map<TargetObject, String> calls = new HashMap<>();
         Map<TargetObject, Long> holderIds = new HashMap<>();
-        java.util.Set<Long> ids = new java.util.HashSet<>();
+        Set<Long> ids = new HashSet<>();
         List<Request> out = new ArrayList<>();
         for (TargetClass type : types) {
             List<TargetObject> objects = found.of(type);
@@ -144,7 +149,7 @@ final class WrappedRequests {
         }
         // in creation order, whatever order the reader listed them in (live and dump agree); the
         // sequence is racy by design: a rare duplicate gets a distinct id, in handle order
-        out.sort(java.util.Comparator.comparingLong((Request w) -> w.id).thenComparingLong(w -> w.handle));
+        out.sort(Comparator.comparingLong((Request w) -> w.id).thenComparingLong(w -> w.handle));
         for (Request w : out) {
             long id = RegistryDecoder.WRAPPED_REQUEST_ID + w.id;
             while (!ids.add(id)) id += 1L << 56;

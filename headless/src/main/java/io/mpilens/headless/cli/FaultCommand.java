@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -185,7 +186,7 @@ abstract class FaultCommand implements Callable<Integer> {
         if (target == null || target.job == null) return null;
         try {
             JobEnd end = JobEnd.of(JobDirectory.forCurrentUser(parent.env).job(target.job).records(), JobObserver::processRunning);
-            return end.state() == JobEnd.State.ABORTED ? end.summary(java.time.ZoneId.systemDefault()) : null;
+            return end.state() == JobEnd.State.ABORTED ? end.summary(ZoneId.systemDefault()) : null;
         } catch (IOException | RuntimeException e) {
             return null; // the records went: nothing to say about how it ended
         }

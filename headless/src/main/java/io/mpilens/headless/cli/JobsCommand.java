@@ -1,13 +1,14 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
-import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -84,7 +85,7 @@ final class JobsCommand implements Callable<Integer> {
                 out.println(row(j.id(), j.records().size() + "/" + j.size(), alive + (unknown ? "?" : ""),
                         String.join(",", bindings), started, List.copyOf(hosts)));
                 JobEnd end = JobEnd.of(j.records(), JobObserver::processRunning);
-                if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(java.time.ZoneId.systemDefault()));
+                if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(ZoneId.systemDefault()));
             }
         }
         out.flush();

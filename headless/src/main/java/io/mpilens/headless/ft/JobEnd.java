@@ -112,7 +112,7 @@ public final class JobEnd {
                     + " which failed first is not recorded";
         }
         StringBuilder s = new StringBuilder("aborted: ").append(ranks(firstFailed));
-        if (firstAt == null) s.append(firstFailed.size() == 1 ? " died" : " died").append(" first (killed or crashed: no exit recorded)");
+        if (firstAt == null) s.append(" died first (killed or crashed: no exit recorded)");
         else s.append(" exited first without MPI_Finalize at ").append(time(firstAt, zone));
         if (!endedAfter.isEmpty()) {
             s.append("; the launcher then ended ").append(ranks(endedAfter));

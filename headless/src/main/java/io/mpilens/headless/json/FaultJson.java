@@ -11,7 +11,9 @@ import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.function.Function;
 
 /** JSON of the job model ({@code cominfo}/{@code hostinfo}) and of the job list ({@code jobs}), schema {@value #SCHEMA}. */
 public final class FaultJson {
@@ -134,7 +136,7 @@ public final class FaultJson {
     }
 
     /** {@code alive}: whether a record's process still runs, null when this machine cannot tell (the observer layer answers it). */
-    public static String jobs(List<JobDirectory.JobEntry> jobs, java.util.function.Function<JobRecord, Boolean> alive) {
+    public static String jobs(List<JobDirectory.JobEntry> jobs, Function<JobRecord, Boolean> alive) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).name("jobs").beginArray();
         for (JobDirectory.JobEntry j : jobs) {
             w.beginObject().field("id", j.id()).field("dir", j.dir().toString()).name("ranks").beginArray();
@@ -158,7 +160,7 @@ public final class FaultJson {
                 if (end.firstAt() != null) w.field("firstAt", end.firstAt().toString());
                 ints(w, "endedAfter", end.endedAfter());
                 if (end.endedAt() != null) w.field("endedAt", end.endedAt().toString());
-                w.field("ambiguous", end.ambiguous()).field("summary", end.summary(java.time.ZoneOffset.UTC));
+                w.field("ambiguous", end.ambiguous()).field("summary", end.summary(ZoneOffset.UTC));
             }
             w.endObject();
             w.name("refused").beginArray();

@@ -82,10 +82,7 @@ public final class SnapshotJson {
         Map<Long, HandleInfo> byId = TypeMap.index(p);
         for (HandleInfo h : p.handles()) {
             handle(w, h, true);
-            // a datatype whose constructor was not recorded (made before a late attach) has no map to tell
-            if (h.kind() == HandleKind.DATATYPE && !h.predefined() && h.constructor() != null) {
-                typeMap(w, TypeMap.of(h, p.binding(), byId));
-            }
+            if (TypeMap.shownFor(h)) typeMap(w, TypeMap.of(h, p.binding(), byId));
             w.endObject();
         }
         w.endArray();

@@ -119,7 +119,7 @@ public final class JobObserver {
         }
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
-            if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && alive(t.record) != Boolean.FALSE) {
+            if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && processRunning(t.record) != Boolean.FALSE) {
                 Attempt same = answeredByJvm.get(jvm(t.record));
                 if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
                     a = same;
@@ -335,7 +335,7 @@ public final class JobObserver {
             return out;
         }
         JobRecord r = t.record;
-        Boolean alive = alive(r);
+        Boolean alive = processRunning(r);
         Liveness.Verdict v = Liveness.judge(outcome, null, alive, r.finalized());
         String evidence = v.evidence();
         if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && LocalProcesses.stopped(r.pid())) {
@@ -345,20 +345,19 @@ public final class JobObserver {
         return out;
     }
 
-    /** Whether the record's process lives: null when it runs on another host. */
-    private Boolean alive(JobRecord r) {
-        return aliveLocal(r);
-    }
-
     /**
      * Whether a record's process has ended for certain: it ran on this host and its pid is gone,
      * a zombie, or another process now (a different start time). False when it lives or runs elsewhere.
      */
     public static boolean ended(JobRecord r) {
-        return Boolean.FALSE.equals(aliveLocal(r));
+        return Boolean.FALSE.equals(processRunning(r));
     }
 
-    private static Boolean aliveLocal(JobRecord r) {
+    /**
+     * Whether the record's process still runs: null when it runs on another host (this machine
+     * cannot tell), false when its pid is gone, a zombie or reused by another process.
+     */
+    public static Boolean processRunning(JobRecord r) {
         if (!LocalProcesses.isLocal(r.host())) return null;
         Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
         if (p.isEmpty() || !p.get().isAlive() || LocalProcesses.zombie(r.pid())) return false;
@@ -372,11 +371,4 @@ public final class JobObserver {
         return "JobObserver[" + Objects.requireNonNullElse(jobId, String.valueOf(bareAddresses)) + "]";
     }
 
-    /**
-     * Whether the record's process still runs: null when it runs on another host (this machine
-     * cannot tell), false when its pid is gone, a zombie or reused by another process.
-     */
-    public static Boolean processRunning(JobRecord r) {
-        return aliveLocal(r);
-    }
 }

@@ -121,9 +121,7 @@ public final class HandleTable {
                 if (h.isOrphan()) out.add(paint(YELLOW, fit(INDENT + "orphan, held by " + holders(h, byId))));
                 if (h.leaked()) out.add(paint(RED, fit(INDENT + "leaked: its wrapper was garbage-collected without free()")));
                 out.addAll(detailLines(h));
-                if (h.kind() == HandleKind.DATATYPE && !h.predefined() && h.constructor() != null) {
-                    out.addAll(typeMapLines(TypeMap.of(h, p.binding(), withReleased)));
-                }
+                if (TypeMap.shownFor(h)) out.addAll(typeMapLines(TypeMap.of(h, p.binding(), withReleased)));
             }
             if (hidden > 0) out.add(INDENT + "+ " + hidden + " predefined handles nothing refers to (--all lists them)");
         }
@@ -154,22 +152,19 @@ public final class HandleTable {
         if (h.hasInfoPairs()) {
             StringBuilder s = new StringBuilder(INDENT).append(h.kind() == HandleKind.INFO ? "pairs: " : "opened with info: ");
             if (h.infoPairs().isEmpty()) s.append("(none)");
-            int n = 0;
-            for (Map.Entry<String, String> e : h.infoPairs().entrySet()) {
-                s.append(n++ == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
-            }
+            s.append(pairs(h.infoPairs()));
             if (h.infoPairCount() > h.infoPairs().size()) s.append(" ... ").append(h.infoPairCount()).append(" in all");
             out.add(fit(s.toString()));
         }
-        if (!h.attributes().isEmpty()) {
-            StringBuilder s = new StringBuilder(INDENT + "attributes: ");
-            int n = 0;
-            for (Map.Entry<Integer, String> e : h.attributes().entrySet()) {
-                s.append(n++ == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
-            }
-            out.add(fit(s.toString()));
-        }
+        if (!h.attributes().isEmpty()) out.add(fit(INDENT + "attributes: " + pairs(h.attributes())));
         return out;
+    }
+
+    /** {@code k=v, k=v} in the map's order. */
+    private static String pairs(Map<?, ?> m) {
+        StringBuilder s = new StringBuilder();
+        for (Map.Entry<?, ?> e : m.entrySet()) s.append(s.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
+        return s.toString();
     }
 
     /**
@@ -195,14 +190,12 @@ public final class HandleTable {
         for (int i = 1; i < m.runs().size(); i++) {
             if (m.runs().get(i).displacement() < m.runs().get(i - 1).end()) ordered = false;
         }
-        int h = 0;
-        for (TypeMap.Run r : m.runs()) {
-            while (ordered && h < m.holes().size() && m.holes().get(h).displacement() < r.displacement()) {
-                lines.add(holeLine(m.holes().get(h++)));
-            }
-            lines.add(String.format("%s  @%-6d %s x%d", INDENT, r.displacement(), r.type(), r.count()));
+        if (ordered) {
+            for (TypeMap.Span s : m.spans()) lines.add(s.isHole() ? holeLine(s.hole()) : runLine(s.run()));
+        } else {
+            for (TypeMap.Run r : m.runs()) lines.add(runLine(r));
+            for (TypeMap.Hole hole : m.holes()) lines.add(holeLine(hole));
         }
-        while (h < m.holes().size()) lines.add(holeLine(m.holes().get(h++)));
         for (int i = 0; i < lines.size(); i++) {
             if (i == MAP_LINES - 1 && lines.size() > MAP_LINES) {
                 out.add(INDENT + "  ... " + (lines.size() - i) + " more lines (--json has the whole map)");
@@ -212,6 +205,10 @@ public final class HandleTable {
             out.add(line.contains(" hole of ") ? paint(YELLOW, line) : line);
         }
         return out;
+    }
+
+    private static String runLine(TypeMap.Run r) {
+        return String.format("%s  @%-6d %s x%d", INDENT, r.displacement(), r.type(), r.count());
     }
 
     private static String holeLine(TypeMap.Hole hole) {

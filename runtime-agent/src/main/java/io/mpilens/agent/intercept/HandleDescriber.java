@@ -4,8 +4,6 @@ import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,6 @@ public final class HandleDescriber {
 
     private HandleDescriber() {
     }
-
 
     /** What can be known without asking MPI: class, creating call, native handle, stack. */
     static RowSpec identify(BindingProfile p, HandleKind kind, int proc, String call, Object result)
@@ -124,16 +121,10 @@ public final class HandleDescriber {
         StringBuilder out = new StringBuilder();
         int named = 0;
         for (String name : p.fileModeFields) {
-            try {
-                Field f = mpi.getField(name);
-                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != int.class) continue;
-                int bit = f.getInt(null);
-                if (bit != 0 && (mode & bit) == bit) {
-                    out.append(out.length() == 0 ? "" : "|").append(name);
-                    named |= bit;
-                }
-            } catch (ReflectiveOperationException e) {
-                // a binding without this mode: not named
+            int bit = Interceptor.staticInt(mpi, name, 0); // 0: the binding has no such mode
+            if (bit != 0 && (mode & bit) == bit) {
+                out.append(out.length() == 0 ? "" : "|").append(name);
+                named |= bit;
             }
         }
         if ((mode & ~named) != 0) out.append(out.length() == 0 ? "" : "|").append("0x").append(Integer.toHexString(mode & ~named));

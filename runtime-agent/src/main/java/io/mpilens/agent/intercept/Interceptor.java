@@ -6,6 +6,7 @@ import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
+import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -519,12 +520,10 @@ public final class Interceptor {
     static String valueText(Object v) {
         if (v == null) return "null";
         if (v instanceof String) return '"' + (String) v + '"';
-        if (v instanceof Number || v instanceof Boolean || v instanceof Character) {
-            Class<?> c = v.getClass();
-            if (c.getName().startsWith("java.")) return v.toString();
-        }
         Class<?> c = v.getClass();
-        if (c.isArray()) return c.getComponentType().getSimpleName() + "[" + java.lang.reflect.Array.getLength(v) + "]";
+        boolean jdkValue = v instanceof Number || v instanceof Boolean || v instanceof Character;
+        if (jdkValue && c.getName().startsWith("java.")) return v.toString();
+        if (c.isArray()) return c.getComponentType().getSimpleName() + "[" + Array.getLength(v) + "]";
         return c.getName() + " instance";
     }
 
