@@ -1,5 +1,6 @@
 package io.mpilens.bench;
 
+import io.mpilens.headless.testing.TargetJvm;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -63,7 +64,7 @@ public final class HprofBench {
             System.out.printf(Locale.ROOT, "writing a dump of %,d handles and %,d ballast objects (%s) ...%n", handles,
                     objects, java);
             Workspace ws = Workspace.detect();
-            try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
+            try (TargetJvm target = TargetJvm.start(java, List.of(), List.of(ws.benchClasses(), ws.agentJar()),
                     HeapDumpTarget.class.getName(), List.of(Integer.toString(handles), Integer.toString(objects),
                             dump.toString()), HeapDumpTarget.READY, Duration.ofMinutes(5))) {
                 System.out.println(target.readyLine());

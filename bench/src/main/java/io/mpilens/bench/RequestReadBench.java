@@ -6,6 +6,7 @@ import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.testing.TargetJvm;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -75,10 +76,10 @@ public final class RequestReadBench {
      */
     private static Samples[] snapshots(Workspace ws, String java, int pending, int rounds, int expected,
                                        boolean onlyFirst) throws Exception {
-        try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
+        try (TargetJvm target = TargetJvm.start(java, List.of(), List.of(ws.benchClasses(), ws.agentJar()),
                 WrappedRequestTarget.class.getName(), List.of(Integer.toString(pending), "0"),
                 WrappedRequestTarget.READY, Duration.ofSeconds(120));
-             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.jdwpAddress()),
+             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.address()),
                      Duration.ofSeconds(30))) {
             Samples first = new Samples(), again = new Samples();
             for (int i = 0; i < rounds + 2; i++) {
@@ -105,10 +106,10 @@ public final class RequestReadBench {
     private static Samples heapWalk(Workspace ws, String java, long mb, int rounds) throws Exception {
         String xmx = "-Xmx" + (mb + mb / 2 + 512) + "m";
         System.out.println("starting the heap-walk target (" + mb + " MB of 64-byte objects, " + xmx + ") ...");
-        try (TargetProcess target = TargetProcess.start(java, List.of(xmx), List.of(ws.benchClasses(), ws.agentJar()),
+        try (TargetJvm target = TargetJvm.start(java, List.of(xmx), List.of(ws.benchClasses(), ws.agentJar()),
                 WrappedRequestTarget.class.getName(), List.of("10", Long.toString(mb)),
                 WrappedRequestTarget.READY, Duration.ofMinutes(10));
-             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.jdwpAddress()),
+             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.address()),
                      Duration.ofSeconds(30))) {
             List<TargetClass> types = reader.classesNamed(WrappedRequestTarget.Request.class.getName());
             Samples s = new Samples();

@@ -15,6 +15,7 @@ import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReader;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.testing.TargetJvm;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,9 +63,9 @@ public final class SnapshotBench {
                 Integer.toString(datatypes), Integer.toString(wrappers));
         String loadBefore = Machine.loadAverage();
         System.out.println("starting the target (" + java + ") and filling its registry ...");
-        try (TargetProcess target = TargetProcess.start(java, List.of(ws.benchClasses(), ws.agentJar()),
+        try (TargetJvm target = TargetJvm.start(java, List.of(), List.of(ws.benchClasses(), ws.agentJar()),
                 SnapshotTarget.class.getName(), targetArgs, SnapshotTarget.READY, Duration.ofSeconds(120));
-             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.jdwpAddress()),
+             JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.address()),
                      Duration.ofSeconds(30))) {
             Map<String, String> held = keyValues(target.readyLine());
             int expectedHandles = Integer.parseInt(held.get("live"));

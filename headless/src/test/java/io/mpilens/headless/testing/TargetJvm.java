@@ -1,52 +1,85 @@
 package io.mpilens.headless.testing;
 
+import io.mpilens.headless.launch.JobSpec;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * A target JVM for tests: runs a main class from the test class path on the default
- * {@code java} (the Java 17 MPI applications run on) with a JDWP server on a free port, waits
- * until it prints {@value #READY}, and is killed by {@link #close()} (call it in {@code @AfterEach}).
+ * A single plain JVM with a JDWP server on a free port ({@link JobSpec#JDWP_OPTION}), for the
+ * tests and for the bench's harnesses (which use it through this module's test jar). It waits
+ * until the target prints a line starting with its ready prefix, and is killed by
+ * {@link #close()} (call it in {@code @AfterEach}) or, at the latest, when this JVM exits. Not an
+ * MPI job: those are started with {@link io.mpilens.headless.launch.Job}.
  */
 public final class TargetJvm implements AutoCloseable {
     public static final String READY = "READY";
     private static final Pattern JDWP = Pattern.compile("Listening for transport dt_socket at address: (\\d+)");
-    private static final long START_MILLIS = 30_000;
+    private static final Duration START = Duration.ofSeconds(30);
 
     private final Process process;
+    private final String readyPrefix;
+    private final Thread killAtExit;
     private final List<String> output = new CopyOnWriteArrayList<>();
     private volatile int port = -1;
-    private volatile boolean ready;
+    private volatile String readyLine;
 
-    private TargetJvm(Process process) {
+    private TargetJvm(Process process, String readyPrefix) {
         this.process = process;
+        this.readyPrefix = readyPrefix;
+        this.killAtExit = new Thread(process::destroyForcibly, "target-jvm-" + process.pid() + "-kill");
+        Runtime.getRuntime().addShutdownHook(killAtExit);
         Thread pump = new Thread(this::pump, "target-jvm-output-" + process.pid());
         pump.setDaemon(true);
         pump.start();
     }
 
-    /** Starts {@code main} with the JVM options given (before the JDWP agent's) and waits until ready. */
+    /**
+     * Starts {@code main} from the test class path on the default {@code java} (the Java 17 MPI
+     * applications run on; {@code -Dmpilens.targetJava} changes it) with the JVM options given, and
+     * waits until it prints {@value #READY}.
+     */
     public static TargetJvm launch(Class<?> main, String... jvmOptions) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(System.getProperty("mpilens.targetJava", "java"));
-        cmd.add("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
-        cmd.addAll(List.of(jvmOptions));
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        List<Path> classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(Path::of).collect(Collectors.toList());
+        return start(System.getProperty("mpilens.targetJava", "java"), List.of(jvmOptions), classPath, main.getName(),
+                List.of(), READY, START);
+    }
+
+    /**
+     * Starts {@code mainClass} on {@code java} with JDWP, then the JVM options ({@code -Xmx…}), the
+     * class path and {@code args}, and waits until it prints a line starting with {@code readyPrefix}.
+     */
+    public static TargetJvm start(String java, List<String> jvmOptions, List<Path> classPath, String mainClass,
+                                  List<String> args, String readyPrefix, Duration timeout)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(java, JobSpec.JDWP_OPTION));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
+                mainClass));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("JAVA_TOOL_OPTIONS");
-        TargetJvm jvm = new TargetJvm(pb.start());
-        jvm.awaitReady();
+        TargetJvm jvm;
+        try {
+            jvm = new TargetJvm(pb.start(), readyPrefix);
+        } catch (IOException e) {
+            throw new IOException("cannot run '" + java + "': " + e.getMessage(), e);
+        }
+        jvm.awaitReady(cmd, timeout);
         return jvm;
     }
 
@@ -57,23 +90,30 @@ public final class TargetJvm implements AutoCloseable {
                 output.add(line);
                 Matcher m = JDWP.matcher(line);
                 if (m.find()) port = Integer.parseInt(m.group(1));
-                if (line.equals(READY)) ready = true;
+                else if (readyLine == null && line.startsWith(readyPrefix)) readyLine = line;
             }
         } catch (IOException ignored) {
             // the process was killed
         }
     }
 
-    private void awaitReady() throws InterruptedException {
-        long deadline = System.currentTimeMillis() + START_MILLIS;
-        while (!(ready && port > 0)) {
-            if (!process.isAlive() || System.currentTimeMillis() > deadline) {
+    private void awaitReady(List<String> cmd, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (readyLine == null || port < 0) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
                 close();
-                throw new IllegalStateException("target JVM did not start (port " + port + ", ready " + ready
-                        + "); its output:" + System.lineSeparator() + String.join(System.lineSeparator(), output));
+                throw new IllegalStateException("the target JVM did not start within " + timeout.toSeconds()
+                        + " s (port " + port + ", ready " + (readyLine != null) + "): " + String.join(" ", cmd)
+                        + System.lineSeparator() + "  its output:" + System.lineSeparator() + "  "
+                        + String.join(System.lineSeparator() + "  ", output));
             }
             Thread.sleep(20);
         }
+    }
+
+    /** The first line it printed that starts with the ready prefix. */
+    public String readyLine() {
+        return readyLine;
     }
 
     /**
@@ -124,6 +164,11 @@ public final class TargetJvm implements AutoCloseable {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killAtExit);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook kills it
         }
     }
 
