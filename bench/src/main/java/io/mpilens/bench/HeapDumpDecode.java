@@ -45,7 +45,7 @@ public final class HeapDumpDecode {
         String found;
         switch (reader) {
             case "mpilens": found = mpilens(dump); break;
-            case "mpilens-read": // whole passes read into a buffer instead of mapped windows (HeapDumpScan)
+            case "mpilens-read": // whole passes read into a buffer instead of mapped windows (DumpFile)
                 System.setProperty("mpilens.hprof.mmap", "false");
                 found = mpilens(dump);
                 break;

@@ -309,7 +309,7 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
     }
 
     private Object object(Object v) {
-        return v instanceof HeapDumpScan.ObjectId ? new DumpObject(((HeapDumpScan.ObjectId) v).id()) : v;
+        return v instanceof HprofRecordReader.ObjectId ? new DumpObject(((HprofRecordReader.ObjectId) v).id()) : v;
     }
 
     private ByteBuffer slice(TargetObject array, int type, int from, int count) {

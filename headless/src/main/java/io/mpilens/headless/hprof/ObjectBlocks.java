@@ -96,7 +96,7 @@ final class ObjectBlocks {
         return Arrays.copyOf(out, n);
     }
 
-    /** Adds the blocks of another index of later, closed segments (the second thread's of {@link HeapDumpScan}); none is open here. */
+    /** Adds the blocks of another index of later, closed segments (the second thread's, {@link SecondHalfSkim}); none is open here. */
     void append(ObjectBlocks later) {
         for (int i = 0; i < later.count; i++) add(later.start[i], later.end[i], later.min[i], later.max[i]);
         if (later.overflow) drop();

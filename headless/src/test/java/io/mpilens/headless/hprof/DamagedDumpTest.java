@@ -107,7 +107,7 @@ class DamagedDumpTest {
                 how = "bits flipped at" + at;
             }
             Files.write(mutant, bytes);
-            // every other mutant with the first pass on two threads (HeapDumpScan.SecondHalf), whatever its size
+            // every other mutant with the first pass on two threads (SecondHalfSkim), whatever its size
             boolean twoThreads = i % 2 == 1;
             System.setProperty("mpilens.hprof.threads", twoThreads ? "2" : "1");
             System.setProperty("mpilens.hprof.parallelFrom", "0");
