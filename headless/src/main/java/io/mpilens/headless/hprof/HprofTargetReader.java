@@ -344,37 +344,14 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
         }
     }
 
-    private final class DumpClass implements TargetClass {
-        final HprofClass c;
-
-        DumpClass(HprofClass c) {
-            this.c = c;
-        }
-
-        HprofTargetReader owner() {
-            return HprofTargetReader.this;
-        }
-
-        @Override
-        public String name() {
-            return c.name();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof DumpClass && ((DumpClass) o).c.id() == c.id() && ((DumpClass) o).owner() == owner();
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(c.id());
-        }
-    }
-
-    private final class DumpObject implements TargetObject {
+    /**
+     * A class or an object read from this dump: equal to another of the same kind with the same
+     * id read by the same reader (a class's id is also an object's, so the kind counts).
+     */
+    private abstract class DumpHandle {
         final long id;
 
-        DumpObject(long id) {
+        DumpHandle(long id) {
             this.id = id;
         }
 
@@ -382,20 +359,41 @@ public final class HprofTargetReader implements TargetReader, HeapInstances {
             return HprofTargetReader.this;
         }
 
-        /** Binary name as {@link Class#getName()} spells it: {@code [J}, {@code java.lang.String}. */
-        @Override
-        public String typeName() {
-            return HprofTargetReader.this.typeName(scan.record(id));
-        }
-
         @Override
         public boolean equals(Object o) {
-            return o instanceof DumpObject && ((DumpObject) o).id == id && ((DumpObject) o).owner() == owner();
+            return o != null && o.getClass() == getClass() && ((DumpHandle) o).id == id
+                    && ((DumpHandle) o).owner() == owner();
         }
 
         @Override
         public int hashCode() {
             return Long.hashCode(id);
+        }
+    }
+
+    private final class DumpClass extends DumpHandle implements TargetClass {
+        final HprofClass c;
+
+        DumpClass(HprofClass c) {
+            super(c.id());
+            this.c = c;
+        }
+
+        @Override
+        public String name() {
+            return c.name();
+        }
+    }
+
+    private final class DumpObject extends DumpHandle implements TargetObject {
+        DumpObject(long id) {
+            super(id);
+        }
+
+        /** Binary name as {@link Class#getName()} spells it: {@code [J}, {@code java.lang.String}. */
+        @Override
+        public String typeName() {
+            return HprofTargetReader.this.typeName(scan.record(id));
         }
 
         @Override
