@@ -13,11 +13,7 @@ import picocli.CommandLine.Command;
         description = {"Show the job's communicators and their fault-tolerance state.",
             "OK; DETECTED: a member failed; RECOVERED: a communicator derived from it holds exactly its surviving"
                 + " members; FAILED: every member failed. Members marked x failed, ? unavailable.",
-            "Give --job ID, --attach HOST:PORT,... or heap dumps (one per rank JVM)."},
-        exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every rank answered (or every dump was read)", "1:internal failure",
-            "2:usage error (also: no such job, a DUMP that does not exist)",
-            "3:some ranks did not answer (UNAVAILABLE) or dumps could not be read (one line each on stderr)"})
+            PostMortemFaultCommand.TARGETS})
 final class CominfoCommand extends PostMortemFaultCommand {
     @Override
     Function<JobModel, String> picture() {

@@ -13,11 +13,7 @@ import picocli.CommandLine.Command;
         description = {"Show the job's hosts with their launcher daemons and ranks: UP, PARTIAL or DOWN.",
             "Launcher daemons: mpirun, orted, MPJ's daemon. Rank states: OK, JOINING, UNAVAILABLE (no answer in"
                 + " time), FAILED (dead, with evidence), FINALIZED.",
-            "Give --job ID, --attach HOST:PORT,... or heap dumps (one per rank JVM)."},
-        exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every rank answered (or every dump was read)", "1:internal failure",
-            "2:usage error (also: no such job, a DUMP that does not exist)",
-            "3:some ranks did not answer (UNAVAILABLE) or dumps could not be read (one line each on stderr)"})
+            PostMortemFaultCommand.TARGETS})
 final class HostinfoCommand extends PostMortemFaultCommand {
     @Override
     Function<JobModel, String> picture() {
