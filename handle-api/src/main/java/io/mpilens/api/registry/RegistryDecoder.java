@@ -120,14 +120,22 @@ public final class RegistryDecoder {
 
     /**
      * The handle id a wrapper carries in its own {@link RegistryLayout#WRAPPER_ID_FIELD}: one field
-     * read. Returns the id; 0 when the wrapper has the field but was never registered; -1 when its
-     * class has no such field (a late-attached agent, a request wrapper, no agent): then only the
+     * read (a request in its wrapper: its {@link RegistryLayout#REQUEST_SEQ_FIELD} names its id).
+     * Returns the id; 0 when the wrapper has the field but was never registered; -1 when its
+     * class has no such field (a late-attached agent, a request in a table, no agent): then only the
      * wrapper index ({@link #wrapperIds()}) knows. {@link WrapperLookup} does both.
      */
     public long wrapperIdField(TargetObject wrapper) {
-        Object v = reader.fields(wrapper, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
-        return v instanceof Long ? Math.max(0, (Long) v) : -1;
+        Map<String, Object> f = reader.fields(wrapper, WRAPPER_ID_FIELDS);
+        Object v = f.get(WRAPPER_ID_FIELD);
+        if (v instanceof Long) return Math.max(0, (Long) v);
+        // a request in its wrapper: its id is its creation sequence's (rare duplicates aside)
+        Object seq = f.get(REQUEST_SEQ_FIELD);
+        if (seq instanceof Long) return (Long) seq > 0 ? WRAPPED_REQUEST_ID + (Long) seq : 0;
+        return -1;
     }
+
+    private static final List<String> WRAPPER_ID_FIELDS = List.of(WRAPPER_ID_FIELD, REQUEST_SEQ_FIELD);
 
     private TargetObject findRoot() {
         List<TargetClass> classes = reader.classesNamed(ROOT_CLASS);
