@@ -17,11 +17,13 @@ import java.util.Locale;
  * in a target whose heap holds M megabytes of small objects: reading the ring does not walk the heap.
  */
 public final class RequestReadBench {
+    /** Unmeasured snapshots per target first: the decoder of 10,000 requests runs interpreted at first. */
+    static final int WARMUP = 10;
     static final String USAGE = String.join("\n",
             "usage: bench/run requests [--java JAVA] [--pending N] [--rounds N] [--heap-mb M]",
             "  --java     the targets' java (default: java, the application JDK)",
             "  --pending  pending requests in wrappers (default 10000)",
-            "  --rounds   measured snapshots per target (default 7, after 2 unmeasured)",
+            "  --rounds   measured snapshots per target (default 15, after " + WARMUP + " unmeasured: the harness's decoder warms up)",
             "  --heap-mb  filler of the big-heap target, in MB of 64-byte objects (default 4096; 0: skip it)");
     static final double GOAL_MS = 100;
 
@@ -32,7 +34,7 @@ public final class RequestReadBench {
         Args args = new Args(argv, USAGE);
         String java = args.string("--java", "java");
         int pending = args.integer("--pending", 10_000);
-        int rounds = Math.max(1, args.integer("--rounds", 7));
+        int rounds = Math.max(1, args.integer("--rounds", 15));
         long heapMb = args.integer("--heap-mb", 4096);
         args.done();
         Workspace ws = Workspace.detect();
@@ -45,8 +47,8 @@ public final class RequestReadBench {
 
         System.out.println();
         System.out.printf(Locale.ROOT, "RequestReadBench: one rank, live over JDI; %,d pending requests in their wrappers"
-                + " and the request ring against the same registry without them; medians of %d snapshots after 2 unmeasured%n",
-                pending, rounds);
+                + " and the request ring against the same registry without them; medians of %d snapshots after %d unmeasured%n",
+                pending, rounds, WARMUP);
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; targets on %s%n%n",
                 Machine.cpus(), loadBefore, Machine.loadAverage(), java);
         ResultTable t = new ResultTable(1, "measurement", "median ms", "best ms");
@@ -79,7 +81,7 @@ public final class RequestReadBench {
              JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.jdwpAddress()),
                      Duration.ofSeconds(30))) {
             Samples s = new Samples();
-            for (int i = 0; i < rounds + 2; i++) {
+            for (int i = 0; i < rounds + WARMUP; i++) {
                 long t0 = System.nanoTime();
                 List<ProcessSnapshot> snap = new RegistryDecoder(reader).decode();
                 double ms = (System.nanoTime() - t0) / 1e6;
@@ -87,7 +89,7 @@ public final class RequestReadBench {
                 if (requests != expected) {
                     throw new IllegalStateException("the snapshot shows " + requests + " requests, the target holds " + expected);
                 }
-                if (i >= 2) s.add(ms);
+                if (i >= WARMUP) s.add(ms);
             }
             System.out.printf(Locale.ROOT, "target with %s%s: snapshot median %.1f ms%n",
                     pending < 0 ? "the registry only" : pending + " pending requests",

@@ -42,7 +42,6 @@ public final class WrappedRequestTarget {
 
         @Override public void mpilens$seq(long seq) { mpilens$seq = seq; }
         @Override public long mpilens$seq() { return mpilens$seq; }
-        @Override public long mpilens$handle() { return handle; }
     }
 
     static Request[] requests;

@@ -125,8 +125,7 @@ public final class Weaving {
                         int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
                         builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
                                 .implement(io.mpilens.agent.registry.RequestFacts.class)
-                                .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD))
-                                .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(present.requestKeyField));
+                                .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }
                     builder = builder.visit(w.create);
                     if (options.requests) builder = builder.visit(w.p2p34).visit(w.p2p45).visit(w.otherRequests);

@@ -414,7 +414,7 @@ public final class RegistryDecoder {
                     .ownerRank(p >= 0 && p < procRank.length ? procRank[p] : HandleInfo.UNKNOWN)
                     .creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)
                     .peer((int) (w.peerTag >> 32)).tag((int) w.peerTag).communicator(w.holder)
-                    .persistent(false).complete(false).cHandle(w.handle).creationStack(List.of()).build());
+                    .persistent(false).complete(false).creationStack(List.of()).build());
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);

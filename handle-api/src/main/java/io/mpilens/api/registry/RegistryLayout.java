@@ -57,39 +57,38 @@ public final class RegistryLayout {
     public static final String REQUESTS_OFF = "requestsOff";
     /**
      * Requests in their wrappers (additive; absent or null in older agents means none): an object
-     * whose fields ({@code REQUEST_RING_*}) are the request ring. Every request the binding makes
-     * but persistent ones is written into it when created (slot = its creation sequence modulo the
-     * ring's length) and marked done when the application completes or frees it; the wrapper
-     * carries only its sequence ({@link #REQUEST_SEQ_FIELD}). A request still pending when its slot
-     * is needed again moves to the ring's overflow. Null: every request is in the request tables.
+     * whose fields ({@code REQUEST_RING_*}, {@code REQUEST_OVERFLOW*}) are the request ring. Every
+     * request the binding makes but persistent ones is written into it when created (slot = its
+     * creation sequence modulo the number of slots) and marked done when the application completes
+     * or frees it; the wrapper carries only its sequence ({@link #REQUEST_SEQ_FIELD}). A request
+     * still pending when its slot is needed again moves to the overflow. Null: every request is in
+     * the request tables.
      */
     public static final String REQUEST_RING = "requestRing";
-    /** long[]: per slot, the creation sequence of the request in it (> 0); its negation while the slot is being written; 0: empty. */
-    public static final String REQUEST_RING_SEQ = "seq";
-    /** long[]: per slot, the sequence of the last request in it that completed (equal to the slot's sequence: done). */
-    public static final String REQUEST_RING_DONE = "done";
-    /** String[]: per slot, the creating call. */
-    public static final String REQUEST_RING_CALL = "call";
-    /** long[]: per slot, the peer (high 32 bits) and tag (low 32 bits) of the creating call. */
-    public static final String REQUEST_RING_PEER_TAG = "peerTag";
-    /** long[]: per slot, the registry id of the communicator, window or file it was created on (0: none or not registered). */
-    public static final String REQUEST_RING_HOLDER = "holder";
-    /** long[]: per slot, the binding's native request handle as the creating call returned it. */
-    public static final String REQUEST_RING_HANDLE = "handle";
     /**
-     * The overflow: pending requests moved out of the ring, in {@code overflow*} arrays of the same
-     * meaning, {@code overflowCount} of them; {@code overflowStamp} is odd while they change (a
-     * reader reads again when it changed meanwhile). {@code overflowLost}: requests that found the
-     * overflow full (not shown).
+     * long[]: {@link #RING_STRIDE} longs per slot: the creation sequence of the request in it
+     * (> 0; 0: empty or being moved to the overflow), the sequence of the last request in the slot
+     * that completed (equal to the first: done), peer (high 32 bits) and tag (low 32 bits) of the
+     * creating call, and the holder's registry id (the communicator, window or file it was created
+     * on; 0: none or not registered) in the low {@link #RING_CALL_SHIFT} bits with the creating
+     * call's index + 1 in {@link #REQUEST_RING_CALLS} above them (0: not recorded).
      */
+    public static final String REQUEST_RING_SLOTS = "slots";
+    public static final int RING_STRIDE = 4;
+    public static final int RING_CALL_SHIFT = 48;
+    public static final long RING_HOLDER_MASK = (1L << RING_CALL_SHIFT) - 1;
+    /** String[]: the creating calls' names by index (null: unused). */
+    public static final String REQUEST_RING_CALLS = "calls";
+    /**
+     * The overflow: pending requests moved out of the ring, {@code overflowCount} of them in the
+     * {@code long[] overflow}, slot by slot as in {@link #REQUEST_RING_SLOTS}; {@code overflowStamp}
+     * is odd while they change (a reader reads again when it changed meanwhile).
+     * {@code overflowLost}: requests that found the overflow full (not shown).
+     */
+    public static final String REQUEST_OVERFLOW = "overflow";
     public static final String REQUEST_OVERFLOW_STAMP = "overflowStamp";
     public static final String REQUEST_OVERFLOW_COUNT = "overflowCount";
     public static final String REQUEST_OVERFLOW_LOST = "overflowLost";
-    public static final String REQUEST_OVERFLOW_SEQ = "overflowSeq";
-    public static final String REQUEST_OVERFLOW_CALL = "overflowCall";
-    public static final String REQUEST_OVERFLOW_PEER_TAG = "overflowPeerTag";
-    public static final String REQUEST_OVERFLOW_HOLDER = "overflowHolder";
-    public static final String REQUEST_OVERFLOW_HANDLE = "overflowHandle";
     /**
      * long[]: how many times the application's threads returned (or threw) from a blocking MPI
      * call (blocking send/receive, collective, wait on one request) is the sum of its elements.

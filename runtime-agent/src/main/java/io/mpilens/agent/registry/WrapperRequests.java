@@ -22,7 +22,7 @@ public final class WrapperRequests {
         long holder = self instanceof RequestHolder ? ((RequestHolder) self).mpilens$id() : 0;
         long s = ++seq;
         r.mpilens$seq(s);
-        RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder, r.mpilens$handle());
+        RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder);
     }
 
     /** A wait on this request returned: it is complete (persistent requests are not in the ring). */
