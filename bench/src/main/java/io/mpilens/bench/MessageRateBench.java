@@ -24,7 +24,7 @@ public final class MessageRateBench {
     static final String USAGE = String.join("\n",
             "usage: bench/run rate [--modes self,pair,pingpong] [--java JAVA] [--self-pairs N] [--pair-pairs N]",
             "                      [--self-messages N] [--pair-messages N] [--repetitions N] [--agent-options OPTS]",
-            "                      [--binding openmpi|mpj]",
+            "                      [--binding openmpi|mpj] [--metric wall|cpu]",
             "  --modes          which workloads, in order (default self,pair); pingpong: blocking send/recv",
             "                   between ranks 0 and 1 (np 2, --pair-pairs and --pair-messages)",
             "  --java           the ranks' java (default: java, the application JDK)",
@@ -36,9 +36,13 @@ public final class MessageRateBench {
             "  --agent-options  more agent options for the launches with the agent, e.g. requests=false",
             "  --baseline-agent JAR  the other side runs with this agent jar (same options), not without one:",
             "                   one agent build against another",
-            "  --binding        openmpi (default) or mpj (MPJ Express multicore: the ranks are threads of one JVM)");
+            "  --binding        openmpi (default) or mpj (MPJ Express multicore: the ranks are threads of one JVM)",
+            "  --metric         wall (default): messages per second of wall time; cpu: per second of rank 0's",
+            "                   thread CPU time (what the loop costs, for a machine other work keeps busy)");
     static final String MAIN_CLASS = "io.mpilens.examples.openmpi.MessageRate";
     static final String MPJ_MAIN_CLASS = "io.mpilens.examples.mpj.MessageRate";
+    /** --metric cpu: rates in rank 0's thread CPU time. */
+    private static boolean cpuMetric;
     /** The binding measured (--binding). */
     private static Binding binding = Binding.OPENMPI;
     /** Verbose only adds the agent's start-up line, which proves it was active in that launch. */
@@ -48,7 +52,7 @@ public final class MessageRateBench {
 
     /** AGENT_OPTIONS plus what --agent-options adds. */
     private static String agentOptions = AGENT_OPTIONS;
-    private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)");
+    private static final Pattern RATE = Pattern.compile("RATE mode=(\\S+) messages_per_second=(\\d+)(?:.* cpu_messages_per_second=(\\d+))?");
     /**
      * MessageRate prints its line with printf, which flushes each piece separately, and
      * {@code mpirun --tag-output} tags every piece: the launcher strips only the first tag.
@@ -79,6 +83,12 @@ public final class MessageRateBench {
             }
         }
         if (!more.isBlank()) agentOptions = AGENT_OPTIONS + "," + more;
+        String metric = args.string("--metric", "wall");
+        if (!metric.equals("wall") && !metric.equals("cpu")) {
+            System.err.println("unknown metric '" + metric + "'\n" + USAGE);
+            System.exit(2);
+        }
+        cpuMetric = metric.equals("cpu");
         String b = args.string("--binding", "openmpi");
         if (b.equals("mpj")) {
             binding = Binding.MPJ_MULTICORE;
@@ -105,8 +115,9 @@ public final class MessageRateBench {
 
         System.out.println();
         System.out.printf(Locale.ROOT, "MessageRateBench: %s, %s, 8-byte iRecv+iSend+waitAll per message"
-                + " (pingpong: blocking send, recv); rate = best of %d repetitions per launch, median over launches;%n",
-                binding == Binding.OPENMPI ? "Open MPI" : "MPJ Express multicore", mainClass(), repetitions);
+                + " (pingpong: blocking send, recv); rate = best of %d repetitions per launch, median over launches,"
+                + " in %s;%n", binding == Binding.OPENMPI ? "Open MPI" : "MPJ Express multicore", mainClass(), repetitions,
+                cpuMetric ? "messages per second of rank 0's thread CPU time (--metric cpu)" : "messages per second of wall time");
         System.out.printf(Locale.ROOT, "ranks: %s (application JDK), agent %s with options '%s'; harness JDK %s;"
                 + " launches alternate without/with agent%s%n", java, ws.agentJar().getFileName(), agentOptions,
                 Runtime.version(),
@@ -191,8 +202,10 @@ public final class MessageRateBench {
                         + (agent ? "with" : "without") + " it:\n" + job.tail());
             }
             Matcher m = RATE.matcher(line);
-            if (!m.find() || !m.group(1).equals(w.mode)) throw new IllegalStateException("unexpected line: " + line);
-            return Double.parseDouble(m.group(2));
+            if (!m.find() || !m.group(1).equals(w.mode) || (cpuMetric && m.group(3) == null)) {
+                throw new IllegalStateException("unexpected line: " + line);
+            }
+            return Double.parseDouble(m.group(cpuMetric ? 3 : 2));
         }
     }
 

@@ -9,50 +9,39 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
 
 /**
- * The JVM {@link RequestReadBench} reads: one rank whose pending requests live in their wrappers,
- * as the agent leaves Open MPI's {@code mpi.Request} when it loads after it (the binding's native
- * handle plus the fields {@code RegistryLayout.REQUEST_*_FIELD}), filled the way the agent's advice
- * fills them, and optionally a heap of small filler objects for the heap walk to go through.
- * Runs on the application JDK with {@code bench/target/classes} and the agent jar on its class path.
+ * The JVM {@link RequestReadBench} reads: one rank whose pending requests live in their wrappers
+ * and the agent's request ring, as the agent leaves Open MPI's {@code mpi.Request} when it loads
+ * after it (the binding's native handle plus the sequence field {@code RegistryLayout.REQUEST_SEQ_FIELD}),
+ * created the way the agent's advice creates them, and optionally a heap of small filler objects
+ * (reading the ring must not depend on the heap's size). Runs on the application JDK with
+ * {@code bench/target/classes} and the agent jar on its class path.
  *
- * <p>Arguments: pending requests in wrappers (-1: the registry does not say requests are in
- * wrappers, today's snapshot), filler megabytes. Prints {@value #READY}, then sleeps until killed.
+ * <p>Arguments: pending requests in wrappers (-1: none was ever created, no ring: today's
+ * snapshot), filler megabytes. Prints {@value #READY}, then sleeps until killed.
  */
 public final class WrappedRequestTarget {
     static final String READY = "WRAPPED-REQUEST-TARGET-READY";
 
-    /**
-     * Stands in for a communicator's wrapper as woven with requests in wrappers: the registry fills
-     * its id field; the request-holder flag and its accessors. Also {@link RequestInWrapperBench}'s.
-     */
+    /** Stands in for a communicator's wrapper as woven with requests in wrappers: the registry fills its id field. Also {@link RequestInWrapperBench}'s. */
     static final class Comm implements RequestHolder {
         long handle = 0x5555;
         private transient long mpilens$id;
-        private transient boolean mpilens$requested;
 
-        @Override public boolean mpilens$requested() { return mpilens$requested; }
-        @Override public void mpilens$requested(boolean requested) { mpilens$requested = requested; }
+        @Override public long mpilens$id() { return mpilens$id; }
     }
 
     /**
      * Stands in for Open MPI's {@code mpi.Request} as woven for requests in wrappers: the binding's
-     * fields plus the agent's and their accessors. Also {@link RequestInWrapperBench}'s (whose
-     * diagnostic writes the agent's fields directly: package-private here).
+     * fields plus the agent's and its accessors. Also {@link RequestInWrapperBench}'s.
      */
     static final class Request implements RequestFacts {
         long handle;
         Object sendBuf;
         Object recvBuf;
-        transient String mpilens$call;
-        transient long mpilens$peerTag;
-        transient Object mpilens$holder;
         transient long mpilens$seq;
 
-        @Override public void mpilens$call(String call) { mpilens$call = call; }
-        @Override public String mpilens$call() { return mpilens$call; }
-        @Override public void mpilens$peerTag(long peerTag) { mpilens$peerTag = peerTag; }
-        @Override public void mpilens$holder(Object holder) { mpilens$holder = holder; }
         @Override public void mpilens$seq(long seq) { mpilens$seq = seq; }
+        @Override public long mpilens$seq() { return mpilens$seq; }
     }
 
     static Request[] requests;
@@ -77,10 +66,7 @@ public final class WrappedRequestTarget {
         s.i0 = 0;
         s.i1 = 2;
         r.addPredefined(world, s);
-        if (pending >= 0) {
-            r.requestsInWrappers(Request.class.getName(), "handle");
-            r.requestNullHandle(0x7e00_0000_0000L);
-        }
+        r.requestNullHandle(0x7e00_0000_0000L);
         requests = new Request[Math.max(pending, 0)];
         for (int i = 0; i < requests.length; i++) {
             Request q = new Request();

@@ -62,7 +62,7 @@ class AgentlessTourTest {
             String address = Tours.addresses(job, b).get(0).toString();
             Tours.awaitPause(job, "created");
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            int exit = MpiLensCli.run(new String[] {"handles", "--attach", address}, new PrintStream(out, true, UTF_8),
+            int exit = MpiLensCli.run(new String[] {"handles", "--attach", address, "--timeout", "60"}, new PrintStream(out, true, UTF_8),
                     new PrintStream(err, true, UTF_8), Map.of());
             String text = out.toString(UTF_8);
             assertEquals(0, exit, err.toString(UTF_8));

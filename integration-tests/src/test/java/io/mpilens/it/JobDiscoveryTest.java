@@ -116,7 +116,7 @@ class JobDiscoveryTest {
             JobObserver.forJob(new JobDirectory(jobs), JOB, TIMEOUT).observe(); // attaches and detaches
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-            int exit = io.mpilens.headless.cli.MpiLensCli.run(new String[] {"handles", "--job", JOB, "--json"},
+            int exit = io.mpilens.headless.cli.MpiLensCli.run(new String[] {"handles", "--job", JOB, "--json", "--timeout", "60"},
                     new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
                     new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8),
                     Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1"));

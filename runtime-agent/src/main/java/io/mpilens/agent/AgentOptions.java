@@ -6,10 +6,10 @@ final class AgentOptions {
     /** Intercept request creation and completion (the per-message cost); {@code requests=false} turns it off. */
     boolean requests = true;
     /**
-     * Requests recorded in their wrappers instead of the request tables, where the binding allows it
-     * (Open MPI): off by default while reading them walks the target's heap (docs/performance.md).
+     * Requests recorded in their wrappers and the request ring instead of the request tables, where
+     * the binding allows it (Open MPI); {@code requestsInWrappers=false} keeps them in the tables.
      */
-    boolean requestsInWrappers;
+    boolean requestsInWrappers = true;
     boolean historyOfRequests;
     boolean verbose;
     String failOn;

@@ -61,14 +61,13 @@ public final class MpiLensAgent {
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             Interceptor.configure(profiles, options.requestStacks, options.failOn);
             boolean inWrappers = requestsInWrappers(options, late, present);
-            if (inWrappers) HandleRegistry.INSTANCE.requestsInWrappers(present.requestClass, present.requestKeyField);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
             // classes of an earlier JVM with this agent and binding jar are used when there are some.
             // Anonymous classes, not lambdas, on the start-up path: a JVM's first lambda bootstraps
             // the JDK's lambda machinery (docs/performance.md, start-up)
             WovenCache cache = late || !options.wovenCache ? null : WovenCache.open(options.wovenCacheDir,
-                    present.id + ",requests=" + options.requests + ",wrappers=" + inWrappers + ",java=" + System.getProperty("java.version"),
+                    present.id + ",requests=" + options.requests + ",wrappers=" + (inWrappers ? "ring" : "no") + ",java=" + System.getProperty("java.version"),
                     new java.util.function.Supplier<java.lang.instrument.ClassFileTransformer>() {
                         @Override
                         public java.lang.instrument.ClassFileTransformer get() {

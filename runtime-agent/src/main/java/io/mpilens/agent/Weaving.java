@@ -116,23 +116,15 @@ public final class Weaving {
                                 java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
                         // with requests in wrappers only, and only where requests are made: other classes keep their shape
                         if (inWrappers && holderKinds.contains(type.getName())) {
-                            builder = builder.defineField(RegistryLayout.WRAPPER_REQUESTED_FIELD, boolean.class,
-                                            java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
-                                    .implement(io.mpilens.agent.registry.RequestHolder.class)
-                                    .method(named("mpilens$requested")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_REQUESTED_FIELD));
+                            builder = builder.implement(io.mpilens.agent.registry.RequestHolder.class)
+                                    .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         }
                     }
                     if (inWrappers && isRequestType.matches(type) && !type.isInterface()
                             && (type.getSuperClass() == null || !isRequestType.matches(type.getSuperClass().asErasure()))) {
                         int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
-                        builder = builder.defineField(RegistryLayout.REQUEST_CALL_FIELD, String.class, m)
-                                .defineField(RegistryLayout.REQUEST_PEER_TAG_FIELD, long.class, m)
-                                .defineField(RegistryLayout.REQUEST_HOLDER_FIELD, Object.class, m)
-                                .defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
+                        builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
                                 .implement(io.mpilens.agent.registry.RequestFacts.class)
-                                .method(named("mpilens$call")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_CALL_FIELD))
-                                .method(named("mpilens$peerTag")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_PEER_TAG_FIELD))
-                                .method(named("mpilens$holder")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_HOLDER_FIELD))
                                 .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }
                     builder = builder.visit(w.create);
@@ -150,7 +142,8 @@ public final class Weaving {
                     if (options.requests && isRequestType.matches(type)) {
                         builder = builder.visit(inWrappers ? w.completePersistentOne : w.completeOne)
                                 .visit(w.completeArray).visit(w.startOne).visit(w.startAll);
-                        if (!inWrappers) builder = builder.visit(w.handlesWriteback);
+                        builder = builder.visit(inWrappers ? w.wrapperWriteback : w.handlesWriteback);
+                        if (inWrappers) builder = builder.visit(w.wrapperWait).visit(w.wrapperTest);
                     }
                     if (isFailingType.matches(type)) builder = builder.visit(w.failure).visit(w.blockingReturn);
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
@@ -166,7 +159,7 @@ public final class Weaving {
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
                 completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize,
-                wrapperP2p34, wrapperOthers, completePersistentOne, infoSet, infoDelete, attrSet, attrDelete;
+                wrapperP2p34, wrapperOthers, completePersistentOne, wrapperWait, wrapperTest, wrapperWriteback, infoSet, infoDelete, attrSet, attrDelete;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
               ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others,
@@ -205,6 +198,12 @@ public final class Weaving {
                     .and(namedOneOf(names(n.starts))).and(takesArguments(1)));
             handlesWriteback = Advice.to(Advices.HandlesWriteback.class).on(isMethod().and(isStatic())
                     .and(namedOneOf(names(n.writebacks))).and(takesArguments(2)));
+            wrapperWriteback = Advice.to(Advices.WrapperWriteback.class).on(isMethod().and(isStatic())
+                    .and(namedOneOf(names(n.writebacks))).and(takesArguments(2)));
+            wrapperWait = Advice.to(Advices.WrapperWait.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.waits))).and(takesArguments(0)));
+            wrapperTest = Advice.to(Advices.WrapperTest.class).on(isMethod().and(not(isStatic()))
+                    .and(namedOneOf(names(n.tests))).and(takesArguments(0)));
             // never finalize(): HotSpot registers an object for finalization only when its
             // class's finalize() does something, and MPJ Express's Request.finalize() is
             // empty; woven, every request would go through the finalizer thread
@@ -229,7 +228,7 @@ public final class Weaving {
     private static final class Names {
         final Set<String> clones = new LinkedHashSet<>(), frees = new LinkedHashSet<>(),
                 setErrhandlers = new LinkedHashSet<>(), setNames = new LinkedHashSet<>(),
-                commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(),
+                commits = new LinkedHashSet<>(), completeOne = new LinkedHashSet<>(), waits = new LinkedHashSet<>(), tests = new LinkedHashSet<>(),
                 completeArray = new LinkedHashSet<>(), starts = new LinkedHashSet<>(),
                 inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>(), p2p34 = new LinkedHashSet<>(),
                 p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>(), blocking = new LinkedHashSet<>(),
@@ -247,6 +246,8 @@ public final class Weaving {
             if (p.attrSetMethod != null) attrSets.add(p.attrSetMethod);
             if (p.attrDeleteMethod != null) attrDeletes.add(p.attrDeleteMethod);
             completeOne.addAll(p.waitMethods);
+            waits.addAll(p.waitMethods);
+            tests.addAll(p.testMethods);
             blocking.addAll(p.waitMethods);
             if (p.calls != null) {
                 blocking.addAll(p.calls.blockingPointToPoint());

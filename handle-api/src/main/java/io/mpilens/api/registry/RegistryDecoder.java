@@ -40,7 +40,7 @@ public final class RegistryDecoder {
             AGENT_VERSION, BINDING, PID, HOST, INTERNAL_ERRORS, LAST_ERROR, UNTRACKED_EVENTS, REQUESTS_OFF, BLOCKING_RETURNS, BLOCKING_RETURNS_BY_PROC, PROC_COUNT, PROC_RANK,
             PROC_SIZE, PROC_STATE, STAMP, ID, KIND, STATE, FLAGS, OWNER, REF_COUNT, C_HANDLE, I0, I1, I2, L0, L1,
             L2, R0, R1, R2, NAME, CALL, CLASS, SIDE_AT, SIDE_LEN, SIDE_POOL, SIDE_POOL_USED, STRINGS, STRING_COUNT,
-            REQUEST_WRAPPER_CLASS, REQUEST_HANDLE_FIELD, REQUEST_NULL_HANDLE, REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
+            REQUEST_RING, REQ_TABLE_COUNT, REQ_COUNTERS, REQ_IDS, REQS, REQ_SIDE_AT, REQ_SIDE_LEN, DONE_IDS, HIST_COUNT, HIST_STAMP, HIST_ID,
             HIST_KIND, HIST_OWNER, HIST_NAME, HIST_CALL, HIST_SITE, HIST_FLAGS, ERR_COUNT, ERR_STAMP, ERR_TIME,
             ERR_OWNER, ERR_HANDLE, ERR_PEER, ERR_CLASS, ERR_CODE, ERR_CALL, ERR_CAUSE, ERR_MESSAGE);
     private static final int MAX_ATTEMPTS = 5;
@@ -120,14 +120,22 @@ public final class RegistryDecoder {
 
     /**
      * The handle id a wrapper carries in its own {@link RegistryLayout#WRAPPER_ID_FIELD}: one field
-     * read. Returns the id; 0 when the wrapper has the field but was never registered; -1 when its
-     * class has no such field (a late-attached agent, a request wrapper, no agent): then only the
+     * read (a request in its wrapper: its {@link RegistryLayout#REQUEST_SEQ_FIELD} names its id).
+     * Returns the id; 0 when the wrapper has the field but was never registered; -1 when its
+     * class has no such field (a late-attached agent, a request in a table, no agent): then only the
      * wrapper index ({@link #wrapperIds()}) knows. {@link WrapperLookup} does both.
      */
     public long wrapperIdField(TargetObject wrapper) {
-        Object v = reader.fields(wrapper, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
-        return v instanceof Long ? Math.max(0, (Long) v) : -1;
+        Map<String, Object> f = reader.fields(wrapper, WRAPPER_ID_FIELDS);
+        Object v = f.get(WRAPPER_ID_FIELD);
+        if (v instanceof Long) return Math.max(0, (Long) v);
+        // a request in its wrapper: its id is its creation sequence's (rare duplicates aside)
+        Object seq = f.get(REQUEST_SEQ_FIELD);
+        if (seq instanceof Long) return (Long) seq > 0 ? WRAPPED_REQUEST_ID + (Long) seq : 0;
+        return -1;
     }
+
+    private static final List<String> WRAPPER_ID_FIELDS = List.of(WRAPPER_ID_FIELD, REQUEST_SEQ_FIELD);
 
     private TargetObject findRoot() {
         List<TargetClass> classes = reader.classesNamed(ROOT_CLASS);
@@ -368,7 +376,7 @@ public final class RegistryDecoder {
         }
 
         for (WrappedRequests.Request w : wrapped) {
-            if (!w.pending || w.holder == 0) continue;
+            if (w.holder == 0) continue;
             hold(holders, w.holder, w.id);
             requestHolds.merge(w.holder, 1, Integer::sum);
         }
@@ -377,9 +385,11 @@ public final class RegistryDecoder {
         for (int p = 0; p < Math.max(procCount, 1); p++) byProc.put(p, new ArrayList<>());
         for (int s = 0; s < c.rows; s++) {
             if (!usable[s]) continue;
-            // freed, waiting only for requests in wrappers, none of which is pending: released
-            if ((c.flags[s] & F_AWAITS_WRAPPER_REQUESTS) != 0 && c.state[s] == Lifecycle.FREED.code()
-                    && c.refCount[s] == 0 && !requestHolds.containsKey(c.id[s])) {
+            // freed, and neither counted holders nor pending requests hold it: released (the agent
+            // releases it when its last request in the ring completes, at its next sweep)
+            HandleKind kind = HandleKind.ofCode(c.kind[s]);
+            if (c.state[s] == Lifecycle.FREED.code() && c.refCount[s] == 0 && !requestHolds.containsKey(c.id[s])
+                    && f.get(REQUEST_RING) != null && (kind == HandleKind.COMMUNICATOR || kind == HandleKind.WINDOW || kind == HandleKind.FILE)) {
                 continue;
             }
             int owner = c.owner[s];
@@ -399,19 +409,18 @@ public final class RegistryDecoder {
             }
         }
         for (WrappedRequests.Request w : wrapped) {
-            if (!w.pending) continue;
             int p = procCount <= 1 ? 0 : -1; // one MPI process per JVM where requests live in wrappers (Open MPI)
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(HandleInfo.builder(w.id, HandleKind.REQUEST)
                     .ownerRank(p >= 0 && p < procRank.length ? procRank[p] : HandleInfo.UNKNOWN)
-                    .bindingClass(w.bindingClass).creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)
+                    .creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)
                     .peer((int) (w.peerTag >> 32)).tag((int) w.peerTag).communicator(w.holder)
-                    .persistent(false).complete(false).cHandle(w.handle).creationStack(List.of()).build());
+                    .persistent(false).complete(false).creationStack(List.of()).build());
         }
         List<HandleInfo>[] history = readHistory(f, table, procCount, procRank);
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)) && !wrappedReader.unreadable(),
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
                 blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
         // several MPI processes in this JVM: each also counts its own returns
         TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);
@@ -538,10 +547,6 @@ public final class RegistryDecoder {
      * number (the registry's own ids, one per handle ever registered, stay far below it).
      */
     public static final long WRAPPED_REQUEST_ID = 1L << 40;
-    /** Forgets every reader's last walk: the next look at requests in wrappers walks the heap (benchmarks). */
-    public static void forgetWalks() {
-        WrappedRequests.forgetWalks();
-    }
 
     private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
                                   int proc) {

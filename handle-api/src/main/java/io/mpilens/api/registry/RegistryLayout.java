@@ -56,15 +56,39 @@ public final class RegistryLayout {
      */
     public static final String REQUESTS_OFF = "requestsOff";
     /**
-     * Requests in their wrappers (additive; absent in older agents means none): the binding's root
-     * request class whose instances (and its subclasses') carry the {@code REQUEST_*_FIELD}s, null
-     * when every request is in the request tables. A request whose {@link #REQUEST_CALL_FIELD} is
-     * null is not one of them (a persistent request: in the tables).
+     * Requests in their wrappers (additive; absent or null in older agents means none): an object
+     * whose fields ({@code REQUEST_RING_*}, {@code REQUEST_OVERFLOW*}) are the request ring. Every
+     * request the binding makes but persistent ones is written into it when created (slot = its
+     * creation sequence modulo the number of slots) and marked done when the application completes
+     * or frees it; the wrapper carries only its sequence ({@link #REQUEST_SEQ_FIELD}). A request
+     * still pending when its slot is needed again moves to the overflow. Null: every request is in
+     * the request tables.
      */
-    public static final String REQUEST_WRAPPER_CLASS = "requestWrapperClass";
-    /** String: the binding's native handle field of that class; long: its value for a request that is complete (besides 0). */
-    public static final String REQUEST_HANDLE_FIELD = "requestHandleField";
-    public static final String REQUEST_NULL_HANDLE = "requestNullHandle";
+    public static final String REQUEST_RING = "requestRing";
+    /**
+     * long[]: {@link #RING_STRIDE} longs per slot: the creation sequence of the request in it
+     * (> 0; 0: empty or being moved to the overflow), the sequence of the last request in the slot
+     * that completed (equal to the first: done), peer (high 32 bits) and tag (low 32 bits) of the
+     * creating call, and the holder's registry id (the communicator, window or file it was created
+     * on; 0: none or not registered) in the low {@link #RING_CALL_SHIFT} bits with the creating
+     * call's index + 1 in {@link #REQUEST_RING_CALLS} above them (0: not recorded).
+     */
+    public static final String REQUEST_RING_SLOTS = "slots";
+    public static final int RING_STRIDE = 4;
+    public static final int RING_CALL_SHIFT = 48;
+    public static final long RING_HOLDER_MASK = (1L << RING_CALL_SHIFT) - 1;
+    /** String[]: the creating calls' names by index (null: unused). */
+    public static final String REQUEST_RING_CALLS = "calls";
+    /**
+     * The overflow: pending requests moved out of the ring, {@code overflowCount} of them in the
+     * {@code long[] overflow}, slot by slot as in {@link #REQUEST_RING_SLOTS}; {@code overflowStamp}
+     * is odd while they change (a reader reads again when it changed meanwhile).
+     * {@code overflowLost}: requests that found the overflow full (not shown).
+     */
+    public static final String REQUEST_OVERFLOW = "overflow";
+    public static final String REQUEST_OVERFLOW_STAMP = "overflowStamp";
+    public static final String REQUEST_OVERFLOW_COUNT = "overflowCount";
+    public static final String REQUEST_OVERFLOW_LOST = "overflowLost";
     /**
      * long[]: how many times the application's threads returned (or threw) from a blocking MPI
      * call (blocking send/receive, collective, wait on one request) is the sum of its elements.
@@ -254,15 +278,10 @@ public final class RegistryLayout {
      * entry it may outlive its handle.
      */
     public static final String WRAPPER_ID_FIELD = "mpilens$id";
-    /** boolean, beside {@link #WRAPPER_ID_FIELD}: a request in a wrapper was created on this handle. */
-    public static final String WRAPPER_REQUESTED_FIELD = "mpilens$requested";
-    /** Fields the agent adds to the binding's request class when requests live in their wrappers: the creating call (a String). */
-    public static final String REQUEST_CALL_FIELD = "mpilens$call";
-    /** The peer (high 32 bits) and tag (low 32 bits) of the creating call. */
-    public static final String REQUEST_PEER_TAG_FIELD = "mpilens$peerTag";
-    /** The communicator, window or file wrapper the request was created on (its id: its {@link #WRAPPER_ID_FIELD}); null: none. */
-    public static final String REQUEST_HOLDER_FIELD = "mpilens$holder";
-    /** The creation sequence number, per JVM (racy: rare duplicates under concurrent creation). */
+    /**
+     * long, the one field the agent adds to the binding's request class when requests live in
+     * their wrappers: the request's creation sequence number, per JVM (its slot in {@link #REQUEST_RING}).
+     */
     public static final String REQUEST_SEQ_FIELD = "mpilens$seq";
 
     // ---- history ring of released handles
@@ -317,12 +336,6 @@ public final class RegistryLayout {
      * cHandle; never set together with {@link #F_HAS_CHANDLE}.
      */
     public static final int F_KEY_IS_ID = 1 << 11;
-    /**
-     * A freed communicator (window, file) on which requests in wrappers were created: it stays
-     * registered until its wrapper is collected (the requests' wrappers refer to it); the reader
-     * shows it as held while one of those requests is pending, else as released.
-     */
-    public static final int F_AWAITS_WRAPPER_REQUESTS = 1 << 12;
 
     // ---- side record: repeated [tag, n, v1..vn] in one long[]
     public static final int SIDE_MEMBERS = 1;

@@ -2,25 +2,20 @@ package io.mpilens.api.registry;
 
 import static io.mpilens.api.registry.RegistryLayout.*;
 
-import io.mpilens.api.target.HeapInstances;
-import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
-import io.mpilens.api.target.TargetReadException;
 import io.mpilens.api.target.TargetReader;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.WeakHashMap;
 
 /**
- * The requests that live in their wrappers (agent option {@code requestsInWrappers=true}):
- * found by a heap walk of the binding's request class, read field by field, and the walk
- * remembered per reader so a look with no request created since does not walk again.
+ * The requests that live in their wrappers: read from the agent's request ring
+ * ({@link RegistryLayout#REQUEST_RING}) and its overflow, a few array reads whatever the size of
+ * the heap. A slot that changed between two reads (a request created meanwhile) is not shown; an
+ * overflow that changed while it was read is read again; a request in both (moved while read) is
+ * taken from the overflow.
  */
 final class WrappedRequests {
     private final TargetReader reader;
@@ -29,148 +24,71 @@ final class WrappedRequests {
         this.reader = reader;
     }
 
-    /** At most this many request wrappers are read (pending and complete ones alike). */
-    static final int WRAPPED_REQUEST_LIMIT = 1_000_000;
-
-    /** A request found in its wrapper ({@link RegistryLayout#REQUEST_WRAPPER_CLASS}). */
+    /** A pending request of the ring. */
     static final class Request {
-        long id, peerTag, holder, handle;
-        String call, bindingClass;
-        boolean pending;
+        long id, peerTag, holder;
+        String call;
     }
 
-    /**
-     * The requests that live in their wrappers, when the agent put them there: the instances of the
-     * binding's request class (a heap walk: JDI's {@code instances()}, or the dump's instance
-     * records) and their fields. Pending: the binding's handle is neither 0 nor its null request's.
-     * Empty when requests are all in tables; a reader that cannot list instances reads none (and
-     * the health says requests are not tracked).
-     */
+    private static final List<String> RING_FIELDS = List.of(REQUEST_RING_SLOTS, REQUEST_RING_CALLS);
+    private static final List<String> OVERFLOW_FIELDS = List.of(REQUEST_OVERFLOW_STAMP, REQUEST_OVERFLOW_COUNT,
+            REQUEST_OVERFLOW);
+
+    /** The pending requests of the ring, in creation order; empty when requests are all in tables. */
     List<Request> read(Map<String, Object> f) {
-        unreadable = false;
-        String rootClass = str(f.get(REQUEST_WRAPPER_CLASS));
-        String handleField = str(f.get(REQUEST_HANDLE_FIELD));
-        if (rootClass == null || handleField == null) return List.of();
-        if (!(reader instanceof HeapInstances)) {
-            unreadable = true;
-            return List.of();
-        }
-        List<TargetClass> types = reader.classesNamed(rootClass);
-        if (types.isEmpty()) return List.of();
-        // the heap walk is skipped when no request was created since this reader's last one: the
-        // requests it found then are read again (a completed one shows it in its handle); one
-        // collected meanwhile makes the read fail, and the walk is done after all
-        long created = createdSoFar();
-        if (created == 0) return List.of(); // none created yet: nothing to walk for
-        Walk last = WALKS.get(reader);
-        if (last != null && created >= 0 && last.created == created && last.types.equals(types)) {
-            try {
-                return wrappedRequests(f, rootClass, handleField, last.types, last.found);
-            } catch (TargetReadException e) {
-                WALKS.remove(reader);
+        if (!(f.get(REQUEST_RING) instanceof TargetObject)) return List.of();
+        TargetObject ring = (TargetObject) f.get(REQUEST_RING);
+        Map<String, Object> r = reader.fields(ring, RING_FIELDS);
+        TargetObject slotArray = (TargetObject) r.get(REQUEST_RING_SLOTS);
+        int n = reader.arrayLength(slotArray);
+        // twice: a slot that changed between the two reads is a request created meanwhile (not shown)
+        long[] slots = reader.longs(slotArray, 0, n);
+        long[] again = reader.longs(slotArray, 0, n);
+        TargetObject callArray = (TargetObject) r.get(REQUEST_RING_CALLS);
+        String[] calls = new String[callArray == null ? 0 : reader.arrayLength(callArray)];
+        TargetObject[] callObjects = calls.length == 0 ? new TargetObject[0] : reader.objects(callArray, 0, calls.length);
+        for (int i = 0; i < calls.length; i++) calls[i] = callObjects[i] == null ? null : reader.string(callObjects[i]);
+
+        Map<Long, Request> bySeq = new HashMap<>();
+        // the overflow first: a request there is never also taken from a slot it was moved out of
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Map<String, Object> o = reader.fields(ring, OVERFLOW_FIELDS);
+            int stamp = asInt(o.get(REQUEST_OVERFLOW_STAMP));
+            int count = asInt(o.get(REQUEST_OVERFLOW_COUNT));
+            if (count == 0 || !(o.get(REQUEST_OVERFLOW) instanceof TargetObject)) break;
+            if ((stamp & 1) != 0) continue;
+            TargetObject array = (TargetObject) o.get(REQUEST_OVERFLOW);
+            long[] moved = reader.longs(array, 0, Math.min(count * RING_STRIDE, reader.arrayLength(array)));
+            if (asInt(reader.fields(ring, List.of(REQUEST_OVERFLOW_STAMP)).get(REQUEST_OVERFLOW_STAMP)) != stamp) continue;
+            for (int b = 0; b + RING_STRIDE <= moved.length; b += RING_STRIDE) {
+                if (moved[b] > 0) bySeq.put(moved[b], request(moved, b, calls));
             }
+            break;
         }
-        HeapInstances.Found found = ((HeapInstances) reader).instancesOf(types, WRAPPED_REQUEST_LIMIT);
-        if (created >= 0) WALKS.put(reader, new Walk(created, types, found));
-        return wrappedRequests(f, rootClass, handleField, types, found);
-    }
-
-    /** A reader's last heap walk for requests in wrappers, and the creation count it saw. */
-    private static final class Walk {
-        final long created;
-        final List<TargetClass> types;
-        final HeapInstances.Found found;
-
-        Walk(long created, List<TargetClass> types, HeapInstances.Found found) {
-            this.created = created;
-            this.types = types;
-            this.found = found;
+        for (int b = 0; b + RING_STRIDE <= n; b += RING_STRIDE) {
+            long s = slots[b];
+            if (s <= 0 || slots[b + 1] == s) continue;
+            if (again[b] != s || again[b + 2] != slots[b + 2] || again[b + 3] != slots[b + 3]) continue;
+            bySeq.putIfAbsent(s, request(slots, b, calls));
         }
-    }
-
-    /** Per reader (held weakly: a closed reader's entry goes with it). */
-    private static final Map<TargetReader, Walk> WALKS = Collections.synchronizedMap(new WeakHashMap<>());
-
-    /** Forgets every reader's last walk: the next look at requests in wrappers walks the heap. */
-    static void forgetWalks() {
-        WALKS.clear();
-    }
-
-    /**
-     * The agent's count of requests created in wrappers ({@link #WRAPPER_REQUESTS_CLASS}'s
-     * sequence): 0 while that class is not loaded (the first such request loads it), -1 if its
-     * field cannot be read.
-     */
-    private long createdSoFar() {
-        List<TargetClass> classes = reader.classesNamed(WRAPPER_REQUESTS_CLASS);
-        if (classes.isEmpty()) return 0;
-        for (TargetClass c : classes) {
-            Object v = reader.staticField(c, WRAPPER_REQUESTS_SEQ);
-            if (v instanceof Long) return (Long) v;
-        }
-        return -1;
-    }
-
-    /** The agent class whose static {@link #WRAPPER_REQUESTS_SEQ} counts the requests created in wrappers. */
-    static final String WRAPPER_REQUESTS_CLASS = "io.mpilens.agent.registry.WrapperRequests";
-    static final String WRAPPER_REQUESTS_SEQ = "seq";
-
-    private List<Request> wrappedRequests(Map<String, Object> f, String rootClass, String handleField,
-                                                 List<TargetClass> types, HeapInstances.Found found) {
-        long nullHandle = asLong(f.get(REQUEST_NULL_HANDLE));
-        List<String> names = List.of(REQUEST_CALL_FIELD, REQUEST_PEER_TAG_FIELD, REQUEST_HOLDER_FIELD, REQUEST_SEQ_FIELD,
-                handleField);
-        Map<TargetObject, String> calls = new HashMap<>();
-        Map<TargetObject, Long> holderIds = new HashMap<>();
-        Set<Long> ids = new HashSet<>();
-        List<Request> out = new ArrayList<>();
-        for (TargetClass type : types) {
-            List<TargetObject> objects = found.of(type);
-            List<Map<String, Object>> values = reader.fieldsOfEach(objects, names);
-            for (Map<String, Object> v : values) {
-                if (!(v.get(REQUEST_CALL_FIELD) instanceof TargetObject)) continue; // a persistent request: in a table
-                Request w = new Request();
-                w.handle = asLong(v.get(handleField));
-                w.pending = w.handle != 0 && w.handle != nullHandle;
-                if (!w.pending) continue;
-                w.call = calls.computeIfAbsent((TargetObject) v.get(REQUEST_CALL_FIELD), reader::string);
-                w.bindingClass = rootClass;
-                w.peerTag = asLong(v.get(REQUEST_PEER_TAG_FIELD));
-                Object holder = v.get(REQUEST_HOLDER_FIELD);
-                if (holder instanceof TargetObject) {
-                    w.holder = holderIds.computeIfAbsent((TargetObject) holder, h -> {
-                        Object id = reader.fields(h, List.of(WRAPPER_ID_FIELD)).get(WRAPPER_ID_FIELD);
-                        return id instanceof Long ? Math.max(0, (Long) id) : 0L;
-                    });
-                }
-                w.id = asLong(v.get(REQUEST_SEQ_FIELD)); // the sequence for now; the id below
-                out.add(w);
-            }
-        }
-        // in creation order, whatever order the reader listed them in (live and dump agree); the
-        // sequence is racy by design: a rare duplicate gets a distinct id, in handle order
-        out.sort(Comparator.comparingLong((Request w) -> w.id).thenComparingLong(w -> w.handle));
-        for (Request w : out) {
-            long id = RegistryDecoder.WRAPPED_REQUEST_ID + w.id;
-            while (!ids.add(id)) id += 1L << 56;
-            w.id = id;
-        }
+        List<Request> out = new ArrayList<>(bySeq.values());
+        // in creation order (live and dump agree)
+        out.sort(Comparator.comparingLong((Request w) -> w.id));
+        for (Request w : out) w.id = RegistryDecoder.WRAPPED_REQUEST_ID + w.id;
         return out;
     }
 
-    /** The last read met requests in wrappers that this reader cannot list (no heap walk). */
-    private boolean unreadable;
-
-    boolean unreadable() {
-        return unreadable;
+    private static Request request(long[] slots, int b, String[] calls) {
+        Request w = new Request();
+        w.id = slots[b]; // the sequence for now; the id in read()
+        w.peerTag = slots[b + 2];
+        w.holder = slots[b + 3] & RING_HOLDER_MASK;
+        int call = (int) (slots[b + 3] >>> RING_CALL_SHIFT) - 1;
+        w.call = call >= 0 && call < calls.length ? calls[call] : null;
+        return w;
     }
 
-
-    private String str(Object v) {
-        return v instanceof TargetObject ? reader.string((TargetObject) v) : null;
-    }
-
-    private static long asLong(Object v) {
-        return v instanceof Number ? ((Number) v).longValue() : 0;
+    private static int asInt(Object v) {
+        return v instanceof Number ? ((Number) v).intValue() : 0;
     }
 }

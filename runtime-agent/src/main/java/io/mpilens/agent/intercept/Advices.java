@@ -277,4 +277,29 @@ public final class Advices {
             if (thrown == null && key != 0) Interceptor.completedOne(call, self, key, result);
         }
     }
+
+    /** A wait on one request returned: a request in its wrapper is complete (the ring's slot is marked done). */
+    public static final class WrapperWait {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
+            if (thrown == null) WrapperRequests.waited(self);
+        }
+    }
+
+    /** A test on one request returned: complete when it says so (Open MPI's {@code test} leaves the handle as it was). */
+    public static final class WrapperTest {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) WrapperRequests.tested(self, result);
+        }
+    }
+
+    /** The binding writes completed requests' null handles back: those requests in wrappers are complete. */
+    public static final class WrapperWriteback {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object requests, @Advice.Argument(1) Object newHandles) {
+            WrapperRequests.writtenBack(requests, newHandles);
+        }
+    }
 }

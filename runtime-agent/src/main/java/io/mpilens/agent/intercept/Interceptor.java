@@ -2,6 +2,7 @@ package io.mpilens.agent.intercept;
 
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
@@ -311,8 +312,11 @@ public final class Interceptor {
     public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
-            // a request in its wrapper: the binding's handle says it is gone; nothing is registered
-            if (io.mpilens.agent.registry.WrapperRequests.inWrapper(self)) return;
+            // a request in its wrapper: nothing is registered; its ring slot is done
+            if (WrapperRequests.inWrapper(self)) {
+                WrapperRequests.freed(self);
+                return;
+            }
             RequestType type = requestType(self.getClass());
             if (type.request && (type.idKeyed ? key == 0
                     : type.key != null && NullHandles.isNullValue(type.profile, type.proc, HandleKind.REQUEST, type.type, key))) {

@@ -52,10 +52,8 @@ public final class HandleRegistry {
     private String lastError;
     private long untrackedEvents;
     private boolean requestsOff;
-    /** Layout {@code requestWrapperClass}, {@code requestHandleField}, {@code requestNullHandle}: requests in their wrappers. */
-    private String requestWrapperClass;
-    private String requestHandleField;
-    private long requestNullHandle;
+    /** Layout {@code requestRing}: requests in their wrappers; null until the first such request. */
+    private RequestRing requestRing;
     /** Layout {@code blockingReturns}: the count lives at {@link #BLOCKING_AT}, alone on its cache line. */
     private final long[] blockingReturns = new long[17];
     private static final int BLOCKING_AT = 8;
@@ -200,15 +198,11 @@ public final class HandleRegistry {
         }
     }
 
-    /**
-     * Requests (but persistent ones) live in their wrappers, instances of {@code rootClass} and its
-     * subclasses, pending while the binding's {@code handleField} is neither 0 nor the null request's.
-     */
-    public void requestsInWrappers(String rootClass, String handleField) {
+    /** Requests (but persistent ones) live in their wrappers: the ring with their facts, published at the first one. */
+    void requestRing(RequestRing ring) {
         lock();
         try {
-            requestWrapperClass = rootClass;
-            requestHandleField = handleField;
+            requestRing = ring;
         } finally {
             unlock();
         }
@@ -216,7 +210,7 @@ public final class HandleRegistry {
 
     /** The binding's null request handle, known at MPI init. */
     public void requestNullHandle(long handle) {
-        requestNullHandle = handle;
+        WrapperRequests.nullHandle(handle);
     }
 
     /** The agent does not intercept requests (option {@code requests=false}): readers are told so. */
@@ -834,12 +828,9 @@ public final class HandleRegistry {
             // maps a freed wrapper, whose binding no longer names the handle, by its identity
             beginWrite(s);
             state[s] = Lifecycle.FREED.code();
-            // requests in wrappers created on it may be pending: it stays until its wrapper,
-            // which they refer to, is collected (the reader tells held from released meanwhile)
-            if (WrapperRequests.mayBeHeld(wrapper)) flags[s] |= RegistryLayout.F_AWAITS_WRAPPER_REQUESTS;
             endWrite(s);
             freedCount++;
-            if (!releaseIfUnheld(s) && refCount[s] == 0 && (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) == 0) {
+            if (!releaseIfUnheld(s) && refCount[s] == 0) {
                 watchOrphans();
             }
         } finally {
@@ -956,16 +947,16 @@ public final class HandleRegistry {
      */
     private boolean releaseIfUnheld(int s) {
         if (id[s] == 0 || state[s] != Lifecycle.FREED.code()) return true;
-        if (refCount[s] > 0 || (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) != 0 || pendingRequestsOn(id[s]) > 0) {
+        if (refCount[s] > 0 || pendingRequestsOn(id[s]) > 0) {
             return false;
         }
         release(s);
         return true;
     }
 
-    /** Pending (not complete, not marked done) requests on handle {@code holderId}, in every table. */
+    /** Pending (not complete, not marked done) requests on handle {@code holderId}, in every table and in the request ring. */
     private int pendingRequestsOn(long holderId) {
-        int n = 0;
+        int n = requestRing == null ? 0 : RequestRing.pendingOn(holderId);
         for (int i = 0; i < reqTableCount; i++) {
             RequestTable t = tables[i];
             long[] rows = t.reqs;
@@ -1304,14 +1295,6 @@ public final class HandleRegistry {
             return;
         }
         if (s < 0 || s >= highWater || id[s] == 0 || id[s] != e.id) return; // the slot holds another handle now
-        if (state[s] == FREED && (flags[s] & RegistryLayout.F_AWAITS_WRAPPER_REQUESTS) != 0) {
-            // no request created on it can be reached any more: released, unless something else holds it
-            beginWrite(s);
-            flags[s] &= ~RegistryLayout.F_AWAITS_WRAPPER_REQUESTS;
-            endWrite(s);
-            releaseIfUnheld(s);
-            return;
-        }
         // the wrapper is gone but the handle was never freed: MPI still holds the object
         // a completed request's wrapper was cleared from the index and is never enqueued; a freed
         // handle's wrapper stays until collected, and its id tells whether the slot is still its own

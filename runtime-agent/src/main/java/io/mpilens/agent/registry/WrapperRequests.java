@@ -1,14 +1,16 @@
 package io.mpilens.agent.registry;
 
 /**
- * Requests recorded in their wrappers: the whole creation path, called from advice inlined into
- * the binding's request-creating methods. No table, no lock, no atomic instruction, no
- * allocation; completing a request is the binding's own business. Never throws (the advice
- * suppresses anything besides).
+ * Requests recorded in their wrappers: the creation, completion and free paths, called from advice
+ * inlined into the binding's request methods. The wrapper gets its creation sequence number; the
+ * facts go into the {@link RequestRing}. No table, no lock, no atomic instruction, no allocation.
+ * Never throws (the advice suppresses anything besides).
  */
 public final class WrapperRequests {
-    /** Creation sequence, per JVM: racy on purpose (no atomic instruction); the decoder tells apart the rare duplicates. */
+    /** Creation sequence, per JVM: racy on purpose (no atomic instruction); see {@link RequestRing} on races. */
     private static long seq;
+    /** The binding's null request handle (Open MPI writes it back into a completed request's wrapper); set at MPI init. */
+    private static long nullHandle;
 
     private WrapperRequests() {
     }
@@ -17,23 +19,51 @@ public final class WrapperRequests {
     public static void created(Object self, String call, int peer, int tag, Object result) {
         if (!(result instanceof RequestFacts)) return;
         RequestFacts r = (RequestFacts) result;
-        r.mpilens$call(call);
-        r.mpilens$peerTag((long) peer << 32 | (tag & 0xffffffffL));
-        if (self instanceof RequestHolder) {
-            RequestHolder holder = (RequestHolder) self;
-            if (!holder.mpilens$requested()) holder.mpilens$requested(true);
-            r.mpilens$holder(self);
+        long holder = self instanceof RequestHolder ? ((RequestHolder) self).mpilens$id() : 0;
+        long s = ++seq;
+        r.mpilens$seq(s);
+        RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder);
+    }
+
+    /** A wait on this request returned: it is complete (persistent requests are not in the ring). */
+    public static void waited(Object request) {
+        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
+    }
+
+    /** A test on this request returned {@code result}: true, or a status, means complete. */
+    public static void tested(Object request, Object result) {
+        if (result == null || Boolean.FALSE.equals(result)) return;
+        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
+    }
+
+    /** The application freed this request: it is no longer one the application can complete. */
+    public static void freed(Object request) {
+        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
+    }
+
+    /**
+     * Entry of the binding's array write-back (Open MPI's {@code setHandles}, after
+     * {@code waitAll}, {@code testAny}, ...): a request whose new handle is the null request completed.
+     */
+    public static void writtenBack(Object requests, Object newHandles) {
+        if (!(requests instanceof Object[]) || !(newHandles instanceof long[])) return;
+        Object[] rs = (Object[]) requests;
+        long[] hs = (long[]) newHandles;
+        long none = nullHandle;
+        for (int i = 0, n = Math.min(rs.length, hs.length); i < n; i++) {
+            if ((hs[i] == none || hs[i] == 0) && rs[i] instanceof RequestFacts) {
+                RequestRing.done(((RequestFacts) rs[i]).mpilens$seq());
+            }
         }
-        r.mpilens$seq(++seq);
+    }
+
+    /** The binding's null request handle, known at MPI init. */
+    static void nullHandle(long handle) {
+        nullHandle = handle;
     }
 
     /** Whether this request lives in its wrapper (not in a request table). */
     public static boolean inWrapper(Object request) {
-        return request instanceof RequestFacts && ((RequestFacts) request).mpilens$call() != null;
-    }
-
-    /** Whether a freed handle may still be held by requests in wrappers created on it. */
-    static boolean mayBeHeld(Object wrapper) {
-        return wrapper instanceof RequestHolder && ((RequestHolder) wrapper).mpilens$requested();
+        return request instanceof RequestFacts && ((RequestFacts) request).mpilens$seq() != 0;
     }
 }

@@ -1,0 +1,169 @@
+package io.mpilens.agent.registry;
+
+import io.mpilens.api.registry.RegistryLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * The request ring ({@link RegistryLayout#REQUEST_RING}): where requests that live in their
+ * wrappers leave their facts for a reader, so the reader finds every pending request with a few
+ * array reads instead of a heap walk. One {@code long[]}, four longs per slot (sequence, done,
+ * peer and tag, holder id and call index); slot = creation sequence modulo {@link #SIZE}.
+ * Creating a request writes its slot, completing or freeing it stores its sequence in the slot's
+ * done word. No lock, no atomic instruction, no allocation, no reference store on either path
+ * (the creating call is an index into {@code calls}, filled once per distinct call), and no
+ * reference to the application's objects. 4,096 slots: 128 KB, which stays in the core's cache
+ * while a message loop cycles through it.
+ *
+ * <p>A request still pending when its slot comes round again (after {@link #SIZE} newer
+ * requests) moves to the overflow, under this object's lock: that is rare (a receive posted long
+ * ago, a request the application dropped without completing it) and bounded
+ * ({@link #OVERFLOW_LIMIT}; beyond it, requests are counted in {@code overflowLost} and not shown).
+ *
+ * <p>Under {@code MPI_THREAD_MULTIPLE} two threads can race on one slot (creation sequence
+ * numbers are not atomic; a completion can meet its slot's eviction): a request can then be shown
+ * pending after it completed, or be missing. Never an error, never another request's facts.
+ */
+@SuppressWarnings("unused") // the layout fields are read by debuggers, not by Java code
+public final class RequestRing {
+    static final int SIZE = 1 << 12;
+    private static final int MASK = SIZE - 1;
+    static final int OVERFLOW_LIMIT = 1 << 16;
+    private static final int CALL_TABLE = 256;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle STRINGS = MethodHandles.arrayElementVarHandle(String[].class);
+
+    static final RequestRing RING = new RequestRing();
+
+    // ---- published (layout REQUEST_RING_*)
+    private final long[] slots = new long[SIZE * RegistryLayout.RING_STRIDE];
+    private final String[] calls = new String[CALL_TABLE];
+    private volatile int overflowStamp;
+    private volatile int overflowCount;
+    private long overflowLost;
+    private long[] overflow = new long[0];
+
+    /** Overflow position by sequence (under the lock). */
+    private final LongSlotMap overflowAt = new LongSlotMap(64);
+
+    // the hot path reads these: constants to the compiler
+    private static final long[] SLOTS = RING.slots;
+    private static final String[] CALLS = RING.calls;
+
+    static {
+        HandleRegistry.INSTANCE.requestRing(RING);
+    }
+
+    private RequestRing() {
+    }
+
+    /** Request {@code s} (> 0) was created: its facts go into its slot. */
+    static void created(long s, String creatingCall, long peerAndTag, long holderId) {
+        long callAndHolder = (long) callIndex(creatingCall) << RegistryLayout.RING_CALL_SHIFT | holderId;
+        int b = ((int) s & MASK) * RegistryLayout.RING_STRIDE;
+        long previous = SLOTS[b];
+        if (previous > 0 && SLOTS[b + 1] != previous) RING.evict(b, previous);
+        SLOTS[b + 2] = peerAndTag;
+        SLOTS[b + 3] = callAndHolder;
+        LONGS.setRelease(SLOTS, b, s);
+    }
+
+    /** Request {@code s} completed (or was freed); 0 is no request of the ring. Idempotent. */
+    static void done(long s) {
+        if (s <= 0) return;
+        int b = ((int) s & MASK) * RegistryLayout.RING_STRIDE;
+        if (SLOTS[b] == s) {
+            SLOTS[b + 1] = s;
+        } else if (RING.overflowCount != 0) {
+            RING.overflowDone(s);
+        }
+    }
+
+    /**
+     * The creating call's index in {@code calls} plus one (0: not recorded). The advice passes
+     * the method's name, a constant string: found by identity at its hash's position, else by
+     * probing, else added.
+     */
+    private static int callIndex(String call) {
+        if (call == null) return 0;
+        int h = call.hashCode() & (CALL_TABLE - 1);
+        if (CALLS[h] == call) return h + 1;
+        for (int i = 0; i < CALL_TABLE; i++) {
+            int j = (h + i) & (CALL_TABLE - 1);
+            String c = CALLS[j];
+            if (c == null) return RING.addCall(call, h);
+            if (c.equals(call)) return j + 1;
+        }
+        return 0;
+    }
+
+    private synchronized int addCall(String call, int h) {
+        for (int i = 0; i < CALL_TABLE; i++) {
+            int j = (h + i) & (CALL_TABLE - 1);
+            String c = calls[j];
+            if (c == null) {
+                STRINGS.setRelease(calls, j, call.intern());
+                return j + 1;
+            }
+            if (c.equals(call)) return j + 1;
+        }
+        return 0;
+    }
+
+    /** Pending requests created on the handle with registry id {@code id} (off the hot path: a free, the reaper's sweep). */
+    static int pendingOn(long id) {
+        if (id == 0) return 0;
+        int n = 0;
+        for (int b = 0; b < SLOTS.length; b += RegistryLayout.RING_STRIDE) {
+            long s = SLOTS[b];
+            if (s > 0 && SLOTS[b + 1] != s && (SLOTS[b + 3] & RegistryLayout.RING_HOLDER_MASK) == id) n++;
+        }
+        synchronized (RING) {
+            long[] o = RING.overflow;
+            for (int j = 0; j < RING.overflowCount; j++) {
+                if ((o[j * RegistryLayout.RING_STRIDE + 3] & RegistryLayout.RING_HOLDER_MASK) == id) n++;
+            }
+        }
+        return n;
+    }
+
+    /** Moves the still-pending request {@code s} out of slot {@code b} before it is written again. */
+    private synchronized void evict(int b, long s) {
+        if (SLOTS[b] != s) return; // another thread was first
+        // a reader that meets the slot while it changes sees it empty, not s with another's facts
+        SLOTS[b] = 0;
+        VarHandle.storeStoreFence();
+        int n = overflowCount;
+        if (n == OVERFLOW_LIMIT) {
+            overflowLost++;
+            return;
+        }
+        int stride = RegistryLayout.RING_STRIDE;
+        if ((n + 1) * stride > overflow.length) {
+            overflow = Arrays.copyOf(overflow, Math.min(OVERFLOW_LIMIT, Math.max(64, n * 2)) * stride);
+        }
+        overflowStamp++;
+        System.arraycopy(SLOTS, b, overflow, n * stride, stride);
+        overflow[n * stride] = s;
+        overflowAt.put(s, n);
+        overflowCount = n + 1;
+        overflowStamp++;
+    }
+
+    private synchronized void overflowDone(long s) {
+        int j = overflowAt.get(s);
+        if (j < 0) return;
+        int last = overflowCount - 1;
+        int stride = RegistryLayout.RING_STRIDE;
+        overflowStamp++;
+        overflowAt.remove(s);
+        if (j != last) {
+            System.arraycopy(overflow, last * stride, overflow, j * stride, stride);
+            overflowAt.put(overflow[j * stride], j);
+        }
+        Arrays.fill(overflow, last * stride, last * stride + stride, 0L);
+        overflowCount = last;
+        overflowStamp++;
+    }
+}
