@@ -112,7 +112,7 @@ public final class Advices {
                          @Advice.Argument(0) Object requests,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.completedArray(origin, call, requests, result);
+            if (thrown == null && Interceptor.arrayCompletionNeeded()) Interceptor.completedArray(origin, call, requests, result);
         }
     }
 

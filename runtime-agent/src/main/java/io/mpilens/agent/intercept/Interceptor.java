@@ -272,7 +272,23 @@ public final class Interceptor {
         return persistentSeen;
     }
 
+    /**
+     * Whether a static completion call over a request array has anything to do: with a binding
+     * that writes handles back (Open MPI), only persistent requests are left to it, so nothing
+     * until one was created. A small method the compiler inlines into the advice, where
+     * {@link #completedArray} is too big to be: message loops call {@code waitAll} per message.
+     */
+    public static boolean arrayCompletionNeeded() {
+        return !writebackCoversArrays || persistentSeen;
+    }
+
+    /** Every profile has a handle write-back method (set at {@link #configure}). */
+    private static boolean writebackCoversArrays;
+
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
+        boolean covers = all.length > 0;
+        for (BindingProfile p : all) covers &= p.handleWritebackMethod != null;
+        writebackCoversArrays = covers;
         profiles = all;
         lastLoader = null;
         NullHandles.configure(all);

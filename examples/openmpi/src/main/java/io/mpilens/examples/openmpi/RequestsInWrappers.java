@@ -8,7 +8,7 @@ import mpi.MPIException;
 import mpi.Request;
 
 /**
- * Requests as the agent keeps them on Open MPI with {@code requestsInWrappers=true}: in their wrappers. Each rank posts
+ * Requests as the agent keeps them on Open MPI by default: in their wrappers and the request ring. Each rank posts
  * three receives from itself: one it keeps (tag 5), one whose wrapper it drops at once (tag 6,
  * still pending in MPI), and one on a duplicate of COMM_WORLD that it frees right away (tag 7:
  * the freed communicator is held by it). Pauses: {@code pending} (all three posted, garbage
