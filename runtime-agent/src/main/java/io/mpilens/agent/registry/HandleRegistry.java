@@ -37,8 +37,6 @@ import java.util.Map;
 public final class HandleRegistry {
     public static final HandleRegistry INSTANCE = new HandleRegistry(1024, 1024);
 
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
-
     // ---- root scalars (layout)
     private final int magic = MAGIC;
     private final int layoutVersion = VERSION;
@@ -99,27 +97,25 @@ public final class HandleRegistry {
     private long[] sidePool = new long[4096];
     private int sidePoolUsed;
 
-    // ---- history ring (layout)
-    private long histCount;
-    private final int[] hStamp;
-    private final long[] hId;
-    private final byte[] hKind;
-    private final int[] hOwner, hName, hCall, hSite, hFlags;
+    // ---- history ring (layout), written by HistoryRing
+    long histCount;
+    final int[] hStamp;
+    final long[] hId;
+    final byte[] hKind;
+    final int[] hOwner, hName, hCall, hSite, hFlags;
 
-    // ---- ring of MPI exceptions (layout)
-    private static final int ERROR_CAPACITY = 64;
-    private static final int MESSAGE_CHARS = 200;
-    private long errCount;
-    private final int[] errStamp = new int[ERROR_CAPACITY];
-    private final long[] errTime = new long[ERROR_CAPACITY];
-    private final int[] errOwner = new int[ERROR_CAPACITY];
-    private final long[] errHandle = new long[ERROR_CAPACITY];
-    private final int[] errPeer = new int[ERROR_CAPACITY];
-    private final int[] errClass = new int[ERROR_CAPACITY];
-    private final int[] errCode = new int[ERROR_CAPACITY];
-    private final int[] errCall = new int[ERROR_CAPACITY];
-    private final int[] errCause = new int[ERROR_CAPACITY];
-    private final String[] errMessage = new String[ERROR_CAPACITY];
+    // ---- ring of MPI exceptions (layout), written by ErrorRing
+    long errCount;
+    final int[] errStamp = new int[ErrorRing.CAPACITY];
+    final long[] errTime = new long[ErrorRing.CAPACITY];
+    final int[] errOwner = new int[ErrorRing.CAPACITY];
+    final long[] errHandle = new long[ErrorRing.CAPACITY];
+    final int[] errPeer = new int[ErrorRing.CAPACITY];
+    final int[] errClass = new int[ErrorRing.CAPACITY];
+    final int[] errCode = new int[ErrorRing.CAPACITY];
+    final int[] errCall = new int[ErrorRing.CAPACITY];
+    final int[] errCause = new int[ErrorRing.CAPACITY];
+    final String[] errMessage = new String[ErrorRing.CAPACITY];
 
     // ---- private bookkeeping (not part of the layout)
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
@@ -931,7 +927,7 @@ public final class HandleRegistry {
         if (key != 0) t.unindex(key);
         else if (wrapper != null) wrappers.remove(wrapper);
         if (historyOfRequests) {
-            recordHistory(t.id(r), HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
+            HistoryRing.record(this, t.id(r), HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
                     RegistryLayout.requestCall(meta), firstStackString(t.sideAt(r), t.sideLen(r)), f);
         }
         int c = t.commSlot[r];
@@ -1178,27 +1174,8 @@ public final class HandleRegistry {
                     if (t != null) handleId = t.id(foundRow);
                 }
             }
-            int callIndex = intern(callName);
-            int causeIndex = intern(causeClass);
-            boolean overwrite = replace >= 0 && replace < errCount && errCount - replace <= ERROR_CAPACITY;
-            long entry = overwrite ? replace : errCount;
-            int e = (int) (entry % ERROR_CAPACITY);
-            int st = errStamp[e] + 1;
-            INTS.setOpaque(errStamp, e, st);
-            VarHandle.storeStoreFence();
-            if (!overwrite) errTime[e] = System.nanoTime();
-            errOwner[e] = proc;
-            errHandle[e] = handleId;
-            errPeer[e] = peer;
-            errClass[e] = errorClass;
-            errCode[e] = errorCode;
-            errCall[e] = callIndex;
-            errCause[e] = causeIndex;
-            errMessage[e] = message == null || message.length() <= MESSAGE_CHARS ? message
-                    : message.substring(0, MESSAGE_CHARS);
-            INTS.setRelease(errStamp, e, st + 1);
-            if (!overwrite) errCount++;
-            return entry;
+            return ErrorRing.record(this, replace, proc, handleId, peer, errorClass, errorCode, intern(callName),
+                    intern(causeClass), message);
         } finally {
             unlock();
         }
@@ -1330,7 +1307,7 @@ public final class HandleRegistry {
     }
 
     private void release(int s) {
-        recordHistory(id[s], kind[s], owner[s], name[s], call[s], firstStackString(sideAt[s], sideLen[s]), flags[s]);
+        HistoryRing.record(this, id[s], kind[s], owner[s], name[s], call[s], firstStackString(sideAt[s], sideLen[s]), flags[s]);
         int a = ref0Slot[s], b = ref1Slot[s];
         int[] parents = parentSlots[s];
         ref0Slot[s] = -1;
@@ -1350,30 +1327,12 @@ public final class HandleRegistry {
         if (parents != null) for (int p : parents) unref(p);
     }
 
-    private void recordHistory(long hid, byte hkind, int howner, int hname, int hcall, int hsite, int hflags) {
-        int cap = hId.length;
-        int h = (int) (histCount % cap);
-        int st = hStamp[h] + 1;
-        INTS.setOpaque(hStamp, h, st);
-        VarHandle.storeStoreFence();
-        hId[h] = hid;
-        hKind[h] = hkind;
-        hOwner[h] = howner;
-        hName[h] = hname;
-        hCall[h] = hcall;
-        hSite[h] = hsite;
-        hFlags[h] = hflags;
-        INTS.setRelease(hStamp, h, st + 1);
-        histCount++;
-    }
-
     private void beginWrite(int s) {
-        INTS.setOpaque(stamp, s, stamp[s] + 1);
-        VarHandle.storeStoreFence();
+        SlotStamps.begin(stamp, s);
     }
 
     private void endWrite(int s) {
-        INTS.setRelease(stamp, s, stamp[s] + 1);
+        SlotStamps.end(stamp, s);
     }
 
     private int takeSlot() {
