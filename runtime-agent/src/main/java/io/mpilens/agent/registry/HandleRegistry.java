@@ -40,8 +40,8 @@ public final class HandleRegistry {
     // ---- root scalars (layout)
     private final int magic = MAGIC;
     private final int layoutVersion = VERSION;
-    private volatile int generation;
-    private int highWater;
+    volatile int generation;
+    int highWater;
     private String agentVersion = "unknown";
     private String binding;
     private long pid = io.mpilens.agent.job.ThisProcess.pid();
@@ -69,7 +69,7 @@ public final class HandleRegistry {
 
     // ---- columns (layout)
     private int[] stamp;
-    private long[] id;
+    long[] id;
     private byte[] kind;
     private byte[] state;
     private int[] flags;
@@ -80,7 +80,7 @@ public final class HandleRegistry {
     private long[] l0, l1, l2;
     private long[] r0, r1, r2;
     private int[] name, call, cls;
-    private int[] sideAt, sideLen;
+    int[] sideAt, sideLen;
     private String[] strings = new String[256];
     private int stringCount;
 
@@ -93,9 +93,9 @@ public final class HandleRegistry {
     private int[][] reqSideLens = new int[4][];
     private long[][] doneIds = new long[4][];
 
-    // ---- side records (layout): one pool, so a snapshot reads all of them in one bulk read
-    private long[] sidePool = new long[4096];
-    private int sidePoolUsed;
+    // ---- side records (layout): one pool, so a snapshot reads all of them in one bulk read (SidePool)
+    long[] sidePool = new long[4096];
+    int sidePoolUsed;
 
     // ---- history ring (layout), written by HistoryRing
     long histCount;
@@ -120,7 +120,7 @@ public final class HandleRegistry {
     // ---- private bookkeeping (not part of the layout)
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
-    private final RequestTable shared;
+    final RequestTable shared;
     private RequestTable[] tables = new RequestTable[4];
     private final ThreadLocal<RequestTable> ownTables = new ThreadLocal<>();
     /** The table the hot path used last; its owner id says whether it is the caller's. */
@@ -345,7 +345,7 @@ public final class HandleRegistry {
             }
             prepareInfo(spec, newId);
             long[] sideRecord = SideRecord.encode(spec, parentIds, parentIdAt, this);
-            sideAt[s] = sideRecord == null ? -1 : storeSide(sideRecord);
+            sideAt[s] = sideRecord == null ? -1 : SidePool.store(this, sideRecord);
             sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
             flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
             endWrite(s);
@@ -387,7 +387,7 @@ public final class HandleRegistry {
             spec.stack = frames;
             long[] record = SideRecord.encode(spec, null, null, this);
             if (record == null) return;
-            int at = storeSide(record);
+            int at = SidePool.store(this, record);
             shared.setSide(r, at, record.length);
             setRequestFlags(shared, r, RegistryLayout.requestFlags(shared.meta(r)) | F_HAS_SIDE);
         } finally {
@@ -928,7 +928,7 @@ public final class HandleRegistry {
         else if (wrapper != null) wrappers.remove(wrapper);
         if (historyOfRequests) {
             HistoryRing.record(this, t.id(r), HandleKind.REQUEST.code(), RegistryLayout.requestOwner(meta), -1,
-                    RegistryLayout.requestCall(meta), firstStackString(t.sideAt(r), t.sideLen(r)), f);
+                    RegistryLayout.requestCall(meta), SidePool.firstStackString(this, t.sideAt(r), t.sideLen(r)), f);
         }
         int c = t.commSlot[r];
         long commId = t.comm(r);
@@ -984,57 +984,6 @@ public final class HandleRegistry {
             if (id[s] != 0 && state[s] == Lifecycle.FREED.code() && refCount[s] == 0 && !releaseIfUnheld(s)) left = true;
         }
         orphanWatch = left;
-    }
-
-    /**
-     * Appends a side record to the pool and returns its offset. A full pool is compacted (only
-     * the records of live rows are kept) and grown as needed, with the generation odd meanwhile.
-     */
-    private int storeSide(long[] record) {
-        if (sidePoolUsed + record.length > sidePool.length) compactSidePool(record.length);
-        int at = sidePoolUsed;
-        System.arraycopy(record, 0, sidePool, at, record.length);
-        VarHandle.storeStoreFence();
-        sidePoolUsed = at + record.length;
-        return at;
-    }
-
-    private void compactSidePool(int needed) {
-        int live = 0;
-        for (int i = 0; i < highWater; i++) if (id[i] != 0 && sideAt[i] >= 0) live += sideLen[i];
-        RequestTable t = shared; // only the shared table has side records
-        for (int r = 0; r < t.reqHighWater; r++) if (t.id(r) != 0 && t.sideAt(r) >= 0) live += t.sideLen(r);
-        int capacity = sidePool.length;
-        while (capacity < 2 * (live + needed)) capacity *= 2;
-        long[] pool = new long[capacity];
-        int used = 0;
-        generation++; // odd: readers retry
-        for (int i = 0; i < highWater; i++) {
-            if (id[i] != 0 && sideAt[i] >= 0) {
-                System.arraycopy(sidePool, sideAt[i], pool, used, sideLen[i]);
-                sideAt[i] = used;
-                used += sideLen[i];
-            } else {
-                sideAt[i] = -1;
-            }
-        }
-        for (int r = 0; r < t.reqHighWater; r++) {
-            if (t.id(r) != 0 && t.sideAt(r) >= 0) {
-                int len = t.sideLen(r);
-                System.arraycopy(sidePool, t.sideAt(r), pool, used, len);
-                t.reqSideAt[r] = used;
-                used += len;
-            } else if (t.reqSideAt != null) {
-                t.reqSideAt[r] = -1;
-            }
-        }
-        sidePool = pool;
-        sidePoolUsed = used;
-        generation++;
-    }
-
-    private int firstStackString(int at, int len) {
-        return SideRecord.firstStackString(sidePool, at, len);
     }
 
     public void setErrhandler(Object holder, Object errhandler) {
@@ -1109,9 +1058,8 @@ public final class HandleRegistry {
 
     /** Replaces one section of a live row's side record (the old record stays in the pool until it is compacted). */
     private void replaceSide(int s, int tag, long[] values) {
-        long[] old = sideAt[s] >= 0 ? Arrays.copyOfRange(sidePool, sideAt[s], sideAt[s] + sideLen[s]) : new long[0];
-        long[] record = SideRecord.replace(old, tag, values);
-        int at = record.length == 0 ? -1 : storeSide(record);
+        long[] record = SideRecord.replace(SidePool.copy(this, sideAt[s], sideLen[s]), tag, values);
+        int at = record.length == 0 ? -1 : SidePool.store(this, record);
         beginWrite(s);
         sideAt[s] = at;
         sideLen[s] = record.length;
@@ -1307,7 +1255,8 @@ public final class HandleRegistry {
     }
 
     private void release(int s) {
-        HistoryRing.record(this, id[s], kind[s], owner[s], name[s], call[s], firstStackString(sideAt[s], sideLen[s]), flags[s]);
+        HistoryRing.record(this, id[s], kind[s], owner[s], name[s], call[s],
+                SidePool.firstStackString(this, sideAt[s], sideLen[s]), flags[s]);
         int a = ref0Slot[s], b = ref1Slot[s];
         int[] parents = parentSlots[s];
         ref0Slot[s] = -1;
