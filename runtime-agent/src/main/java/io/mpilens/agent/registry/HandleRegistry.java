@@ -12,7 +12,6 @@ import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -81,8 +80,8 @@ public final class HandleRegistry {
     private long[] r0, r1, r2;
     private int[] name, call, cls;
     int[] sideAt, sideLen;
-    private String[] strings = new String[256];
-    private int stringCount;
+    String[] strings = new String[256];
+    int stringCount;
 
     // ---- request tables (layout): [0] shared, under the lock; then one per thread (RequestTable)
     private int reqTableCount;
@@ -118,6 +117,8 @@ public final class HandleRegistry {
     final String[] errMessage = new String[ErrorRing.CAPACITY];
 
     // ---- private bookkeeping (not part of the layout)
+    /** Writes {@link #strings} and {@link #stringCount}. */
+    private final InternedStrings interned = new InternedStrings(this);
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final WrapperIndex wrappers = new WrapperIndex(collected);
     final RequestTable shared;
@@ -137,9 +138,6 @@ public final class HandleRegistry {
     private WeakReference<Object> lastComm = new WeakReference<>(null);
     private int lastCommSlot = -1;
     private long lastCommId;
-    private String lastInterned;
-    private int lastInternedIndex = -1;
-    private final Map<String, Integer> stringIndex = new HashMap<>();
     private final Map<ClassLoader, Integer> procByLoader = new IdentityHashMap<>();
     private int[] ref0Slot, ref1Slot;
     private int[][] parentSlots;
@@ -308,9 +306,9 @@ public final class HandleRegistry {
             l0[s] = spec.l0;
             l1[s] = spec.l1;
             l2[s] = spec.l2;
-            name[s] = intern(spec.name);
-            call[s] = intern(spec.call);
-            cls[s] = intern(spec.bindingClass);
+            name[s] = interned.intern(spec.name);
+            call[s] = interned.intern(spec.call);
+            cls[s] = interned.intern(spec.bindingClass);
             ref0Slot[s] = holdSlot(spec.ref0);
             ref1Slot[s] = holdSlot(spec.ref1);
             r0[s] = ref0Slot[s] >= 0 ? id[ref0Slot[s]] : 0;
@@ -344,7 +342,7 @@ public final class HandleRegistry {
                 parentSlots[s] = null;
             }
             prepareInfo(spec, newId);
-            long[] sideRecord = SideRecord.encode(spec, parentIds, parentIdAt, this);
+            long[] sideRecord = SideRecord.encode(spec, parentIds, parentIdAt, interned);
             sideAt[s] = sideRecord == null ? -1 : SidePool.store(this, sideRecord);
             sideLen[s] = sideRecord == null ? 0 : sideRecord.length;
             flags[s] = spec.flags | (sideRecord != null ? F_HAS_SIDE : 0);
@@ -366,7 +364,7 @@ public final class HandleRegistry {
                 add(wrapper, spec);
                 return;
             }
-            int idx = intern(spec.name);
+            int idx = interned.intern(spec.name);
             beginWrite(s);
             flags[s] |= spec.flags;
             name[s] = idx;
@@ -385,7 +383,7 @@ public final class HandleRegistry {
             if (r < 0) return; // a thread's own table has no side data (requestStacks puts requests in the shared one)
             RowSpec spec = new RowSpec(HandleKind.REQUEST);
             spec.stack = frames;
-            long[] record = SideRecord.encode(spec, null, null, this);
+            long[] record = SideRecord.encode(spec, null, null, interned);
             if (record == null) return;
             int at = SidePool.store(this, record);
             shared.setSide(r, at, record.length);
@@ -457,8 +455,9 @@ public final class HandleRegistry {
             int f = (persistent ? F_PERSISTENT | F_COMPLETE : 0) | keyFlags(key);
             long rid = nextId++;
             if (key == KEY_IS_ID) key = rid;
-            t.write(r, rid, key, peerTag(peer, tag), c >= 0 ? id[c] : 0,
-                    RegistryLayout.requestMeta(f, internCall(callName), internClass(bindingClass), proc), c);
+            long meta = RegistryLayout.requestMeta(f, interned.internCall(callName), interned.internClass(bindingClass),
+                    proc);
+            t.write(r, rid, key, peerTag(peer, tag), c >= 0 ? id[c] : 0, meta, c);
             if (key != 0) t.index(key, r); else wrappers.put(request, r | REQUEST_SLOT, rid);
             return rid;
         } finally {
@@ -500,7 +499,7 @@ public final class HandleRegistry {
         long meta;
         lock();
         try {
-            meta = RegistryLayout.requestMeta(keyFlags, intern(callName), intern(bindingClass), proc);
+            meta = RegistryLayout.requestMeta(keyFlags, interned.intern(callName), interned.intern(bindingClass), proc);
         } finally {
             unlock();
         }
@@ -1011,7 +1010,7 @@ public final class HandleRegistry {
 
     // ---- info pairs and attributes (HandleNotes keeps them), under the lock
 
-    private final HandleNotes notes = new HandleNotes(this);
+    private final HandleNotes notes = new HandleNotes(interned);
 
     /** A dup'ed info starts with its original's pairs; a handle created with an info keeps its pairs as they are now. */
     private void prepareInfo(RowSpec spec, long newId) {
@@ -1067,17 +1066,12 @@ public final class HandleRegistry {
         endWrite(s);
     }
 
-    /** {@link #intern} for strings the application chooses (pair keys and values, attribute texts, file names): cut and bounded. */
-    int internBounded(String v) {
-        return notes.internBounded(v);
-    }
-
     public void setName(Object wrapper, String newName) {
         lock();
         try {
             int s = mainSlot(wrapper);
             if (s < 0) return;
-            int idx = intern(newName);
+            int idx = interned.intern(newName);
             beginWrite(s);
             name[s] = idx;
             endWrite(s);
@@ -1122,8 +1116,8 @@ public final class HandleRegistry {
                     if (t != null) handleId = t.id(foundRow);
                 }
             }
-            return ErrorRing.record(this, replace, proc, handleId, peer, errorClass, errorCode, intern(callName),
-                    intern(causeClass), message);
+            return ErrorRing.record(this, replace, proc, handleId, peer, errorClass, errorCode,
+                    interned.intern(callName), interned.intern(causeClass), message);
         } finally {
             unlock();
         }
@@ -1288,61 +1282,6 @@ public final class HandleRegistry {
         if (freeCount > 0) return freeSlots[--freeCount];
         if (highWater == id.length) grow();
         return highWater++;
-    }
-
-    /**
-     * Call names and class names repeat in message loops (iRecv, iSend, iRecv, ...): small
-     * identity caches skip the hash lookups. The strings are constants of the woven code.
-     */
-    private final String[] recentCalls = new String[4];
-    private final int[] recentCallIndexes = new int[4];
-    private int nextRecentCall;
-    private String lastClass;
-    private int lastClassIndex;
-
-    private int internCall(String s) {
-        for (int i = 0; i < recentCalls.length; i++) {
-            if (recentCalls[i] == s) return recentCallIndexes[i];
-        }
-        int idx = intern(s);
-        int at = nextRecentCall++ & (recentCalls.length - 1);
-        recentCalls[at] = s;
-        recentCallIndexes[at] = idx;
-        return idx;
-    }
-
-    private int internClass(String s) {
-        if (s != lastClass) {
-            lastClassIndex = intern(s);
-            lastClass = s;
-        }
-        return lastClassIndex;
-    }
-
-    /** The index of an interned string, or -1 when it is not in the table. */
-    int internedIndex(String s) {
-        Integer idx = stringIndex.get(s);
-        return idx == null ? -1 : idx;
-    }
-
-    int intern(String s) {
-        if (s == null) return -1;
-        if (s == lastInterned) return lastInternedIndex; // call names repeat: skip the hash lookup
-        Integer idx = stringIndex.get(s);
-        if (idx != null) {
-            lastInterned = s;
-            lastInternedIndex = idx;
-        }
-        if (idx != null) return idx;
-        if (stringCount == strings.length) {
-            generation++;
-            strings = Arrays.copyOf(strings, stringCount * 2);
-            generation++;
-        }
-        strings[stringCount] = s;
-        stringIndex.put(s, stringCount);
-        VarHandle.storeStoreFence();
-        return stringCount++;
     }
 
     private void grow() {
