@@ -1,6 +1,5 @@
 package io.mpilens.agent.registry;
 
-import static io.mpilens.api.registry.RegistryLayout.INFO_MAX_CHARS;
 import static io.mpilens.api.registry.RegistryLayout.INFO_MAX_PAIRS;
 
 import java.util.HashMap;
@@ -11,22 +10,17 @@ import java.util.TreeMap;
 /**
  * What the application set on its handles, as the agent saw the calls' arguments: each info's
  * pairs (in the order keys were first set) and the attributes cached on a handle, by registry
- * id, turned into the side-record sections the registry publishes. The strings the application
- * chooses are cut and bounded here, so the registry's string table cannot grow without end.
+ * id, turned into the side-record sections the registry publishes. Their strings are interned
+ * cut and bounded ({@link InternedStrings#internBounded}).
  * Used by {@link HandleRegistry} under its lock only.
  */
 final class HandleNotes {
-    /** Distinct application-chosen strings interned per JVM; further ones read {@link #STRING_LIMIT_MARK}. */
-    static final int BOUNDED_STRING_LIMIT = 4096;
-    static final String STRING_LIMIT_MARK = "(not kept: mpilens keeps at most " + BOUNDED_STRING_LIMIT + " such strings)";
-
-    private final HandleRegistry registry;
+    private final InternedStrings strings;
     private final Map<Long, LinkedHashMap<String, String>> infoPairs = new HashMap<>();
     private final Map<Long, TreeMap<Integer, String>> attributes = new HashMap<>();
-    private int boundedStrings;
 
-    HandleNotes(HandleRegistry registry) {
-        this.registry = registry;
+    HandleNotes(InternedStrings strings) {
+        this.strings = strings;
     }
 
     /** A dup: the copy starts with the original's pairs. The copy's section, or null when the original had none. */
@@ -66,7 +60,7 @@ final class HandleNotes {
         for (Map.Entry<Integer, String> e : attrs.entrySet()) {
             if (at >= values.length) break;
             values[at++] = e.getKey();
-            values[at++] = internBounded(e.getValue());
+            values[at++] = strings.internBounded(e.getValue());
         }
         return values;
     }
@@ -85,20 +79,9 @@ final class HandleNotes {
         int at = 1;
         for (Map.Entry<String, String> e : pairs.entrySet()) {
             if (at >= out.length) break;
-            out[at++] = internBounded(e.getKey());
-            out[at++] = internBounded(e.getValue());
+            out[at++] = strings.internBounded(e.getKey());
+            out[at++] = strings.internBounded(e.getValue());
         }
         return out;
-    }
-
-    /** The registry's string index of an application-chosen string: cut at {@code INFO_MAX_CHARS}, bounded in number. */
-    int internBounded(String v) {
-        if (v == null) return -1;
-        if (v.length() > INFO_MAX_CHARS) v = v.substring(0, INFO_MAX_CHARS - 1) + "\u2026";
-        int known = registry.internedIndex(v);
-        if (known >= 0) return known;
-        if (boundedStrings >= BOUNDED_STRING_LIMIT) return registry.intern(STRING_LIMIT_MARK);
-        boundedStrings++;
-        return registry.intern(v);
     }
 }

@@ -8,7 +8,7 @@ final class SideRecord {
     }
 
     /** {@code parentIdAt}: the registry id of each of {@code spec.parents} by position (0: not registered). */
-    static long[] encode(RowSpec spec, long[] parentIds, long[] parentIdAt, HandleRegistry registry) {
+    static long[] encode(RowSpec spec, long[] parentIds, long[] parentIdAt, InternedStrings strings) {
         int n = size(spec.members) + size(spec.remoteMembers) + size(spec.dims)
                 + (spec.periods == null ? 0 : spec.periods.length + 2) + size(spec.graphIndex)
                 + size(spec.graphEdges) + size(spec.distSources) + size(spec.distDestinations) + (parentIds == null ? 0 : parentIds.length + 2)
@@ -43,13 +43,13 @@ final class SideRecord {
         if (spec.infoPairsSection != null) at = put(out, at, SIDE_INFO_PAIRS, spec.infoPairsSection);
         if (spec.createdWithInfoId != 0) at = put(out, at, SIDE_CREATED_WITH_INFO, new long[] {spec.createdWithInfoId});
         if (spec.fileName != null || spec.fileMode != Integer.MIN_VALUE) {
-            at = put(out, at, SIDE_FILE, new long[] {registry.internBounded(spec.fileName), spec.fileMode,
-                registry.internBounded(spec.fileModeFlags)});
+            at = put(out, at, SIDE_FILE, new long[] {strings.internBounded(spec.fileName), spec.fileMode,
+                strings.internBounded(spec.fileModeFlags)});
         }
         if (spec.stack != null) {
             out[at++] = SIDE_STACK;
             out[at++] = spec.stack.length;
-            for (String frame : spec.stack) out[at++] = registry.intern(frame);
+            for (String frame : spec.stack) out[at++] = strings.intern(frame);
         }
         return out;
     }

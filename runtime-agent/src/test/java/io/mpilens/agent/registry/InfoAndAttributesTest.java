@@ -131,7 +131,7 @@ class InfoAndAttributesTest {
         assertEquals(101, h.infoPairCount());
         assertEquals(RegistryLayout.INFO_MAX_PAIRS, h.infoPairs().size());
         // an application that sets ever new values: the string table stops growing, the mark says so
-        for (int i = 0; i < HandleNotes.BOUNDED_STRING_LIMIT + 10; i++) registry.infoChanged(info, "long", "v" + i, true);
-        assertEquals(HandleNotes.STRING_LIMIT_MARK, handle(snapshot(), infoId).infoPairs().get("long"));
+        for (int i = 0; i < InternedStrings.BOUNDED_STRING_LIMIT + 10; i++) registry.infoChanged(info, "long", "v" + i, true);
+        assertEquals(InternedStrings.STRING_LIMIT_MARK, handle(snapshot(), infoId).infoPairs().get("long"));
     }
 }

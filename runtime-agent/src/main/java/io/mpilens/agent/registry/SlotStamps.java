@@ -1,0 +1,25 @@
+package io.mpilens.agent.registry;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The seqlock bracket around a write to one published slot (a row, a history or an error
+ * entry): its stamp turns odd before the slot's values are stored and even after, so a reader
+ * that stopped the VM mid-write sees the slot as torn, not as garbage. Writers hold the
+ * registry lock.
+ */
+final class SlotStamps {
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+
+    private SlotStamps() {}
+
+    static void begin(int[] stamps, int i) {
+        INTS.setOpaque(stamps, i, stamps[i] + 1);
+        VarHandle.storeStoreFence();
+    }
+
+    static void end(int[] stamps, int i) {
+        INTS.setRelease(stamps, i, stamps[i] + 1);
+    }
+}
