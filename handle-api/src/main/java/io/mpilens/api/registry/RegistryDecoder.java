@@ -420,7 +420,7 @@ public final class RegistryDecoder {
         List<MpiError>[] errors = readErrors(f, table, procCount, procRank);
 
         AgentHealth health = new AgentHealth(str(f.get(AGENT_VERSION)), asInt(f.get(INTERNAL_ERRORS)),
-                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)), !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
+                str(f.get(LAST_ERROR)), asLong(f.get(UNTRACKED_EVENTS)) + wrappedReader.lost, !Boolean.TRUE.equals(f.get(REQUESTS_OFF)),
                 blockingReturns((TargetObject) f.get(BLOCKING_RETURNS)));
         // several MPI processes in this JVM: each also counts its own returns
         TargetObject returnsByProc = (TargetObject) f.get(BLOCKING_RETURNS_BY_PROC);

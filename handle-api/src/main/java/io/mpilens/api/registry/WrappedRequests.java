@@ -32,7 +32,10 @@ final class WrappedRequests {
 
     private static final List<String> RING_FIELDS = List.of(REQUEST_RING_SLOTS, REQUEST_RING_CALLS);
     private static final List<String> OVERFLOW_FIELDS = List.of(REQUEST_OVERFLOW_STAMP, REQUEST_OVERFLOW_COUNT,
-            REQUEST_OVERFLOW);
+            REQUEST_OVERFLOW, REQUEST_OVERFLOW_LOST);
+
+    /** Requests the last read could not show: the overflow was full when they were moved there. */
+    long lost;
 
     /** The pending requests of the ring, in creation order; empty when requests are all in tables. */
     List<Request> read(Map<String, Object> f) {
@@ -55,6 +58,7 @@ final class WrappedRequests {
             Map<String, Object> o = reader.fields(ring, OVERFLOW_FIELDS);
             int stamp = asInt(o.get(REQUEST_OVERFLOW_STAMP));
             int count = asInt(o.get(REQUEST_OVERFLOW_COUNT));
+            lost = o.get(REQUEST_OVERFLOW_LOST) instanceof Number ? ((Number) o.get(REQUEST_OVERFLOW_LOST)).longValue() : 0;
             if (count == 0 || !(o.get(REQUEST_OVERFLOW) instanceof TargetObject)) break;
             if ((stamp & 1) != 0) continue;
             TargetObject array = (TargetObject) o.get(REQUEST_OVERFLOW);

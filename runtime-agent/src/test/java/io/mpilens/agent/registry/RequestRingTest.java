@@ -188,4 +188,16 @@ class RequestRingTest {
         assertEquals(List.of(), pendingRequests(), "done: gone from the overflow");
         assertEquals(0, RequestRing.pendingOn(world.mpilens$id()));
     }
+
+    @Test
+    void requestsThatFindTheOverflowFullAreCountedAsUntrackedNotShown() {
+        Comm world = comm("MPI_COMM_WORLD");
+        long untrackedBefore = snapshot().agentHealth().untrackedEvents();
+        int kept = RequestRing.OVERFLOW_LIMIT + RequestRing.SIZE;
+        for (int i = 0; i < kept + 3; i++) create(world, "iRecv", 0, 1);
+        ProcessSnapshot s = snapshot();
+        assertEquals(kept, s.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST).count(),
+                "the ring and a full overflow");
+        assertEquals(untrackedBefore + 3, s.agentHealth().untrackedEvents(), "the three that found it full");
+    }
 }
