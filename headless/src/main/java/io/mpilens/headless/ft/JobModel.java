@@ -37,8 +37,20 @@ public record JobModel(String job, Instant at, List<RankStatus> processes, List<
         return pendingOnFailed.stream().filter(p -> key.equals(p.communicator())).toList();
     }
 
+    /** The rank's first incarnation (the one the launcher started; ranks are listed by rank, then epoch). */
     public Optional<RankStatus> rank(int rank) {
         return processes.stream().filter(p -> p.rank() == rank).findFirst();
+    }
+
+    /** The process that took the rank's place after it failed (REBUILD: a later epoch listed beside it), if any. */
+    public Optional<RankStatus> replacement(int rank) {
+        return processes.stream().filter(p -> p.rank() == rank).skip(1).reduce((a, b) -> b);
+    }
+
+    /** The incarnation of {@code rank} that is a member of {@code c}: its replacement where {@code c} holds one, else its first. */
+    public Optional<RankStatus> member(CommunicatorView c, int rank) {
+        Integer epoch = c.epochs().get(rank);
+        return epoch == null ? rank(rank) : processes.stream().filter(p -> p.rank() == rank && p.epoch() == epoch).findFirst();
     }
 
     public Optional<CommunicatorView> communicator(String label) {

@@ -44,6 +44,13 @@ public final class FaultJson {
                 w.name("recoveredBy").beginArray();
                 for (String k : c.recoveredBy()) w.value(k);
                 w.endArray();
+                w.name("rebuiltBy").beginArray();
+                for (String k : c.rebuiltBy()) w.value(k);
+                w.endArray();
+                w.name("replacements").beginArray();
+                c.epochs().forEach((r, e) -> w.beginObject().field("rank", r).field("epoch", e)
+                        .field("pid", m.member(c, r).map(RankStatus::pid).orElse(0L)).endObject());
+                w.endArray();
                 ints(w, "seenBy", c.seenBy());
                 ints(w, "raisedOn", c.raisedOn());
                 ints(w, "failedOn", m.failedOn(c.key()));
@@ -146,6 +153,7 @@ public final class FaultJson {
                         .field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
                         .field("mpiState", r.mpiState()).field("exited", r.exited() == null ? null : r.exited().toString())
+                        .field("spawnedBy", r.spawnedBy()).field("namespace", r.namespace())
                         .name("alive");
                 Boolean running = alive.apply(r);
                 if (running == null) w.value((String) null);

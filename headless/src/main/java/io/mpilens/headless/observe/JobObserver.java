@@ -10,6 +10,7 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.jdi.BindingFrame;
@@ -117,8 +118,13 @@ public final class JobObserver {
                 answeredByJvm.putIfAbsent(jvm(t.record), a);
             }
         }
+        List<Replacements.Spawned> spawned = new ArrayList<>();
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
+            if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
+                for (RankStatus r : statuses(t, a)) spawned.add(new Replacements.Spawned(r, t.record.namespace()));
+                continue;
+            }
             if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && processRunning(t.record) != Boolean.FALSE) {
                 Attempt same = answeredByJvm.get(jvm(t.record));
                 if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
@@ -130,7 +136,8 @@ public final class JobObserver {
             }
             ranks.addAll(statuses(t, a));
         }
-        return FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views),
+        Replacements.Placed placed = Replacements.place(ranks, Map.copyOf(views), spawned);
+        return FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), placed.ranks(), placed.views(),
                 LocalProcesses::daemon, timeline);
     }
 
@@ -314,6 +321,7 @@ public final class JobObserver {
         if (a != null && a.outcome == Liveness.Outcome.ANSWERED) {
             // ranks sharing a JVM (MPJ Express multicore): each frame by its class loader's COMM_WORLD
             for (Map.Entry<Integer, List<BindingFrame>> e : InFlightCalls.byRank(a.threadFrames, a.snapshots).entrySet()) {
+                if (t.record != null && t.record.spawned()) break; // numbered by its own COMM_WORLD (frames of replacements: not yet)
                 if (t.record == null || a.snapshots.size() == 1 || e.getKey() == t.record.rank()) {
                     frames.put(e.getKey(), e.getValue());
                 }
@@ -321,8 +329,9 @@ public final class JobObserver {
             for (ProcessSnapshot p : a.snapshots) {
                 if (t.record != null && p.rank() != t.record.rank() && p.rank() >= 0) continue; // multicore: one record per rank
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), true, false);
-                if (p.rank() >= 0) views.put(p.rank(), p);
-                out.add(new RankStatus(p.rank(), t.record != null ? t.record.epoch() : 0, p.pid(),
+                boolean spawned = t.record != null && t.record.spawned();
+                if (p.rank() >= 0 && !spawned) views.put(p.rank(), p);
+                out.add(new RankStatus(spawned ? t.record.rank() : p.rank(), t.record != null ? t.record.epoch() : 0, p.pid(),
                         t.record != null ? t.record.parentPid() : 0, p.host(), address, v.state(), v.evidence(), answerMillis, p));
             }
             if (!out.isEmpty()) return out;
