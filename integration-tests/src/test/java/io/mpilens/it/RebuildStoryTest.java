@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * so that it takes rank 2. The job id is left to the launcher (no {@code MPILENS_JOB}): the
  * replacement, under a launcher namespace of its own, must register into its parents' job.
  * mpilens shows it as rank 2's next epoch (JOINING while it waits before MPI init, then OK), the
- * communicators it is in with it as their member, and COMM_WORLD RECOVERED (rebuilt) with the lineage.
+ * communicators it is in with it as their member, COMM_WORLD RECOVERING while the survivors are inside
+ * {@code spawn} (read from their threads' frames), then RECOVERED (rebuilt) with the lineage.
  */
 class RebuildStoryTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -58,12 +60,15 @@ class RebuildStoryTest {
             JobDirectory directory = new JobDirectory(jobs);
             assertEquals(1, directory.jobs().size(), "one job: " + directory.jobs());
             String id = directory.jobs().get(0).id();
-            JobObserver o = JobObserver.forJob(directory, id, TIMEOUT);
+            JobObserver o = JobObserver.forJob(directory, id, TIMEOUT).withFrames(false); // the calls: RECOVERING
             JobModel before = o.observe();
             assertEquals(CommState.OK, before.communicator("MPI_COMM_WORLD").orElseThrow().state());
             long victim = directory.job(id).records().get(2).pid();
 
             new ProcessBuilder("kill", "-9", Long.toString(victim)).inheritIO().start().waitFor();
+            JobModel detected = o.observeUntil(m -> m.rank(2).orElseThrow().state() == ProcessState.FAILED,
+                    Duration.ofMillis(200), Duration.ofSeconds(20));
+            assertEquals(CommState.DETECTED, detected.communicator("MPI_COMM_WORLD").orElseThrow().state());
             job.release("ready");
             // the replacement waits before MPI init: the survivors are inside spawn meanwhile
             job.awaitLines(l -> l.contains("MPILENS-PAUSE owner=2 point=joining"), 1, Tours.START);
@@ -80,6 +85,17 @@ class RebuildStoryTest {
             assertEquals(1, starting.epoch(), starting.toString());
             assertEquals(spawned.get(0).pid(), starting.pid());
             assertNotEquals(victim, starting.pid());
+            // the survivors are inside spawn on "survivors", derived from COMM_WORLD: it is being rebuilt
+            CommunicatorView rebuilding = joining.communicator("MPI_COMM_WORLD").orElseThrow();
+            assertEquals(CommState.RECOVERING, rebuilding.state(), joining.recovering().toString());
+            List<InFlightCall> inside = joining.recovering(rebuilding.key());
+            assertEquals(List.of(0, 1, 3), inside.stream().map(InFlightCall::rank).distinct().sorted().toList(), inside.toString());
+            for (InFlightCall c : inside) {
+                assertTrue(c.call().endsWith(".spawn"), c.toString());
+                assertEquals("survivors", c.receiver(), c.toString());
+            }
+            String during = Cli.run(jobs, 0, "cominfo", "--job", id);
+            assertTrue(during.contains("RECOVERING") && during.contains("inside  ranks 0 1 3: spawn on survivors"), during);
 
             job.release("joining");
             job.awaitLines(l -> l.contains("MPILENS-REBUILT "), 4, Tours.START);
@@ -129,8 +145,12 @@ class RebuildStoryTest {
             for (CommunicatorView c : List.of(spawn, merged)) assertEquals(Map.of(2, 1), c.epochs(), c.toString());
             assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("rank 2 epoch 1") && "OK".equals(t.to())
                     && "JOINING".equals(t.from())), o.timeline().toString());
-            assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("comm MPI_COMM_WORLD")
-                    && "RECOVERED (rebuilt)".equals(t.to())), o.timeline().toString());
+            List<String> worldStates = o.timeline().stream().filter(t -> t.subject().equals("comm MPI_COMM_WORLD"))
+                    .map(t -> t.to()).toList();
+            int d = worldStates.indexOf("DETECTED");
+            int r = worldStates.indexOf("RECOVERING");
+            int b = worldStates.indexOf("RECOVERED (rebuilt)");
+            assertTrue(d >= 0 && d < r && r < b, "DETECTED -> RECOVERING -> RECOVERED (rebuilt): " + worldStates);
 
             String text = Cli.run(jobs, 0, "cominfo", "--job", id);
             assertTrue(text.contains("RECOVERED (rebuilt)"), text);

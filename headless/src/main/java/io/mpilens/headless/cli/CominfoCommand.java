@@ -1,6 +1,7 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.FaultSvg;
@@ -11,14 +12,22 @@ import picocli.CommandLine.Command;
 /** {@code mpilens cominfo}: every communicator of the job with its FT state and lineage. */
 @Command(name = "cominfo", mixinStandardHelpOptions = true,
         description = {"Show the job's communicators and their fault-tolerance state.",
-            "OK; DETECTED: a member failed; RECOVERED: a communicator derived from it holds exactly its surviving"
-                + " members; FAILED: every member failed. Members marked x failed, ? unavailable.",
+            "OK; DETECTED: a member failed; RECOVERING: live members are inside a call that rebuilds it (createGroup,"
+                + " split, spawn, merge...); RECOVERED: a communicator derived from it holds exactly its surviving"
+                + " members, or (rebuilt) all of them with replacements; FAILED: every member failed."
+                + " Members marked x failed, ? unavailable.",
             "Give --job ID, --attach HOST:PORT,... or heap dumps (one per rank JVM)."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every rank answered (or every dump was read)", "1:internal failure",
             "2:usage error (also: no such job, a DUMP that does not exist)",
             "3:some ranks did not answer (UNAVAILABLE) or dumps could not be read (one line each on stderr)"})
 final class CominfoCommand extends PostMortemFaultCommand {
+    /** The threads' calls too: a communicator whose survivors are inside the calls that rebuild it is RECOVERING. */
+    @Override
+    JobObserver configure(JobObserver o) {
+        return o.withFrames(false);
+    }
+
     @Override
     Function<JobModel, String> picture() {
         return FaultSvg::cominfo;

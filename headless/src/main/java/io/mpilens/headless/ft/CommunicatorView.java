@@ -43,6 +43,12 @@ public record CommunicatorView(String key, String label, List<Integer> members, 
                 List.of(), Map.of());
     }
 
+    /** The same view in another state. */
+    public CommunicatorView withState(CommState s) {
+        return new CommunicatorView(key, label, members, s, failed, unavailable, parent, recoveredBy, seenBy, raisedOn,
+                handles, groups, rebuiltBy, epochs);
+    }
+
     /** Whether a communicator derived from it restored its members with replacements (REBUILD). */
     public boolean rebuilt() {
         return !rebuiltBy.isEmpty();

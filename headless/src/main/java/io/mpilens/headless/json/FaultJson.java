@@ -54,6 +54,12 @@ public final class FaultJson {
                 ints(w, "seenBy", c.seenBy());
                 ints(w, "raisedOn", c.raisedOn());
                 ints(w, "failedOn", m.failedOn(c.key()));
+                w.name("recovering").beginArray();
+                for (InFlightCall call : m.recovering(c.key())) {
+                    w.beginObject().field("rank", call.rank()).field("thread", call.thread()).field("call", call.call())
+                            .field("on", call.receiver()).endObject();
+                }
+                w.endArray();
                 w.endObject();
             }
             w.endArray();

@@ -77,11 +77,24 @@ public final class FaultBoxes {
             }
             c.epochs().forEach((r, e) -> m.member(c, r).ifPresent(s -> body.add("replaced " + r + " <- pid " + s.pid()
                     + ", epoch " + e + " (" + s.state() + ")")));
+            body.addAll(recoveringLines(m.recovering(c.key())));
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
             String state = c.state().name() + (c.state() == CommState.RECOVERED && c.rebuilt() ? " (rebuilt)" : "");
             out.addAll(box(c.label(), paint(state, c.state() == CommState.OK ? GREEN
-                    : c.state() == CommState.RECOVERED ? YELLOW : RED), state.length(), body));
+                    : c.state() == CommState.RECOVERED || c.state() == CommState.RECOVERING ? YELLOW : RED), state.length(), body));
         }
+        return out;
+    }
+
+    /** {@code inside  ranks 0 1 3: spawn on survivors}: who is inside which call that rebuilds a RECOVERING communicator. */
+    static List<String> recoveringLines(List<InFlightCall> calls) {
+        Map<String, List<Integer>> byCall = new LinkedHashMap<>();
+        for (InFlightCall c : calls) {
+            String call = c.call().substring(c.call().lastIndexOf('.') + 1) + (c.receiver() == null ? "" : " on " + c.receiver());
+            byCall.computeIfAbsent(call, k -> new ArrayList<>()).add(c.rank());
+        }
+        List<String> out = new ArrayList<>();
+        byCall.forEach((call, ranks) -> out.add("inside  " + RankRanges.who(ranks.stream().distinct().sorted().toList()) + ": " + call));
         return out;
     }
 

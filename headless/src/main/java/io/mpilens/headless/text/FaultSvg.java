@@ -46,6 +46,7 @@ public final class FaultSvg {
         switch (s) {
             case OK: return "#2e7d32";
             case DETECTED: return "#ef6c00";
+            case RECOVERING: return "#f9a825";
             case RECOVERED: return "#1565c0";
             default: return "#b71c1c"; // FAILED
         }

@@ -25,14 +25,14 @@ class ReplacementsTest {
     private static final int U = -32766;
     private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
 
-    private static HandleInfo comm(int owner, long id, String call, long from, int[] members, int[] remote, String name) {
+    static HandleInfo comm(int owner, long id, String call, long from, int[] members, int[] remote, String name) {
         HandleInfo.Builder b = HandleInfo.builder(id, HandleKind.COMMUNICATOR).ownerRank(owner).creatingCall(call)
                 .size(members.length).members(members).derivedFrom(from).name(name);
         if (remote != null) b.inter(true).remoteMembers(remote);
         return b.build();
     }
 
-    private static HandleInfo world(int owner, int[] members) {
+    static HandleInfo world(int owner, int[] members) {
         return HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(owner).name("MPI_COMM_WORLD").predefined(true)
                 .size(members.length).members(members).build();
     }
@@ -50,7 +50,7 @@ class ReplacementsTest {
     }
 
     /** The spawned JVM: its own COMM_WORLD of one, the parent intercommunicator, merge(true), split. */
-    private static ProcessSnapshot child(boolean initialized) {
+    static ProcessSnapshot child(boolean initialized) {
         List<HandleInfo> hs = new ArrayList<>();
         if (initialized) {
             hs.add(world(0, new int[] {0}));
@@ -62,11 +62,11 @@ class ReplacementsTest {
                 initialized ? MpiState.INITIALIZED : MpiState.NOT_INITIALIZED, 1, Snapshots.HEALTHY, hs, List.of(), 0);
     }
 
-    private static RankStatus status(int r, ProcessState s, long pid, ProcessSnapshot p) {
+    static RankStatus status(int r, ProcessState s, long pid, ProcessSnapshot p) {
         return new RankStatus(r, 0, pid, 99, "node1", "127.0.0.1:" + (4000 + pid), s, "test", 5, p);
     }
 
-    private static JobModel model(boolean rebuilt, ProcessState childState, ProcessSnapshot child, Timeline t) {
+    static JobModel model(boolean rebuilt, ProcessState childState, ProcessSnapshot child, Timeline t) {
         List<RankStatus> ranks = new ArrayList<>();
         Map<Integer, ProcessSnapshot> views = new HashMap<>();
         for (int r : new int[] {0, 1, 3}) {
