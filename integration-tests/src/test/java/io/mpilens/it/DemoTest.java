@@ -55,6 +55,44 @@ class DemoTest {
                 "the demo stopped every process it started");
     }
 
+    /**
+     * {@code demo --recovery rebuild}: cominfo before, during (DETECTED), while the survivors are
+     * inside spawn (RECOVERING, who is inside which call) and after the rebuild (RECOVERED (rebuilt),
+     * the replacement named by pid and epoch); the timeline says DETECTED -> RECOVERING.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void theRebuildStoryShowsRecoveringThenRebuilt() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String before = System.getProperty("mpilens.home");
+        System.setProperty("mpilens.home", Tours.ROOT.toString());
+        int code;
+        try {
+            code = MpiLensCli.run(new String[] {"demo", "--no-color", "--recovery", "rebuild"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), Map.of());
+        } finally {
+            if (before == null) System.clearProperty("mpilens.home"); else System.setProperty("mpilens.home", before);
+        }
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        String all = String.join("\n", lines) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
+        assertEquals(MpiLensCli.EXIT_OK, code, all);
+        int story = indexOf(lines, l -> l.startsWith("job demo-rebuild "), 0, all);
+        int detected = indexOf(lines, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" DETECTED -+"), story, all);
+        int recovering = indexOf(lines, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" RECOVERING -+"), detected, all);
+        indexOf(lines, l -> l.startsWith("| inside  ranks 0 1 3: spawn on survivors"), recovering, all);
+        int rebuilt = indexOf(lines, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" RECOVERED (rebuilt) -+"), recovering, all);
+        int box = indexOf(lines, l -> l.startsWith("+- rebuilt ") && l.endsWith(" OK -+"), rebuilt, all);
+        indexOf(lines, l -> l.startsWith("| members 0-3 "), box, all);
+        indexOf(lines, l -> l.matches("\\| replaced 2 <- pid \\d+, epoch 1 \\(OK\\) +\\|"), box, all);
+        indexOf(lines, l -> l.contains("comm MPI_COMM_WORLD: DETECTED -> RECOVERING"), box, all);
+        indexOf(lines, l -> l.contains("rank 2 epoch 1: JOINING -> OK"), box, all);
+        for (String l : lines) assertTrue(l.length() <= 80, l.length() + " columns: " + l);
+        assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.isAlive() && p.info().commandLine()
+                .map(c -> c.contains("mpirun") || c.contains("RebuildAfterFailure")).orElse(false)),
+                "the demo stopped every process it started");
+    }
+
     private static int indexOf(List<String> lines, java.util.function.Predicate<String> p, int from, String all) {
         for (int i = from; i < lines.size(); i++) if (p.test(lines.get(i))) return i;
         throw new AssertionError("expected line not found after line " + from + " in:\n" + all);

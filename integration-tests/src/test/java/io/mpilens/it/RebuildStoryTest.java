@@ -158,6 +158,15 @@ class RebuildStoryTest {
             String json = Cli.run(jobs, 0, "cominfo", "--job", id, "--json");
             assertTrue(json.contains("\"rebuiltBy\":[\"" + merged.key() + "\",\"" + rebuilt.key() + "\"]"), json);
             assertTrue(json.contains("\"replacements\":[{\"rank\":2,\"epoch\":1,\"pid\":" + replacementPid + "}]"), json);
+            // handles: the replacement's own registry, under the rank it replaces (the dead one has ended: exit code 3)
+            String handles = Cli.run(jobs, 3, "handles", "--job", id);
+            assertTrue(handles.contains("rank 2/4  pid " + replacementPid), handles);
+            assertFalse(handles.contains("rank 0/1"), "not under its own COMM_WORLD: " + handles);
+            assertTrue(handles.lines().anyMatch(l -> l.contains(" rebuilt ")), handles);
+            String only = Cli.run(jobs, 3, "handles", "--job", id, "--ranks", "2");
+            assertTrue(only.contains("rank 2/4  pid " + replacementPid) && !only.contains("rank 0/4"), only);
+            String hosts = Cli.run(jobs, 0, "hostinfo", "--job", id);
+            assertTrue(hosts.contains("pid " + replacementPid) && hosts.contains("OK/e1"), hosts);
             String listed = Cli.run(jobs, 0, "jobs");
             assertTrue(listed.contains(id + " ") && listed.contains("4/4+1"), listed);
             assertFalse(listed.contains(spawned.get(0).namespace()), "no job of its own: " + listed);

@@ -194,8 +194,9 @@ public final class FaultModel {
         Map<String, List<Comm>> children = new HashMap<>();
         for (Comm c : byKey.values()) if (c.parent != null) children.computeIfAbsent(c.parent, k -> new ArrayList<>()).add(c);
 
-        // which members of each communicator are a replacement: it holds the communicator, or the
-        // communicator descends from a spawn (the first incarnation cannot be in either)
+        // which members of each communicator are a replacement: its own view (not the last one of
+        // the incarnation it replaces, kept while the replacement has not been read) holds the
+        // communicator, or the communicator descends from a spawn (the first incarnation cannot be in either)
         Map<String, Map<Integer, Integer>> renewed = new HashMap<>();
         for (Comm c : byKey.values()) {
             Map<Integer, Integer> epochs = new TreeMap<>();
@@ -205,7 +206,9 @@ public final class FaultModel {
             }
             for (int m : c.members) {
                 RankStatus r = replacement.get(m);
-                if (r != null && (fromSpawn || c.seenBy.contains(m))) epochs.put(m, r.epoch());
+                if (r == null) continue;
+                boolean itsView = c.seenBy.contains(m) && views.get(m) != null && views.get(m).pid() == r.pid();
+                if (fromSpawn || itsView) epochs.put(m, r.epoch());
             }
             renewed.put(c.key, epochs);
         }

@@ -4,6 +4,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.job.JobRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * FT-MPI's REBUILD: processes spawned by the job ({@code MPI_Comm_spawn}) take the places of its
@@ -50,24 +52,41 @@ public final class Replacements {
     public record Placed(List<RankStatus> ranks, Map<Integer, ProcessSnapshot> views) {
     }
 
+    /**
+     * The rank each spawned process replaces, from the records alone (what {@code handles --job}
+     * needs): the k-th spawned record (in start order, as {@code JobDirectory} lists them) for the
+     * k-th launcher's rank that {@code ended} before finalizing MPI. Unplaced ones are left out.
+     */
+    public static Map<JobRecord, Integer> replacing(List<JobRecord> records, Predicate<JobRecord> ended) {
+        List<Integer> failed = new ArrayList<>();
+        for (JobRecord r : records) if (!r.spawned() && !r.finalized() && ended.test(r)) failed.add(r.rank());
+        return pair(failed, records.stream().filter(JobRecord::spawned).toList());
+    }
+
+    /** The k-th of {@code spawned} for the k-th of the {@code failed} ranks (ascending); the rest unplaced. */
+    private static <T> Map<T, Integer> pair(List<Integer> failed, List<T> spawned) {
+        List<Integer> ranks = failed.stream().distinct().sorted().toList();
+        Map<T, Integer> out = new LinkedHashMap<>();
+        for (int k = 0; k < spawned.size() && k < ranks.size(); k++) out.put(spawned.get(k), ranks.get(k));
+        return out;
+    }
+
     public static Placed place(List<RankStatus> ranks, Map<Integer, ProcessSnapshot> views, List<Spawned> spawned) {
         if (spawned.isEmpty()) return new Placed(ranks, views);
         List<Integer> failed = new ArrayList<>();
         Map<Integer, Integer> epochOf = new HashMap<>();
         for (RankStatus r : ranks) {
             epochOf.merge(r.rank(), r.epoch(), Math::max);
-            if (r.state() == ProcessState.FAILED && !failed.contains(r.rank())) failed.add(r.rank());
+            if (r.state() == ProcessState.FAILED) failed.add(r.rank());
         }
-        failed.sort(null);
         List<RankStatus> out = new ArrayList<>(ranks);
         Map<Integer, ProcessSnapshot> outViews = new TreeMap<>(views);
         // namespace -> (own COMM_WORLD rank -> the job's rank it replaces)
         Map<String, Map<Integer, Integer>> logical = new LinkedHashMap<>();
-        int k = 0;
         List<Spawned> placed = new ArrayList<>();
-        for (Spawned s : spawned) {
-            if (k >= failed.size()) break; // replaces nobody known to have failed: not placed
-            int rank = failed.get(k++);
+        for (Map.Entry<Spawned, Integer> e : pair(failed, spawned).entrySet()) {
+            Spawned s = e.getKey();
+            int rank = e.getValue();
             logical.computeIfAbsent(s.namespace(), n -> new TreeMap<>()).put(s.status().rank(), rank);
             RankStatus st = s.status();
             out.add(new RankStatus(rank, epochOf.getOrDefault(rank, 0) + 1, st.pid(), st.parentPid(), st.host(),

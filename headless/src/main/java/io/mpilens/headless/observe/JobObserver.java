@@ -123,6 +123,9 @@ public final class JobObserver {
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
+                if (a != null && a.outcome == Liveness.Outcome.REFUSED && processRunning(t.record) != Boolean.FALSE) {
+                    a = retryMovedListener(t, a);
+                }
                 for (RankStatus r : statuses(t, a)) spawned.add(new Replacements.Spawned(r, t.record.namespace()));
                 continue;
             }
@@ -186,7 +189,8 @@ public final class JobObserver {
     private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
         JdwpAddress now;
         try {
-            now = movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
+            now = t.record.spawned() ? movedListener(t.record, t.address, LISTENER_MOVE_ROUND)
+                    : movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
                     .get(t.record.rank());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -217,18 +221,38 @@ public final class JobObserver {
             Thread.sleep(100);
             Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
             int settled = 0;
-            for (JobRecord r : directory.job(jobId).records()) {
-                JdwpAddress then = tried.get(r.rank());
+            List<JobRecord> records = directory.job(jobId).records();
+            // a spawned process is numbered by its own COMM_WORLD: it is tried under the rank it replaces
+            Map<JobRecord, Integer> replaces = Replacements.replacing(records, JobObserver::ended);
+            for (JobRecord r : records) {
+                if (!r.spawned() && replaces.containsValue(r.rank())) continue; // the failed one: its replacement answers for it
+                Integer rank = r.spawned() ? replaces.get(r) : Integer.valueOf(r.rank());
+                JdwpAddress then = rank == null ? null : tried.get(rank);
                 if (then == null) continue;
                 if (ended(r)) {
                     settled++;
                 } else if (r.jdwpAddress() != null && !r.jdwpAddress().equals(then)) {
-                    out.put(r.rank(), r.jdwpAddress());
+                    out.put(rank, r.jdwpAddress());
                     settled++;
                 }
             }
             if (settled >= tried.size() || System.nanoTime() > deadline) return out;
         }
+    }
+
+    /** {@link #movedListeners} for one record, found again by its file (a spawned process's rank is not the job's). */
+    private JdwpAddress movedListener(JobRecord record, JdwpAddress tried, Duration maxWait)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (System.nanoTime() <= deadline) {
+            Thread.sleep(100);
+            for (JobRecord r : directory.job(jobId).records()) {
+                if (!r.file().equals(record.file())) continue;
+                if (ended(r)) return null;
+                if (r.jdwpAddress() != null && !r.jdwpAddress().equals(tried)) return r.jdwpAddress();
+            }
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ reading

@@ -95,4 +95,5 @@ class RecoveringTest {
                 .map(Transition::to).toList();
         assertEquals(List.of("DETECTED", "RECOVERING", "RECOVERED (rebuilt)"), world, t.transitions().toString());
     }
+
 }

@@ -119,6 +119,27 @@ class ReplacementsTest {
     }
 
     @Test
+    void theFailedRanksLastViewIsNotItsReplacements() {
+        // read before it died, rank 2's last view still holds COMM_WORLD; its replacement is not read yet
+        List<RankStatus> ranks = new ArrayList<>();
+        Map<Integer, ProcessSnapshot> views = new HashMap<>();
+        for (int r : new int[] {0, 1, 3}) {
+            views.put(r, survivor(r, false));
+            ranks.add(status(r, ProcessState.OK, 100 + r, views.get(r)));
+        }
+        views.put(2, new ProcessSnapshot(2, 4, 102, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                List.of(world(2, new int[] {0, 1, 2, 3})), List.of(), 0));
+        ranks.add(status(2, ProcessState.FAILED, 102, null));
+        Replacements.Placed placed = Replacements.place(ranks, views,
+                List.of(new Replacements.Spawned(status(0, ProcessState.UNAVAILABLE, 500, null), "ns2")));
+        JobModel m = FaultModel.build("j", T0, placed.ranks(), placed.views(), null, null);
+        CommunicatorView world = m.communicator("MPI_COMM_WORLD").orElseThrow();
+        assertEquals(List.of(2), world.failed(), "its member 2 is still the dead process: " + world);
+        assertEquals(CommState.RECOVERED, world.state(), "by the survivors' createGroup");
+        assertEquals(Map.of(), world.epochs());
+    }
+
+    @Test
     void aSpawnedProcessWithNoFailedRankToReplaceIsNotPlaced() {
         List<RankStatus> ranks = List.of(status(0, ProcessState.OK, 100, null), status(1, ProcessState.OK, 101, null));
         Replacements.Placed placed = Replacements.place(ranks, Map.of(),
