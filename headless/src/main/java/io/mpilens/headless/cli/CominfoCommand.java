@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
         description = {"Show the job's communicators and their fault-tolerance state.",
             "OK; DETECTED: a member failed; RECOVERING: live members are inside a call that rebuilds it (createGroup,"
                 + " split, spawn, merge...); RECOVERED: a communicator derived from it holds exactly its surviving"
-                + " members, or (rebuilt) all of them with replacements; FAILED: every member failed."
+                + " members, or (rebuilt) all of them with replacements; REVOKED: ULFM's revoke (no binding here"
+                + " has ULFM); FAILED: every member failed."
                 + " Members marked x failed, ? unavailable.",
             "Give --job ID, --attach HOST:PORT,... or heap dumps (one per rank JVM)."},
         exitCodeListHeading = "Exit codes:%n",

@@ -61,6 +61,13 @@ public final class FaultModel {
      * MPJ Express niodev, where a peer's closed socket makes each survivor's device close every
      * channel, so nothing can be sent on any communicator of that rank afterwards.
      */
+    /**
+     * ULFM's {@code MPI_ERR_REVOKED} error class by binding profile id: Open MPI 5's {@code mpi.h} (77;
+     * its Java bindings do not expose ULFM). An MPI exception of this class on a communicator makes it
+     * {@link CommState#REVOKED}.
+     */
+    public static final Map<String, Integer> ULFM_ERR_REVOKED = Map.of("openmpi", 77);
+
     static final Set<String> TRANSPORT_CLOSED = Set.of("java.nio.channels.ClosedChannelException",
             "java.nio.channels.AsynchronousCloseException", "java.nio.channels.ClosedByInterruptException");
 
@@ -122,6 +129,8 @@ public final class FaultModel {
         final String parent;
         final Set<Integer> seenBy = new TreeSet<>();
         final Set<Integer> raisedOn = new TreeSet<>();
+        /** Ranks on which a call on it raised ULFM's MPI_ERR_REVOKED. */
+        final Set<Integer> revokedOn = new TreeSet<>();
         final Map<Integer, Long> handles = new TreeMap<>();
         final String call;
 
@@ -186,9 +195,12 @@ public final class FaultModel {
                 c.seenBy.add(p.rank());
                 c.handles.put(p.rank(), h.id());
             }
+            Integer revoked = ULFM_ERR_REVOKED.get(p.binding());
             for (MpiError e : p.errors()) {
                 String[] k = keyOf.get(communicatorOf(p, e.handleId()));
-                if (k != null) byKey.get(k[0]).raisedOn.add(p.rank());
+                if (k == null) continue;
+                byKey.get(k[0]).raisedOn.add(p.rank());
+                if (revoked != null && e.errorClass() == revoked) byKey.get(k[0]).revokedOn.add(p.rank());
             }
         }
         Map<String, List<Comm>> children = new HashMap<>();
@@ -242,6 +254,8 @@ public final class FaultModel {
                 }
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }
+            // revoked, and not yet recovered by a shrink (or rebuild) of its survivors
+            if (!c.revokedOn.isEmpty() && s != CommState.RECOVERED && s != CommState.FAILED) s = CommState.REVOKED;
             out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
                     List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles, c.groups,
                     List.copyOf(rebuiltBy), epochs));

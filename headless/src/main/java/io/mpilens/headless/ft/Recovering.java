@@ -19,7 +19,8 @@ import java.util.Set;
 public final class Recovering {
     /** Methods (both bindings' spellings) that build a communicator of the survivors or bring processes in. */
     static final Set<String> REBUILDING = Set.of("createGroup", "create", "split", "splitType", "dup", "spawn",
-            "spawnMultiple", "merge", "createIntercomm", "Create", "Split", "Dup", "Create_intercomm", "Merge");
+            "spawnMultiple", "merge", "createIntercomm", "Create", "Split", "Dup", "Create_intercomm", "Merge",
+            "shrink", "Shrink");
     /** Of those, the ones that bring processes in. */
     static final Set<String> RESTORING = Set.of("spawn", "spawnMultiple", "merge", "Merge");
 
@@ -37,7 +38,8 @@ public final class Recovering {
         Map<String, List<InFlightCall>> inside = new LinkedHashMap<>();
         List<CommunicatorView> comms = new ArrayList<>();
         for (CommunicatorView c : m.communicators()) {
-            boolean detected = c.state() == CommState.DETECTED && !c.failed().isEmpty();
+            // a revoked one (ULFM) is rebuilt the same way: survivors shrink it
+            boolean detected = c.state() == CommState.DETECTED && !c.failed().isEmpty() || c.state() == CommState.REVOKED;
             boolean shrunk = c.state() == CommState.RECOVERED && !c.rebuilt();
             List<InFlightCall> in = new ArrayList<>();
             if (detected || shrunk) {

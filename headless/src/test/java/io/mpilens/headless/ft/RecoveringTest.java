@@ -96,4 +96,43 @@ class RecoveringTest {
         assertEquals(List.of("DETECTED", "RECOVERING", "RECOVERED (rebuilt)"), world, t.transitions().toString());
     }
 
+    // ---- ULFM's revoke: no binding here has it, so these are the model's rules only, over hand-built views
+
+    /** {@link #round} with an MPI exception of class {@code errorClass} on COMM_WORLD on rank 1, from a {@code binding} JVM. */
+    private static JobModel revoked(String binding, int errorClass, boolean shrunk, List<InFlightCall> calls, boolean failed) {
+        List<RankStatus> ranks = new ArrayList<>();
+        Map<Integer, ProcessSnapshot> views = new HashMap<>();
+        for (int r : new int[] {0, 1, 3}) {
+            ProcessSnapshot v = view(r, shrunk);
+            List<io.mpilens.api.model.MpiError> errors = r != 1 ? List.of() : List.of(new io.mpilens.api.model.MpiError(
+                    5, 1, "barrier", 1, HandleInfo.UNKNOWN, errorClass, errorClass, null, "revoked"));
+            views.put(r, new ProcessSnapshot(r, 4, 100 + r, "node1", binding, MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                    v.handles(), List.of(), 0, errors));
+            ranks.add(status(r, ProcessState.OK, 100 + r, views.get(r)));
+        }
+        ranks.add(status(2, failed ? ProcessState.FAILED : ProcessState.OK, 102, null));
+        return Recovering.apply(FaultModel.build("j", T0, ranks, views, null, null), calls, null);
+    }
+
+    @Test
+    void ulfmsRevokedErrorClassMakesTheCommunicatorRevokedUntilTheSurvivorsShrinkIt() {
+        int revokedClass = FaultModel.ULFM_ERR_REVOKED.get("openmpi");
+        assertEquals(CommState.REVOKED, revoked("openmpi", revokedClass, false, List.of(), true)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state());
+        assertEquals(CommState.REVOKED, revoked("openmpi", revokedClass, false, List.of(), false)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state(), "revoked before any failure is known");
+        assertEquals(CommState.RECOVERING, revoked("openmpi", revokedClass, false, inside("shrink", 1), true)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state(), "survivors inside shrink");
+        assertEquals(CommState.RECOVERED, revoked("openmpi", revokedClass, true, List.of(), true)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state(), "shrunk to its survivors");
+    }
+
+    @Test
+    void anotherErrorClassOrABindingWithoutUlfmIsOnlyDetected() {
+        int revokedClass = FaultModel.ULFM_ERR_REVOKED.get("openmpi");
+        assertEquals(CommState.DETECTED, revoked("openmpi", revokedClass + 1, false, List.of(), false)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state());
+        assertEquals(CommState.DETECTED, revoked("mpj", revokedClass, false, List.of(), false)
+                .communicator("MPI_COMM_WORLD").orElseThrow().state());
+    }
 }
