@@ -13,7 +13,6 @@ import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
-import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.JobObserver;
@@ -51,10 +50,7 @@ class RebuildStoryTest {
     void aSpawnedReplacementIsTheFailedRanksNextEpochAndTheWorldIsRebuilt() throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RebuildAfterFailure")
-                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
-                .mpirunArgs("--mca orte_abort_on_non_zero_status 0")
-                .env("MPILENS_JOBS", jobs.toString()).build();
+        JobSpec spec = Tours.survivingJob("RebuildAfterFailure", control, jobs).build(); // no MPILENS_JOB: the launcher's id
         try (Job job = Job.launch(spec)) {
             Tours.awaitPause(job, "ready");
             JobDirectory directory = new JobDirectory(jobs);

@@ -59,10 +59,11 @@ final class JobTarget {
      * no longer names could not be retried ({@link #retryMoved}).
      */
     /**
-     * @param replacing the address of each spawned process placed as a failed rank's replacement, with that rank
+     * @param replacing the pid of each spawned process placed as a failed rank's replacement, with that rank
+     *                  (by pid: it may be read again at a new address after its listener moved)
      * @param size      the job's size, -1 when unknown (bare addresses)
      */
-    record Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank, Map<String, Integer> replacing, int size) {
+    record Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank, Map<Long, Integer> replacing, int size) {
         Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank) {
             this(toRead, byRank, Map.of(), -1);
         }
@@ -75,8 +76,8 @@ final class JobTarget {
             if (replacing.isEmpty()) return job;
             List<JobSnapshot.Rank> ranks = new ArrayList<>();
             for (JobSnapshot.Rank r : job.ranks()) {
-                Integer rank = r.address() == null ? null : replacing.get(r.address());
                 ProcessSnapshot p = r.process();
+                Integer rank = replacing.get(p.pid());
                 ranks.add(rank == null ? r : new JobSnapshot.Rank(r.address(), new ProcessSnapshot(rank, size, p.pid(), p.host(),
                         p.binding(), p.mpiState(), p.layoutVersion(), p.agentHealth(), p.handles(), p.released(),
                         p.tornRows(), p.errors())));
@@ -124,13 +125,13 @@ final class JobTarget {
         }
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
         Map<Integer, JdwpAddress> byRank = new HashMap<>();
-        Map<String, Integer> replacing = new HashMap<>();
+        Map<Long, Integer> replacing = new HashMap<>();
         for (JobRecord r : job.records()) {
             if (r.spawned()) { // read under the rank it replaces; one that replaces none is not a rank of the job
                 Integer rank = replaces.get(r);
                 if (rank == null || ranks != null && !ranks.contains(rank) || r.jdwpAddress() == null || JobObserver.ended(r)) continue;
                 out.add(r.jdwpAddress());
-                replacing.put(r.jdwpAddress().toString(), rank);
+                replacing.put(r.pid(), rank);
                 byRank.put(rank, r.jdwpAddress()); // retried under that rank when its listener moved
                 continue;
             }
