@@ -30,6 +30,8 @@ public final class StatePalette {
         switch (s) {
             case OK: return Rgb.hex(0x2e7d32);
             case DETECTED: return Rgb.hex(0xef6c00);
+            case RECOVERING: return Rgb.hex(0xf9a825);  // amber: survivors inside the calls that rebuild it
+            case REVOKED: return Rgb.hex(0x6a1b9a);     // purple: ULFM revoke (no Java binding has it yet)
             case RECOVERED: return Rgb.hex(0x1565c0);   // blue: rebuilt without its failed members
             case FAILED: return Rgb.hex(0xc62828);
             default: throw new IllegalArgumentException(s.toString());

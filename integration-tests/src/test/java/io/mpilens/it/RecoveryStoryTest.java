@@ -10,7 +10,6 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.job.JobDirectory;
-import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.JobObserver;
@@ -44,10 +43,7 @@ class RecoveryStoryTest {
     void aKilledRankIsDetectedItsPeersRequestsFlaggedAndTheSurvivorsRecover() throws Exception {
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RecoverAfterFailure")
-                .classPath(Tours.classPath(Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true).controlDir(control)
-                .mpirunArgs("--mca orte_abort_on_non_zero_status 0")
-                .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build();
+        JobSpec spec = Tours.survivingJob("RecoverAfterFailure", control, jobs).env("MPILENS_JOB", JOB).build();
         try (Job job = Job.launch(spec)) {
             Tours.awaitPause(job, "ready");
             JobObserver o = JobObserver.forJob(new JobDirectory(jobs), JOB, TIMEOUT);

@@ -44,6 +44,16 @@ final class Tours {
                 .controlDir(control).env("MPILENS_JOBS", control.resolve("jobs").toString());
     }
 
+    /**
+     * 4 ranks of an {@code examples/openmpi} program with the agent and JDWP, whose survivors keep
+     * running after a rank dies ({@code orte_abort_on_non_zero_status 0}), registering in {@code jobs}.
+     */
+    static JobSpec.Builder survivingJob(String example, Path control, Path jobs) {
+        return JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi." + example)
+                .classPath(classPath(Binding.OPENMPI)).agentJar(AGENT).jdwp(true).controlDir(control)
+                .mpirunArgs("--mca orte_abort_on_non_zero_status 0").env("MPILENS_JOBS", jobs.toString());
+    }
+
     static List<JdwpAddress> addresses(Job job, Binding b) throws Exception {
         List<JdwpAddress> out = new ArrayList<>();
         for (String a : job.awaitJdwpAddresses(START)) out.add(JdwpAddress.parse(a));

@@ -24,8 +24,14 @@ public final class JobRecordLayout {
     public static final String JOB_ENV = "MPILENS_JOB";
     /** Permissions of the private directories (records are 0600: the writer's {@code writeAtomically}). */
     public static final String DIRECTORY_MODE = "rwx------";
-    /** A glob for a job directory's records. */
-    public static final String RECORD_GLOB = "rank-*.json";
+    /** A glob for a job directory's records (ranks' and spawned processes'; {@link #isRecordFile} tells them from others). */
+    public static final String RECORD_GLOB = "*.json";
+    /**
+     * What Open MPI puts in the environment of a process started by {@code MPI_Comm_spawn} (checked
+     * with 4.1 here): {@code <parent namespace>.<spawning root's rank>:<tag>}. A process with it was
+     * spawned; its own launcher namespace ({@code PMIX_NAMESPACE}) is a new one.
+     */
+    public static final String PARENT_PORT_ENV = "OMPI_PARENT_PORT";
 
     // ---- field names
     public static final String FIELD_SCHEMA = "schema";
@@ -48,10 +54,39 @@ public final class JobRecordLayout {
      * it runs, and for a process that died without exiting. Additive: absent in older records.
      */
     public static final String FIELD_EXITED = "exited";
+    /**
+     * The launcher namespace of the job that spawned this process ({@link #PARENT_PORT_ENV}), null
+     * for a rank the launcher started. Such a record's {@code rank} and {@code size} are its own
+     * (spawned) COMM_WORLD's; the reader decides which rank of the job it replaces. Additive.
+     */
+    public static final String FIELD_SPAWNED_BY = "spawnedBy";
+    /** A spawned process's own launcher namespace ({@code PMIX_NAMESPACE}), null otherwise. Additive. */
+    public static final String FIELD_NAMESPACE = "namespace";
 
     /** The record file of one rank. */
     public static String recordFileName(int rank) {
         return "rank-" + rank + ".json";
+    }
+
+    /** The record file of a spawned process: its own namespace and its rank in its own COMM_WORLD. */
+    public static String spawnedRecordFileName(String namespace, int rank) {
+        return "spawned-" + namespace + "-" + rank + ".json";
+    }
+
+    /** Whether a file name is a rank's ({@link #recordFileName}) or a spawned process's ({@link #spawnedRecordFileName}) record. */
+    public static boolean isRecordFile(String fileName) {
+        if (rankOfRecordFile(fileName) >= 0) return true;
+        int dash = fileName.lastIndexOf('-');
+        return fileName.startsWith("spawned-") && dash > "spawned-".length()
+                && rankOfRecordFile("rank-" + fileName.substring(dash + 1)) >= 0;
+    }
+
+    /** The parent's namespace in an {@link #PARENT_PORT_ENV} value, or null when it is not one. */
+    public static String parentNamespace(String parentPort) {
+        if (blank(parentPort)) return null;
+        int colon = parentPort.indexOf(':');
+        int dot = parentPort.lastIndexOf('.', colon < 0 ? parentPort.length() : colon);
+        return dot <= 0 ? null : parentPort.substring(0, dot).trim();
     }
 
     /** The rank a record file is for, -1 when the name is not {@code rank-<digits>.json}. */

@@ -21,6 +21,26 @@ class JobRecordLayoutTest {
     }
 
     @Test
+    void spawnedProcessesHaveTheirOwnRecordFiles() {
+        String name = JobRecordLayout.spawnedRecordFileName("743178242", 0);
+        assertTrue(JobRecordLayout.isRecordFile(name), name);
+        assertTrue(JobRecordLayout.isRecordFile("rank-3.json"));
+        assertEquals(-1, JobRecordLayout.rankOfRecordFile(name), "not a rank of the job's own COMM_WORLD");
+        for (String bad : new String[] {"spawned-.json", "spawned-7-x.json", "spawned-7-1.json.tmp", "other-7-1.json", "spawned--1.json"}) {
+            assertFalse(JobRecordLayout.isRecordFile(bad), bad);
+        }
+    }
+
+    @Test
+    void theParentsNamespaceComesFromOpenMpisParentPort() {
+        // the value a child spawned by rank 0 of job 743178241 saw here (Open MPI 4.1)
+        assertEquals("743178241", JobRecordLayout.parentNamespace("743178241.0:1791198834"));
+        assertEquals("prterun-vm-123@1", JobRecordLayout.parentNamespace("prterun-vm-123@1.2:55"));
+        assertEquals(null, JobRecordLayout.parentNamespace(""));
+        assertEquals(null, JobRecordLayout.parentNamespace("noport"));
+    }
+
+    @Test
     void rootByPropertyThenEnvironmentThenRuntimeDirectory() {
         assertEquals(Paths.get("/run/user/1000/mpilens-1000/jobs"),
                 JobRecordLayout.root(Map.of("XDG_RUNTIME_DIR", "/run/user/1000"), null, "1000"));

@@ -57,6 +57,12 @@ final class DemoCommand implements Callable<Integer> {
             + " the survivors detect it and rebuild a communicator without it; cominfo before, during and after.")
     boolean noRecovery;
 
+    @Option(names = "--recovery", defaultValue = "shrink", paramLabel = "KIND",
+            description = "The recovery story to tell (Open MPI): shrink (the survivors build a communicator of"
+                    + " themselves) or rebuild (they also spawn a replacement for the killed rank and merge with it;"
+                    + " cominfo while they are inside spawn too). Default: ${DEFAULT-VALUE}.")
+    String recovery;
+
     @picocli.CommandLine.Mixin
     HandleOutput output;
 
@@ -73,6 +79,9 @@ final class DemoCommand implements Callable<Integer> {
         if (!List.of("created", "orphans", "released").contains(point)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--at must be created, orphans or released, not " + point);
+        }
+        if (!List.of("shrink", "rebuild").contains(recovery)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--recovery must be shrink or rebuild, not " + recovery);
         }
         Path home = Paths.get(System.getProperty("mpilens.home", ".")).toAbsolutePath();
         Path agent = MpiLensCli.agentJar();
@@ -136,7 +145,7 @@ final class DemoCommand implements Callable<Integer> {
             return MpiLensCli.EXIT_OK;
         }
         return new RecoveryStory(home, agent, out, err, output.json,
-                HandleTable.colorWanted(output.noColor, parent.env)).run();
+                HandleTable.colorWanted(output.noColor, parent.env), "rebuild".equals(recovery)).run();
     }
 
     private void show(List<JdiTargetReader> readers, PrintWriter out, PrintWriter err) {

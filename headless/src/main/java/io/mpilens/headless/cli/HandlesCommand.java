@@ -86,7 +86,7 @@ final class HandlesCommand implements Callable<Integer> {
                         + " own objects hold, REDUCED INFORMATION");
             }
         }
-        JobSnapshot job = read.job();
+        JobSnapshot job = addresses.placed(read.job());
         List<io.mpilens.headless.agentless.AgentlessProcess> reduced = read.agentless();
         String notFound = null;
         if (only != null) {

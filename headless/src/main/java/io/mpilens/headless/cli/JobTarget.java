@@ -1,6 +1,8 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.agentless.AgentlessProcess;
+import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -56,7 +58,32 @@ final class JobTarget {
      * JVM's listener moves, so two readings can disagree, and a failure at an address the second
      * no longer names could not be retried ({@link #retryMoved}).
      */
-    record Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank) {
+    /**
+     * @param replacing the pid of each spawned process placed as a failed rank's replacement, with that rank
+     *                  (by pid: it may be read again at a new address after its listener moved)
+     * @param size      the job's size, -1 when unknown (bare addresses)
+     */
+    record Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank, Map<Long, Integer> replacing, int size) {
+        Addresses(List<JdwpAddress> toRead, Map<Integer, JdwpAddress> byRank) {
+            this(toRead, byRank, Map.of(), -1);
+        }
+
+        /**
+         * {@code job} with each replacement's snapshot under the rank it replaces (of the job's
+         * {@code size}), not under its own one-process COMM_WORLD.
+         */
+        JobSnapshot placed(JobSnapshot job) {
+            if (replacing.isEmpty()) return job;
+            List<JobSnapshot.Rank> ranks = new ArrayList<>();
+            for (JobSnapshot.Rank r : job.ranks()) {
+                ProcessSnapshot p = r.process();
+                Integer rank = replacing.get(p.pid());
+                ranks.add(rank == null ? r : new JobSnapshot.Rank(r.address(), new ProcessSnapshot(rank, size, p.pid(), p.host(),
+                        p.binding(), p.mpiState(), p.layoutVersion(), p.agentHealth(), p.handles(), p.released(),
+                        p.tornRows(), p.errors())));
+            }
+            return new JobSnapshot(ranks, job.failures());
+        }
     }
 
     /**
@@ -85,6 +112,7 @@ final class JobTarget {
         if (choice.addresses != null) return new Addresses(choice.addresses, Map.of());
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
+        Map<JobRecord, Integer> replaces = Replacements.replacing(job.records(), JobObserver::ended);
         if (ranks != null) {
             Set<Integer> missing = new java.util.TreeSet<>(ranks);
             for (JobRecord r : job.records()) missing.remove(r.rank());
@@ -97,7 +125,16 @@ final class JobTarget {
         }
         LinkedHashSet<JdwpAddress> out = new LinkedHashSet<>();
         Map<Integer, JdwpAddress> byRank = new HashMap<>();
+        Map<Long, Integer> replacing = new HashMap<>();
         for (JobRecord r : job.records()) {
+            if (r.spawned()) { // read under the rank it replaces; one that replaces none is not a rank of the job
+                Integer rank = replaces.get(r);
+                if (rank == null || ranks != null && !ranks.contains(rank) || r.jdwpAddress() == null || JobObserver.ended(r)) continue;
+                out.add(r.jdwpAddress());
+                replacing.put(r.pid(), rank);
+                byRank.put(rank, r.jdwpAddress()); // retried under that rank when its listener moved
+                continue;
+            }
             if (ranks != null && !ranks.contains(r.rank())) continue;
             if (JobObserver.ended(r)) {
                 problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
@@ -109,6 +146,6 @@ final class JobTarget {
                     + " start its JVM with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
         }
         if (job.records().isEmpty()) throw new IOException("job " + job.id() + " has no readable rank record");
-        return new Addresses(new ArrayList<>(out), byRank);
+        return new Addresses(new ArrayList<>(out), byRank, replacing, job.size());
     }
 }

@@ -82,7 +82,9 @@ final class JobsCommand implements Callable<Integer> {
                 }
                 String started = j.records().stream().map(JobRecord::startTime).min(java.util.Comparator.naturalOrder())
                         .map(STARTED::format).orElse("-");
-                out.println(row(j.id(), j.records().size() + "/" + j.size(), alive + (unknown ? "?" : ""),
+                long spawned = j.records().stream().filter(JobRecord::spawned).count();
+                out.println(row(j.id(), (j.records().size() - spawned) + "/" + j.size() + (spawned > 0 ? "+" + spawned : ""),
+                        alive + (unknown ? "?" : ""),
                         String.join(",", bindings), started, List.copyOf(hosts)));
                 JobEnd end = JobEnd.of(j.records(), JobObserver::processRunning);
                 if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(ZoneId.systemDefault()));

@@ -68,7 +68,7 @@ final class WatchCommand extends FaultCommand {
 
     @Override
     JobObserver configure(JobObserver o) {
-        return deadlocks ? o.withFrames(false) : o;
+        return o.withFrames(false); // the calls: RECOVERING, and --deadlocks
     }
 
     /**

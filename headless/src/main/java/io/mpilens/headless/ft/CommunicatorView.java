@@ -19,14 +19,39 @@ import java.util.Map;
  * @param handles     rank → registry id of that rank's handle of it (ids are per JVM), for the ranks in {@code seenBy}
  * @param groups      an intercommunicator's two groups (each side's local group; the one that
  *                    compares lower first, so both sides name the same order); empty for an intracommunicator
+ * @param rebuiltBy   those of {@code recoveredBy} that restore all its members, each failed one by a
+ *                    replacement (FT-MPI's REBUILD); the others shrink it
+ * @param epochs      members that are a replacement (a later incarnation of their rank), with their epoch
  */
 public record CommunicatorView(String key, String label, List<Integer> members, CommState state,
                                List<Integer> failed, List<Integer> unavailable, String parent,
                                List<String> recoveredBy, List<Integer> seenBy, List<Integer> raisedOn,
-                               Map<Integer, Long> handles, List<List<Integer>> groups) {
+                               Map<Integer, Long> handles, List<List<Integer>> groups, List<String> rebuiltBy,
+                               Map<Integer, Integer> epochs) {
     public CommunicatorView {
         handles = handles == null ? Map.of() : Map.copyOf(handles);
         groups = groups == null ? List.of() : List.copyOf(groups);
+        rebuiltBy = rebuiltBy == null ? List.of() : List.copyOf(rebuiltBy);
+        epochs = epochs == null ? Map.of() : Map.copyOf(epochs);
+    }
+
+    /** Without replacements. */
+    public CommunicatorView(String key, String label, List<Integer> members, CommState state, List<Integer> failed,
+                            List<Integer> unavailable, String parent, List<String> recoveredBy, List<Integer> seenBy,
+                            List<Integer> raisedOn, Map<Integer, Long> handles, List<List<Integer>> groups) {
+        this(key, label, members, state, failed, unavailable, parent, recoveredBy, seenBy, raisedOn, handles, groups,
+                List.of(), Map.of());
+    }
+
+    /** The same view in another state. */
+    public CommunicatorView withState(CommState s) {
+        return new CommunicatorView(key, label, members, s, failed, unavailable, parent, recoveredBy, seenBy, raisedOn,
+                handles, groups, rebuiltBy, epochs);
+    }
+
+    /** Whether a communicator derived from it restored its members with replacements (REBUILD). */
+    public boolean rebuilt() {
+        return !rebuiltBy.isEmpty();
     }
 
     /** An intracommunicator. */

@@ -38,11 +38,16 @@ public final class FaultModel {
     public static JobModel build(String job, Instant at, List<RankStatus> ranks, Map<Integer, ProcessSnapshot> views,
                                  BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
         List<RankStatus> sorted = new ArrayList<>(ranks);
-        sorted.sort(Comparator.comparingInt(RankStatus::rank));
+        sorted.sort(Comparator.comparingInt(RankStatus::rank).thenComparingInt(RankStatus::epoch));
+        // a rank's first incarnation is the member of the communicators from before a failure; a
+        // replacement (a later epoch, REBUILD) is the member of those built with it
         Map<Integer, ProcessState> state = new HashMap<>();
-        for (RankStatus r : sorted) state.put(r.rank(), r.state());
+        Map<Integer, RankStatus> replacement = new HashMap<>();
+        for (RankStatus r : sorted) {
+            if (state.putIfAbsent(r.rank(), r.state()) != null) replacement.put(r.rank(), r);
+        }
         Map<Integer, Map<Long, String[]>> keys = new HashMap<>();
-        List<CommunicatorView> comms = communicators(views, state, keys);
+        List<CommunicatorView> comms = communicators(views, state, replacement, keys);
         List<HostView> hosts = hosts(sorted, daemons);
         List<PendingOnFailedPeer> pending = pendingOnFailed(sorted, state, keys);
         Map<String, List<Integer>> failedOn = failedOn(views, state, keys);
@@ -56,6 +61,13 @@ public final class FaultModel {
      * MPJ Express niodev, where a peer's closed socket makes each survivor's device close every
      * channel, so nothing can be sent on any communicator of that rank afterwards.
      */
+    /**
+     * ULFM's {@code MPI_ERR_REVOKED} error class by binding profile id: Open MPI 5's {@code mpi.h} (77;
+     * its Java bindings do not expose ULFM). An MPI exception of this class on a communicator makes it
+     * {@link CommState#REVOKED}.
+     */
+    public static final Map<String, Integer> ULFM_ERR_REVOKED = Map.of("openmpi", 77);
+
     static final Set<String> TRANSPORT_CLOSED = Set.of("java.nio.channels.ClosedChannelException",
             "java.nio.channels.AsynchronousCloseException", "java.nio.channels.ClosedByInterruptException");
 
@@ -117,9 +129,13 @@ public final class FaultModel {
         final String parent;
         final Set<Integer> seenBy = new TreeSet<>();
         final Set<Integer> raisedOn = new TreeSet<>();
+        /** Ranks on which a call on it raised ULFM's MPI_ERR_REVOKED. */
+        final Set<Integer> revokedOn = new TreeSet<>();
         final Map<Integer, Long> handles = new TreeMap<>();
+        final String call;
 
-        Comm(String key, String label, List<Integer> members, List<List<Integer>> groups, String parent) {
+        Comm(String key, String label, List<Integer> members, List<List<Integer>> groups, String parent, String call) {
+            this.call = call;
             this.key = key;
             this.label = label;
             this.members = members;
@@ -129,11 +145,15 @@ public final class FaultModel {
     }
 
     static List<CommunicatorView> communicators(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state) {
-        return communicators(views, state, new HashMap<>());
+        return communicators(views, state, Map.of(), new HashMap<>());
     }
 
-    /** @param keysOut filled per rank: registry id of a communicator -> {key, label} */
+    /**
+     * @param replacement a rank's later incarnation (a spawned process that took its place), by rank
+     * @param keysOut filled per rank: registry id of a communicator -> {key, label}
+     */
     private static List<CommunicatorView> communicators(Map<Integer, ProcessSnapshot> views, Map<Integer, ProcessState> state,
+                                                        Map<Integer, RankStatus> replacement,
                                                         Map<Integer, Map<Long, String[]>> keysOut) {
         Map<String, Comm> byKey = new LinkedHashMap<>();
         for (ProcessSnapshot p : new TreeMap<>(views).values()) {
@@ -153,7 +173,11 @@ public final class FaultModel {
                 String[] parent = keyOf.get(h.derivedFrom());
                 String key;
                 String label;
-                if (h.predefined()) {
+                Comm spawnedBy = Replacements.GET_PARENT.equals(h.creatingCall()) ? spawnWithGroups(byKey, groups) : null;
+                if (spawnedBy != null) { // a replacement's side of the survivors' spawn: one communicator
+                    key = spawnedBy.key;
+                    label = spawnedBy.label;
+                } else if (h.predefined()) {
                     key = String.valueOf(h.name());
                     label = key;
                 } else {
@@ -166,23 +190,49 @@ public final class FaultModel {
                     label = named != null ? named : call + "(" + (parent == null ? "?" : parent[1]) + ")" + (n > 1 ? "#" + n : "");
                 }
                 keyOf.put(h.id(), new String[] {key, label});
-                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, groups, parent == null ? null : parent[0]));
+                Comm c = byKey.computeIfAbsent(key, k -> new Comm(k, label, members, groups, parent == null ? null : parent[0],
+                        h.creatingCall()));
                 c.seenBy.add(p.rank());
                 c.handles.put(p.rank(), h.id());
             }
+            Integer revoked = ULFM_ERR_REVOKED.get(p.binding());
             for (MpiError e : p.errors()) {
                 String[] k = keyOf.get(communicatorOf(p, e.handleId()));
-                if (k != null) byKey.get(k[0]).raisedOn.add(p.rank());
+                if (k == null) continue;
+                byKey.get(k[0]).raisedOn.add(p.rank());
+                if (revoked != null && e.errorClass() == revoked) byKey.get(k[0]).revokedOn.add(p.rank());
             }
         }
         Map<String, List<Comm>> children = new HashMap<>();
         for (Comm c : byKey.values()) if (c.parent != null) children.computeIfAbsent(c.parent, k -> new ArrayList<>()).add(c);
 
+        // which members of each communicator are a replacement: its own view (not the last one of
+        // the incarnation it replaces, kept while the replacement has not been read) holds the
+        // communicator, or the communicator descends from a spawn (the first incarnation cannot be in either)
+        Map<String, Map<Integer, Integer>> renewed = new HashMap<>();
+        for (Comm c : byKey.values()) {
+            Map<Integer, Integer> epochs = new TreeMap<>();
+            boolean fromSpawn = false;
+            for (Comm a = c; a != null && !fromSpawn; a = a.parent == null ? null : byKey.get(a.parent)) {
+                fromSpawn = Replacements.isSpawn(a.call);
+            }
+            for (int m : c.members) {
+                RankStatus r = replacement.get(m);
+                if (r == null) continue;
+                boolean itsView = c.seenBy.contains(m) && views.get(m) != null && views.get(m).pid() == r.pid();
+                if (fromSpawn || itsView) epochs.put(m, r.epoch());
+            }
+            renewed.put(c.key, epochs);
+        }
         List<CommunicatorView> out = new ArrayList<>();
         for (Comm c : byKey.values()) {
-            List<Integer> failed = withState(c.members, state, ProcessState.FAILED);
-            List<Integer> unavailable = withState(c.members, state, ProcessState.UNAVAILABLE);
+            Map<Integer, Integer> epochs = renewed.get(c.key);
+            Map<Integer, ProcessState> memberState = new HashMap<>(state);
+            for (int m : epochs.keySet()) memberState.put(m, replacement.get(m).state());
+            List<Integer> failed = withState(c.members, memberState, ProcessState.FAILED);
+            List<Integer> unavailable = withState(c.members, memberState, ProcessState.UNAVAILABLE);
             List<String> recoveredBy = new ArrayList<>();
+            List<String> rebuiltBy = new ArrayList<>();
             CommState s;
             if (failed.isEmpty()) {
                 // no member is known dead, but a call on it failed: the runtime detected something
@@ -195,13 +245,29 @@ public final class FaultModel {
                 survivors.removeAll(failed);
                 for (Comm d : descendants(c, children)) {
                     if (new TreeSet<>(d.members).equals(survivors)) recoveredBy.add(d.key);
+                    // a rebuild: an intracommunicator of all its members again, each failed one by a replacement
+                    if (d.groups.isEmpty() && new TreeSet<>(d.members).equals(new TreeSet<>(c.members))
+                            && renewed.get(d.key).keySet().containsAll(failed)) {
+                        recoveredBy.add(d.key);
+                        rebuiltBy.add(d.key);
+                    }
                 }
                 s = recoveredBy.isEmpty() ? CommState.DETECTED : CommState.RECOVERED;
             }
+            // revoked, and not yet recovered by a shrink (or rebuild) of its survivors
+            if (!c.revokedOn.isEmpty() && s != CommState.RECOVERED && s != CommState.FAILED) s = CommState.REVOKED;
             out.add(new CommunicatorView(c.key, c.label, c.members, s, failed, unavailable, c.parent,
-                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles, c.groups));
+                    List.copyOf(recoveredBy), List.copyOf(c.seenBy), List.copyOf(c.raisedOn), c.handles, c.groups,
+                    List.copyOf(rebuiltBy), epochs));
         }
         return out;
+    }
+
+    /** The survivors' spawn intercommunicator with these two groups, or null. */
+    private static Comm spawnWithGroups(Map<String, Comm> byKey, List<List<Integer>> groups) {
+        if (groups.isEmpty()) return null;
+        for (Comm c : byKey.values()) if (Replacements.isSpawn(c.call) && c.groups.equals(groups)) return c;
+        return null;
     }
 
     /** The communicator a failed call was on: itself, or the one its request or window belongs to. */

@@ -50,7 +50,7 @@ public final class JobEnd {
         List<JobRecord> unfinished = new ArrayList<>();
         for (JobRecord r : records) {
             if (!Boolean.FALSE.equals(running.apply(r))) return new JobEnd(State.RUNNING, List.of(), null, List.of(), null, false);
-            if (!r.finalized()) unfinished.add(r);
+            if (!r.finalized() && !r.spawned()) unfinished.add(r); // a spawned process is numbered by its own COMM_WORLD
         }
         if (unfinished.isEmpty()) return new JobEnd(State.FINISHED, List.of(), null, List.of(), null, false);
         List<Integer> died = new ArrayList<>(); // ended without exiting: SIGKILL, a crash

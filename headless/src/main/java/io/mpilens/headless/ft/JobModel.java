@@ -12,10 +12,23 @@ import java.util.Optional;
  * @param failedOn        per communicator key, the live ranks on which it is FAILED: a call on it
  *                        raised an MPI exception there because the binding closed its transport
  *                        (MPJ Express niodev after a peer died); nothing can be sent on it there
+ * @param recovering      per communicator key that is {@code RECOVERING}, the calls its live members
+ *                        are inside that rebuild it ({@link Recovering}); empty when frames were not read
  */
 public record JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
                        List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed,
-                       Map<String, List<Integer>> failedOn) {
+                       Map<String, List<Integer>> failedOn, Map<String, List<InFlightCall>> recovering) {
+    public JobModel {
+        recovering = recovering == null ? Map.of() : Map.copyOf(recovering);
+    }
+
+    /** A model of a round without the threads' calls read. */
+    public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
+                    List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed,
+                    Map<String, List<Integer>> failedOn) {
+        this(job, at, processes, communicators, hosts, timeline, pendingOnFailed, failedOn, Map.of());
+    }
+
     /** A model without requests on failed peers or per-rank failures (the shape before they were tracked). */
     public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
                     List<HostView> hosts, List<Transition> timeline) {
@@ -25,6 +38,11 @@ public record JobModel(String job, Instant at, List<RankStatus> processes, List<
     public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
                     List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed) {
         this(job, at, processes, communicators, hosts, timeline, pendingOnFailed, Map.of());
+    }
+
+    /** The calls that rebuild communicator {@code key} while it is {@code RECOVERING}. */
+    public List<InFlightCall> recovering(String key) {
+        return recovering.getOrDefault(key, List.of());
     }
 
     /** The live ranks on which communicator {@code key} is FAILED (see {@link #failedOn()}). */
@@ -37,8 +55,20 @@ public record JobModel(String job, Instant at, List<RankStatus> processes, List<
         return pendingOnFailed.stream().filter(p -> key.equals(p.communicator())).toList();
     }
 
+    /** The rank's first incarnation (the one the launcher started; ranks are listed by rank, then epoch). */
     public Optional<RankStatus> rank(int rank) {
         return processes.stream().filter(p -> p.rank() == rank).findFirst();
+    }
+
+    /** The process that took the rank's place after it failed (REBUILD: a later epoch listed beside it), if any. */
+    public Optional<RankStatus> replacement(int rank) {
+        return processes.stream().filter(p -> p.rank() == rank).skip(1).reduce((a, b) -> b);
+    }
+
+    /** The incarnation of {@code rank} that is a member of {@code c}: its replacement where {@code c} holds one, else its first. */
+    public Optional<RankStatus> member(CommunicatorView c, int rank) {
+        Integer epoch = c.epochs().get(rank);
+        return epoch == null ? rank(rank) : processes.stream().filter(p -> p.rank() == rank && p.epoch() == epoch).findFirst();
     }
 
     public Optional<CommunicatorView> communicator(String label) {

@@ -18,13 +18,17 @@ public final class Timeline {
     synchronized List<Transition> record(Instant at, List<RankStatus> ranks, List<CommunicatorView> comms,
                                          List<HostView> hosts, List<PendingOnFailedPeer> pending,
                                          Map<String, List<Integer>> failedOn) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
         for (RankStatus r : ranks) {
-            change(at, "rank " + r.rank(), r.state() + (r.epoch() > 0 ? " (epoch " + r.epoch() + ")" : ""), r.evidence());
+            // a replacement (a second incarnation listed beside the failed one) is a subject of its own
+            boolean replacement = !seen.add(r.rank());
+            change(at, "rank " + r.rank() + (replacement ? " epoch " + r.epoch() : ""),
+                    r.state() + (r.epoch() > 0 && !replacement ? " (epoch " + r.epoch() + ")" : ""), r.evidence());
         }
         for (CommunicatorView c : comms) {
             String why = !c.failed().isEmpty() ? "failed members " + c.failed()
-                    + (c.recoveredBy().isEmpty() ? "" : ", rebuilt without them") : "";
-            change(at, "comm " + c.label(), c.state().name(), why);
+                    + (c.rebuilt() ? ", rebuilt with replacements" : c.recoveredBy().isEmpty() ? "" : ", rebuilt without them") : "";
+            change(at, "comm " + c.label(), c.state().name() + (c.rebuilt() ? " (rebuilt)" : ""), why);
             for (int r : failedOn.getOrDefault(c.key(), List.of())) {
                 change(at, "comm " + c.label() + " on rank " + r, "FAILED", "its transport closed: nothing can be sent");
             }

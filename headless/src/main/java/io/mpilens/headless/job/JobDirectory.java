@@ -186,7 +186,7 @@ public final class JobDirectory {
         }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, JobRecordLayout.RECORD_GLOB)) {
             for (Path f : files) {
-                if (JobRecordLayout.rankOfRecordFile(f.getFileName().toString()) < 0) continue;
+                if (!JobRecordLayout.isRecordFile(f.getFileName().toString())) continue;
                 String bad = unsafe(f, false);
                 if (bad != null) {
                     refused.add(bad);
@@ -199,7 +199,9 @@ public final class JobDirectory {
                 }
             }
         }
-        records.sort(Comparator.comparingInt(JobRecord::rank));
+        // the launcher's ranks first, then spawned processes in the order they started
+        records.sort(Comparator.comparing(JobRecord::spawned).thenComparing(r -> r.spawned() ? r.startTime() : Instant.EPOCH)
+                .thenComparingInt(JobRecord::rank));
         return new JobEntry(dir.getFileName().toString(), dir, records, refused);
     }
 
@@ -245,7 +247,8 @@ public final class JobDirectory {
                 Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_UPDATED)),
                 f.get(JobRecordLayout.FIELD_MPI_STATE), f.get(JobRecordLayout.FIELD_AGENT_VERSION), file,
                 f.get(JobRecordLayout.FIELD_EXITED) == null ? null
-                        : Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_EXITED)));
+                        : Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_EXITED)),
+                f.get(JobRecordLayout.FIELD_SPAWNED_BY), f.get(JobRecordLayout.FIELD_NAMESPACE));
     }
 
     private static long number(Map<String, String> f, String name) throws IOException {

@@ -14,10 +14,27 @@ import java.time.Instant;
  * @param exited  when the JVM exited (its agent's exit hook: a normal exit, {@code System.exit}, a
  *                SIGTERM from a launcher), null while it runs or when it died without exiting
  *                (SIGKILL, a crash) or its agent predates the field
+ * @param spawnedBy the launcher namespace of the job that spawned this process ({@code MPI_Comm_spawn}),
+ *                null for a rank the launcher started; then {@code rank} and {@code size} are those
+ *                of the process's own COMM_WORLD, and the job model decides which rank it replaces
+ * @param namespace a spawned process's own launcher namespace, null otherwise
  */
 public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                         String binding, int epoch, Instant startTime, Instant updated, String mpiState,
-                        String agentVersion, Path file, Instant exited) {
+                        String agentVersion, Path file, Instant exited, String spawnedBy, String namespace) {
+
+    /** A rank the launcher started. */
+    public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
+                     String binding, int epoch, Instant startTime, Instant updated, String mpiState,
+                     String agentVersion, Path file, Instant exited) {
+        this(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState, agentVersion,
+                file, exited, null, null);
+    }
+
+    /** Whether a running job spawned it (it is not one of the ranks the launcher started). */
+    public boolean spawned() {
+        return spawnedBy != null;
+    }
 
     public boolean finalized() {
         return "FINALIZED".equals(mpiState);

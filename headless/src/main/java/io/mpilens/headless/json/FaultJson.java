@@ -44,9 +44,22 @@ public final class FaultJson {
                 w.name("recoveredBy").beginArray();
                 for (String k : c.recoveredBy()) w.value(k);
                 w.endArray();
+                w.name("rebuiltBy").beginArray();
+                for (String k : c.rebuiltBy()) w.value(k);
+                w.endArray();
+                w.name("replacements").beginArray();
+                c.epochs().forEach((r, e) -> w.beginObject().field("rank", r).field("epoch", e)
+                        .field("pid", m.member(c, r).map(RankStatus::pid).orElse(0L)).endObject());
+                w.endArray();
                 ints(w, "seenBy", c.seenBy());
                 ints(w, "raisedOn", c.raisedOn());
                 ints(w, "failedOn", m.failedOn(c.key()));
+                w.name("recovering").beginArray();
+                for (InFlightCall call : m.recovering(c.key())) {
+                    w.beginObject().field("rank", call.rank()).field("thread", call.thread()).field("call", call.call())
+                            .field("on", call.receiver()).endObject();
+                }
+                w.endArray();
                 w.endObject();
             }
             w.endArray();
@@ -146,6 +159,7 @@ public final class FaultJson {
                         .field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
                         .field("mpiState", r.mpiState()).field("exited", r.exited() == null ? null : r.exited().toString())
+                        .field("spawnedBy", r.spawnedBy()).field("namespace", r.namespace())
                         .name("alive");
                 Boolean running = alive.apply(r);
                 if (running == null) w.value((String) null);

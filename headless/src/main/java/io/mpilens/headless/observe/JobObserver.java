@@ -10,6 +10,8 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Recovering;
+import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.jdi.BindingFrame;
@@ -117,8 +119,16 @@ public final class JobObserver {
                 answeredByJvm.putIfAbsent(jvm(t.record), a);
             }
         }
+        List<Replacements.Spawned> spawned = new ArrayList<>();
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
+            if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
+                if (a != null && a.outcome == Liveness.Outcome.REFUSED && processRunning(t.record) != Boolean.FALSE) {
+                    a = retryMovedListener(t, a);
+                }
+                for (RankStatus r : statuses(t, a)) spawned.add(new Replacements.Spawned(r, t.record.namespace()));
+                continue;
+            }
             if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && processRunning(t.record) != Boolean.FALSE) {
                 Attempt same = answeredByJvm.get(jvm(t.record));
                 if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
@@ -130,8 +140,11 @@ public final class JobObserver {
             }
             ranks.addAll(statuses(t, a));
         }
-        return FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views),
-                LocalProcesses::daemon, timeline);
+        Replacements.Placed placed = Replacements.place(ranks, Map.copyOf(views), spawned);
+        JobModel m = FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), placed.ranks(), placed.views(),
+                LocalProcesses::daemon, readFrames ? null : timeline);
+        // with the threads' calls read, a communicator whose survivors are rebuilding it is RECOVERING
+        return readFrames ? Recovering.apply(m, InFlightCalls.of(m, frames), timeline) : m;
     }
 
     /**
@@ -176,7 +189,8 @@ public final class JobObserver {
     private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
         JdwpAddress now;
         try {
-            now = movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
+            now = t.record.spawned() ? movedListener(t.record, t.address, LISTENER_MOVE_ROUND)
+                    : movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
                     .get(t.record.rank());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -207,18 +221,38 @@ public final class JobObserver {
             Thread.sleep(100);
             Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
             int settled = 0;
-            for (JobRecord r : directory.job(jobId).records()) {
-                JdwpAddress then = tried.get(r.rank());
+            List<JobRecord> records = directory.job(jobId).records();
+            // a spawned process is numbered by its own COMM_WORLD: it is tried under the rank it replaces
+            Map<JobRecord, Integer> replaces = Replacements.replacing(records, JobObserver::ended);
+            for (JobRecord r : records) {
+                if (!r.spawned() && replaces.containsValue(r.rank())) continue; // the failed one: its replacement answers for it
+                Integer rank = r.spawned() ? replaces.get(r) : Integer.valueOf(r.rank());
+                JdwpAddress then = rank == null ? null : tried.get(rank);
                 if (then == null) continue;
                 if (ended(r)) {
                     settled++;
                 } else if (r.jdwpAddress() != null && !r.jdwpAddress().equals(then)) {
-                    out.put(r.rank(), r.jdwpAddress());
+                    out.put(rank, r.jdwpAddress());
                     settled++;
                 }
             }
             if (settled >= tried.size() || System.nanoTime() > deadline) return out;
         }
+    }
+
+    /** {@link #movedListeners} for one record, found again by its file (a spawned process's rank is not the job's). */
+    private JdwpAddress movedListener(JobRecord record, JdwpAddress tried, Duration maxWait)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (System.nanoTime() <= deadline) {
+            Thread.sleep(100);
+            for (JobRecord r : directory.job(jobId).records()) {
+                if (!r.file().equals(record.file())) continue;
+                if (ended(r)) return null;
+                if (r.jdwpAddress() != null && !r.jdwpAddress().equals(tried)) return r.jdwpAddress();
+            }
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ reading
@@ -314,6 +348,7 @@ public final class JobObserver {
         if (a != null && a.outcome == Liveness.Outcome.ANSWERED) {
             // ranks sharing a JVM (MPJ Express multicore): each frame by its class loader's COMM_WORLD
             for (Map.Entry<Integer, List<BindingFrame>> e : InFlightCalls.byRank(a.threadFrames, a.snapshots).entrySet()) {
+                if (t.record != null && t.record.spawned()) break; // numbered by its own COMM_WORLD (frames of replacements: not yet)
                 if (t.record == null || a.snapshots.size() == 1 || e.getKey() == t.record.rank()) {
                     frames.put(e.getKey(), e.getValue());
                 }
@@ -321,8 +356,9 @@ public final class JobObserver {
             for (ProcessSnapshot p : a.snapshots) {
                 if (t.record != null && p.rank() != t.record.rank() && p.rank() >= 0) continue; // multicore: one record per rank
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), true, false);
-                if (p.rank() >= 0) views.put(p.rank(), p);
-                out.add(new RankStatus(p.rank(), t.record != null ? t.record.epoch() : 0, p.pid(),
+                boolean spawned = t.record != null && t.record.spawned();
+                if (p.rank() >= 0 && !spawned) views.put(p.rank(), p);
+                out.add(new RankStatus(spawned ? t.record.rank() : p.rank(), t.record != null ? t.record.epoch() : 0, p.pid(),
                         t.record != null ? t.record.parentPid() : 0, p.host(), address, v.state(), v.evidence(), answerMillis, p));
             }
             if (!out.isEmpty()) return out;

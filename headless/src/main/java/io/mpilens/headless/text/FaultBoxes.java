@@ -46,8 +46,7 @@ public final class FaultBoxes {
         List<String> out = new ArrayList<>();
         Map<String, String> labels = new HashMap<>();
         for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
-        Map<Integer, ProcessState> states = states(m);
-        out.add(header(m, m.processes().size(), "rank"));
+        out.add(header(m, (int) m.processes().stream().mapToInt(RankStatus::rank).distinct().count(), "rank"));
         if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
         List<Integer> untracked = requestsUntracked(m);
         if (!untracked.isEmpty()) {
@@ -56,6 +55,8 @@ public final class FaultBoxes {
         }
         for (CommunicatorView c : m.communicators()) {
             List<String> body = new ArrayList<>();
+            Map<Integer, ProcessState> states = new HashMap<>();
+            for (int r : c.members()) m.member(c, r).ifPresent(s -> states.put(r, s.state()));
             body.add(c.inter()
                     ? "members " + members(c.groups().get(0), states) + " | " + members(c.groups().get(1), states)
                             + "  (intercommunicator)"
@@ -67,11 +68,33 @@ public final class FaultBoxes {
                 body.add(paint("FAILED  on ranks " + ranks(m.failedOn(c.key())) + " (transport closed: nothing can be sent)", RED));
             }
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
-            for (String r : c.recoveredBy()) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+            for (String r : c.recoveredBy()) {
+                if (!c.rebuiltBy().contains(r)) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+            }
+            if (c.rebuilt()) {
+                body.add("rebuilt with replacements as " + String.join(", ",
+                        c.rebuiltBy().stream().map(k -> labels.getOrDefault(k, k)).toList()));
+            }
+            c.epochs().forEach((r, e) -> m.member(c, r).ifPresent(s -> body.add("replaced " + r + " <- pid " + s.pid()
+                    + ", epoch " + e + " (" + s.state() + ")")));
+            body.addAll(recoveringLines(m.recovering(c.key())));
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
-            out.addAll(box(c.label(), paint(c.state().name(), c.state() == CommState.OK ? GREEN
-                    : c.state() == CommState.RECOVERED ? YELLOW : RED), c.state().name().length(), body));
+            String state = c.state().name() + (c.state() == CommState.RECOVERED && c.rebuilt() ? " (rebuilt)" : "");
+            out.addAll(box(c.label(), paint(state, c.state() == CommState.OK ? GREEN
+                    : c.state() == CommState.RECOVERED || c.state() == CommState.RECOVERING ? YELLOW : RED), state.length(), body));
         }
+        return out;
+    }
+
+    /** {@code inside  ranks 0 1 3: spawn on survivors}: who is inside which call that rebuilds a RECOVERING communicator. */
+    static List<String> recoveringLines(List<InFlightCall> calls) {
+        Map<String, List<Integer>> byCall = new LinkedHashMap<>();
+        for (InFlightCall c : calls) {
+            String call = c.call().substring(c.call().lastIndexOf('.') + 1) + (c.receiver() == null ? "" : " on " + c.receiver());
+            byCall.computeIfAbsent(call, k -> new ArrayList<>()).add(c.rank());
+        }
+        List<String> out = new ArrayList<>();
+        byCall.forEach((call, ranks) -> out.add("inside  " + RankRanges.who(ranks.stream().distinct().sorted().toList()) + ": " + call));
         return out;
     }
 
@@ -95,7 +118,7 @@ public final class FaultBoxes {
      */
     public List<String> calls(JobModel m, List<InFlightCall> calls) {
         List<String> out = new ArrayList<>();
-        out.add(header(m, m.processes().size(), "rank"));
+        out.add(header(m, (int) m.processes().stream().mapToInt(RankStatus::rank).distinct().count(), "rank"));
         if (calls.isEmpty()) out.add("(no thread of a readable rank is inside an MPI call)");
         Map<String, List<InFlightCall>> groups = new LinkedHashMap<>();
         for (InFlightCall c : calls) {

@@ -46,6 +46,8 @@ public final class FaultSvg {
         switch (s) {
             case OK: return "#2e7d32";
             case DETECTED: return "#ef6c00";
+            case RECOVERING: return "#f9a825";
+            case REVOKED: return "#6a1b9a";
             case RECOVERED: return "#1565c0";
             default: return "#b71c1c"; // FAILED
         }

@@ -44,11 +44,32 @@ public final class JobRecords {
     private JobRecords() {
     }
 
-    /** Called once by the agent's install; nothing is written before MPI init. */
+    /**
+     * Called once by the agent's install. Nothing is written before MPI init, except in a process
+     * spawned by a running job ({@link JobRecordLayout#PARENT_PORT_ENV}): it registers at once
+     * (mpiState {@code STARTING}), so the job shows it joining while its parents wait in the spawn.
+     */
     public static void install(Instrumentation inst, String version, String bindingId) {
         instrumentation = inst;
         agentVersion = version;
         binding = bindingId;
+        if (JobRecordLayout.parentNamespace(System.getenv(JobRecordLayout.PARENT_PORT_ENV)) == null) return;
+        try {
+            int rank = (int) numberAfter(String.valueOf(System.getenv("OMPI_COMM_WORLD_RANK")), "");
+            int size = (int) numberAfter(String.valueOf(System.getenv("OMPI_COMM_WORLD_SIZE")), "");
+            if (rank < 0 || size <= 0) return;
+            synchronized (JobRecords.class) {
+                Record r = new Record(rank, size);
+                r.mpiState = "STARTING";
+                boolean jdwp = jdwpRequested();
+                r.jdwp = jdwp ? jdwpAddress() : null;
+                RECORDS.put(rank, r);
+                write(r);
+                if (jdwp) startRefresher(); // the JDWP listener may publish its address only after the agents started
+            }
+        } catch (Throwable t) {
+            failed("job record of a spawned process", t);
+        }
     }
 
     /** MPI init returned in this JVM with COMM_WORLD rank {@code rank} of {@code size}. */
@@ -57,7 +78,8 @@ public final class JobRecords {
             synchronized (JobRecords.class) {
                 Record r = new Record(rank, size);
                 RECORDS.put(rank, r);
-                r.epoch = nextEpoch(rank);
+                // a spawned process's rank is its own COMM_WORLD's: the reader tells which rank of the job it replaces
+                r.epoch = spawnedBy() != null ? 0 : nextEpoch(rank);
                 boolean jdwp = jdwpRequested();
                 r.jdwp = jdwp ? jdwpAddress() : null;
                 write(r);
@@ -146,14 +168,22 @@ public final class JobRecords {
         return lastError;
     }
 
-    /** The job id: our launcher's, else Open MPI's, else the parent process. Safe as a file name. */
+    /**
+     * The job id: our launcher's, else (a spawned process) the namespace of the job that spawned
+     * it, else Open MPI's, else the parent process. Safe as a file name.
+     */
     static String jobId(Map<String, String> env, String property, long parentPid) {
         String id = property;
         if (blank(id)) id = env.get(JobRecordLayout.JOB_ENV);
+        if (blank(id)) id = JobRecordLayout.parentNamespace(env.get(JobRecordLayout.PARENT_PORT_ENV));
         if (blank(id)) id = env.get("PMIX_NAMESPACE");
         if (blank(id)) id = env.get("OMPI_MCA_orte_ess_jobid");
         if (blank(id)) id = "ppid-" + parentPid;
-        // a character loop, not replaceAll: no regular expression compiled in every rank at MPI init
+        return safe(id);
+    }
+
+    /** {@code id} as a file name: a character loop, not replaceAll (no regular expression compiled in every rank at MPI init). */
+    static String safe(String id) {
         char[] safe = id.trim().toCharArray();
         for (int i = 0; i < safe.length; i++) {
             char c = safe[i];
@@ -261,7 +291,20 @@ public final class JobRecords {
     }
 
     private static void write(Record r) throws IOException {
-        writeAtomically(jobDir().resolve(JobRecordLayout.recordFileName(r.rank)), json(r).getBytes(StandardCharsets.UTF_8));
+        String spawnedBy = spawnedBy();
+        String name = spawnedBy == null ? JobRecordLayout.recordFileName(r.rank)
+                : JobRecordLayout.spawnedRecordFileName(safe(ownNamespace()), r.rank);
+        writeAtomically(jobDir().resolve(name), json(r).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The namespace of the job that spawned this process, null for a rank its launcher started. */
+    private static String spawnedBy() {
+        return JobRecordLayout.parentNamespace(System.getenv(JobRecordLayout.PARENT_PORT_ENV));
+    }
+
+    private static String ownNamespace() {
+        String ns = System.getenv("PMIX_NAMESPACE");
+        return blank(ns) ? "pid" + ThisProcess.pid() : ns;
     }
 
     private static final java.util.concurrent.atomic.AtomicLong TEMPORARIES = new java.util.concurrent.atomic.AtomicLong();
@@ -309,6 +352,11 @@ public final class JobRecords {
         field(b, JobRecordLayout.FIELD_MPI_STATE, quote(r.mpiState));
         field(b, JobRecordLayout.FIELD_AGENT_VERSION, quote(agentVersion));
         field(b, JobRecordLayout.FIELD_EXITED, r.exited < 0 ? "null" : Long.toString(r.exited));
+        String spawnedBy = spawnedBy();
+        if (spawnedBy != null) {
+            field(b, JobRecordLayout.FIELD_SPAWNED_BY, quote(spawnedBy));
+            field(b, JobRecordLayout.FIELD_NAMESPACE, quote(ownNamespace()));
+        }
         b.append("}\n");
         return b.toString();
     }

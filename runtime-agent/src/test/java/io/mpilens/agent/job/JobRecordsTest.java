@@ -23,6 +23,15 @@ class JobRecordsTest {
     }
 
     @Test
+    void aSpawnedProcessJoinsTheJobThatSpawnedIt() {
+        // what a JVM spawned by rank 0 of job 743178241 saw here: its own namespace is a new one
+        assertEquals("743178241", JobRecords.jobId(Map.of("PMIX_NAMESPACE", "743178242",
+                "OMPI_PARENT_PORT", "743178241.0:1791198834"), null, 7));
+        assertEquals("run-42", JobRecords.jobId(Map.of("MPILENS_JOB", "run-42",
+                "OMPI_PARENT_PORT", "743178241.0:1791198834"), null, 7), "a job id the user chose still wins");
+    }
+
+    @Test
     void withoutALauncherTheParentProcessNamesTheJob() {
         assertEquals("ppid-7", JobRecords.jobId(Map.of(), null, 7));
     }

@@ -44,6 +44,27 @@ public final class RecoverAfterFailure {
         }
         tour.pause("ready");
 
+        int[] members = liveRanks(rank, size);
+        Group all = MPI.COMM_WORLD.getGroup();
+        Group liveGroup = all.incl(members);
+        Intracomm survivors = MPI.COMM_WORLD.createGroup(liveGroup, TAG_SURVIVORS);
+        survivors.setName("survivors");
+        survivors.barrier();
+        synchronized (System.out) {
+            System.out.println("MPILENS-RECOVERED owner=" + rank + " live=" + join(members)
+                    + " pendingNews=" + news.size());
+            System.out.flush();
+        }
+        tour.pause("recovered");
+        tour.pause("finished");
+    }
+
+    /**
+     * The detection step: every rank but the coordinator sends it a status; the coordinator
+     * waits until a deadline and tells the ranks it heard from who they are. Returns the live
+     * COMM_WORLD ranks, ascending. Nothing is ever sent to a suspect.
+     */
+    static int[] liveRanks(int rank, int size) throws Exception {
         int[] live = new int[size];
         if (rank == COORDINATOR) {
             live[rank] = 1;
@@ -74,22 +95,10 @@ public final class RecoverAfterFailure {
 
         List<Integer> alive = new ArrayList<>();
         for (int r = 0; r < size; r++) if (live[r] == 1) alive.add(r);
-        int[] members = alive.stream().mapToInt(Integer::intValue).toArray();
-        Group all = MPI.COMM_WORLD.getGroup();
-        Group liveGroup = all.incl(members);
-        Intracomm survivors = MPI.COMM_WORLD.createGroup(liveGroup, TAG_SURVIVORS);
-        survivors.setName("survivors");
-        survivors.barrier();
-        synchronized (System.out) {
-            System.out.println("MPILENS-RECOVERED owner=" + rank + " live=" + join(members)
-                    + " pendingNews=" + news.size());
-            System.out.flush();
-        }
-        tour.pause("recovered");
-        tour.pause("finished");
+        return alive.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static String join(int[] xs) {
+    static String join(int[] xs) {
         StringBuilder b = new StringBuilder();
         for (int x : xs) b.append(b.length() == 0 ? "" : ",").append(x);
         return b.toString();
