@@ -14,6 +14,8 @@ import com.sun.jdi.ThreadReference;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.registry.RegistryDecoder;
+import io.mpilens.api.registry.RegistryLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -199,8 +201,7 @@ public final class ThreadFrames {
             }
             ObjectReference request = inner.thisObject();
             if (request == null) return null;
-            Long handle = handleOf(request);
-            return List.of(new BindingFrame.Element(handle, handle != null ? null : registryId.apply(request)));
+            return List.of(element(request, registryId));
         }
         return null;
     }
@@ -220,10 +221,7 @@ public final class ThreadFrames {
             if (a.length() > MAX_REQUESTS) return null;
             List<BindingFrame.Element> out = new ArrayList<>();
             for (Value e : JdiTargetReader.values(a, 0, a.length())) {
-                ObjectReference o = e instanceof ObjectReference ? (ObjectReference) e : null;
-                Long handle = o == null ? null : handleOf(o);
-                // by identity only without a native handle (MPJ Express): an Open MPI request is found by its handle
-                out.add(new BindingFrame.Element(handle, o == null || handle != null ? null : registryId.apply(o)));
+                out.add(element(e instanceof ObjectReference ? (ObjectReference) e : null, registryId));
             }
             return Collections.unmodifiableList(out);
         }
@@ -315,6 +313,23 @@ public final class ThreadFrames {
     private static Value field(ObjectReference o, String name) {
         Field f = o.referenceType().fieldByName(name);
         return f == null || f.isStatic() ? null : o.getValue(f);
+    }
+
+    /**
+     * A request wrapper as an element of a wait: its native handle and its registry id. The id
+     * comes from the request ring's sequence the wrapper carries (Open MPI under the agent: one
+     * field read), else by identity when there is no native handle (MPJ Express); an Open MPI
+     * request in the tables is found by its handle.
+     */
+    private static BindingFrame.Element element(ObjectReference o, Function<ObjectReference, Long> registryId) {
+        if (o == null) return new BindingFrame.Element(null, null);
+        Long handle = handleOf(o);
+        Field seq = o.referenceType().fieldByName(RegistryLayout.REQUEST_SEQ_FIELD);
+        Value v = seq == null || seq.isStatic() ? null : o.getValue(seq);
+        if (v instanceof LongValue && ((LongValue) v).value() > 0) {
+            return new BindingFrame.Element(handle, RegistryDecoder.WRAPPED_REQUEST_ID + ((LongValue) v).value());
+        }
+        return new BindingFrame.Element(handle, handle != null ? null : registryId.apply(o));
     }
 
     private static Long handleOf(ObjectReference self) {
