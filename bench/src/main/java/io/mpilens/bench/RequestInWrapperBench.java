@@ -7,7 +7,7 @@ import org.openjdk.jmh.annotations.*;
 /**
  * Issue 15's JMH goal: a request created and completed with tracking on (requests in their
  * wrappers and the request ring, the product's own {@link WrapperRequests#created} and
- * {@link WrapperRequests#waited}) costs at most 3 ns more than the same loop without the agent's
+ * {@link WrapperRequests#done}) costs at most 3 ns more than the same loop without the agent's
  * code. The woven request and communicator classes are {@link WrappedRequestTarget}'s stand-ins
  * for what the weaver makes of Open MPI's. Both loops allocate the request (the woven one has one
  * more long field) and complete it the way the binding does (its handle written back as the null request).
@@ -52,7 +52,7 @@ public class RequestInWrapperBench {
         r.handle = nextHandle += 64;
         WrapperRequests.created(comm, "iRecv", 1, 7, r);
         r.handle = NULL_REQUEST;
-        WrapperRequests.waited(r);
+        WrapperRequests.done(r);
         return r;
     }
 }

@@ -66,7 +66,7 @@ public final class WrappedRequestTarget {
         s.i0 = 0;
         s.i1 = 2;
         r.addPredefined(world, s);
-        r.requestNullHandle(0x7e00_0000_0000L);
+        WrapperRequests.nullHandle(0x7e00_0000_0000L);
         requests = new Request[Math.max(pending, 0)];
         for (int i = 0; i < requests.length; i++) {
             Request q = new Request();

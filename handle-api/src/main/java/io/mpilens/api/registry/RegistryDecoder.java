@@ -131,7 +131,7 @@ public final class RegistryDecoder {
         if (v instanceof Long) return Math.max(0, (Long) v);
         // a request in its wrapper: its id is its creation sequence's (rare duplicates aside)
         Object seq = f.get(REQUEST_SEQ_FIELD);
-        if (seq instanceof Long) return (Long) seq > 0 ? WRAPPED_REQUEST_ID + (Long) seq : 0;
+        if (seq instanceof Long) return ringRequestId((Long) seq);
         return -1;
     }
 
@@ -547,6 +547,11 @@ public final class RegistryDecoder {
      * number (the registry's own ids, one per handle ever registered, stay far below it).
      */
     public static final long WRAPPED_REQUEST_ID = 1L << 40;
+
+    /** The id of the request in the ring with creation sequence {@code seq} (the one its wrapper carries); 0 for none. */
+    public static long ringRequestId(long seq) {
+        return seq > 0 ? WRAPPED_REQUEST_ID + seq : 0;
+    }
 
     private HandleInfo requestRow(long id, long[] reqs, int r, long[] side, StringTable strings, int[] procRank,
                                   int proc) {

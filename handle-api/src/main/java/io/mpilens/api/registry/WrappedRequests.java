@@ -78,7 +78,7 @@ final class WrappedRequests {
         List<Request> out = new ArrayList<>(bySeq.values());
         // in creation order (live and dump agree)
         out.sort(Comparator.comparingLong((Request w) -> w.id));
-        for (Request w : out) w.id = RegistryDecoder.WRAPPED_REQUEST_ID + w.id;
+        for (Request w : out) w.id = RegistryDecoder.ringRequestId(w.id);
         return out;
     }
 

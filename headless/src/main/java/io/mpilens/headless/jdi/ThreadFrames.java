@@ -327,7 +327,7 @@ public final class ThreadFrames {
         Field seq = o.referenceType().fieldByName(RegistryLayout.REQUEST_SEQ_FIELD);
         Value v = seq == null || seq.isStatic() ? null : o.getValue(seq);
         if (v instanceof LongValue && ((LongValue) v).value() > 0) {
-            return new BindingFrame.Element(handle, RegistryDecoder.WRAPPED_REQUEST_ID + ((LongValue) v).value());
+            return new BindingFrame.Element(handle, RegistryDecoder.ringRequestId(((LongValue) v).value()));
         }
         return new BindingFrame.Element(handle, handle != null ? null : registryId.apply(o));
     }

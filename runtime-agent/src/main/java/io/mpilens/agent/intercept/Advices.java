@@ -282,7 +282,7 @@ public final class Advices {
     public static final class WrapperWait {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
-            if (thrown == null) WrapperRequests.waited(self);
+            if (thrown == null) WrapperRequests.done(self);
         }
     }
 

@@ -329,10 +329,7 @@ public final class Interceptor {
         if (self == null || insideAgent()) return;
         try {
             // a request in its wrapper: nothing is registered; its ring slot is done
-            if (WrapperRequests.inWrapper(self)) {
-                WrapperRequests.freed(self);
-                return;
-            }
+            if (WrapperRequests.done(self)) return;
             RequestType type = requestType(self.getClass());
             if (type.request && (type.idKeyed ? key == 0
                     : type.key != null && NullHandles.isNullValue(type.profile, type.proc, HandleKind.REQUEST, type.type, key))) {
@@ -602,7 +599,7 @@ public final class Interceptor {
                 if (kind == null) continue;
                 if (f.getName().endsWith(p.nullConstantSuffix)) {
                     Long h = NullHandles.constant(proc, kind, v, p);
-                    if (kind == HandleKind.REQUEST && h != null) REGISTRY.requestNullHandle(h);
+                    if (kind == HandleKind.REQUEST && h != null) WrapperRequests.nullHandle(h);
                 }
                 RowSpec spec = HandleDescriber.fields(p, kind, proc, null, v); // no creation stack: MPI made it
                 describePredefined(p, f.getName(), spec, rank, size, undefined);

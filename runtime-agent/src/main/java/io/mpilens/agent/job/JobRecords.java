@@ -59,13 +59,7 @@ public final class JobRecords {
             int size = (int) numberAfter(String.valueOf(System.getenv("OMPI_COMM_WORLD_SIZE")), "");
             if (rank < 0 || size <= 0) return;
             synchronized (JobRecords.class) {
-                Record r = new Record(rank, size);
-                r.mpiState = "STARTING";
-                boolean jdwp = jdwpRequested();
-                r.jdwp = jdwp ? jdwpAddress() : null;
-                RECORDS.put(rank, r);
-                write(r);
-                if (jdwp) startRefresher(); // the JDWP listener may publish its address only after the agents started
+                register(rank, size, "STARTING", 0);
             }
         } catch (Throwable t) {
             failed("job record of a spawned process", t);
@@ -76,14 +70,8 @@ public final class JobRecords {
     public static void initialized(int rank, int size) {
         try {
             synchronized (JobRecords.class) {
-                Record r = new Record(rank, size);
-                RECORDS.put(rank, r);
                 // a spawned process's rank is its own COMM_WORLD's: the reader tells which rank of the job it replaces
-                r.epoch = spawnedBy() != null ? 0 : nextEpoch(rank);
-                boolean jdwp = jdwpRequested();
-                r.jdwp = jdwp ? jdwpAddress() : null;
-                write(r);
-                if (jdwp) startRefresher();
+                register(rank, size, "INITIALIZED", spawnedBy() != null ? 0 : nextEpoch(rank));
                 if (!exitHookAdded) {
                     exitHookAdded = true;
                     addExitHook();
@@ -95,6 +83,22 @@ public final class JobRecords {
     }
 
     private static boolean exitHookAdded;
+
+    /**
+     * Writes this JVM's record for COMM_WORLD rank {@code rank} (class lock held), with its JDWP
+     * address when it listens; the refresher republishes the address if the listener moves or
+     * publishes it only later.
+     */
+    private static void register(int rank, int size, String mpiState, int epoch) throws IOException {
+        Record r = new Record(rank, size);
+        r.mpiState = mpiState;
+        r.epoch = epoch;
+        boolean jdwp = jdwpRequested();
+        r.jdwp = jdwp ? jdwpAddress() : null;
+        RECORDS.put(rank, r);
+        write(r);
+        if (jdwp) startRefresher();
+    }
 
     /**
      * At JVM exit (normal, {@code System.exit}, SIGTERM/SIGINT/SIGHUP — what a launcher sends

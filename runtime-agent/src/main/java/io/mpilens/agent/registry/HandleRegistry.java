@@ -211,11 +211,6 @@ public final class HandleRegistry {
         }
     }
 
-    /** The binding's null request handle, known at MPI init. */
-    public void requestNullHandle(long handle) {
-        WrapperRequests.nullHandle(handle);
-    }
-
     /** The agent does not intercept requests (option {@code requests=false}): readers are told so. */
     public void requestsNotTracked() {
         lock();

@@ -25,20 +25,22 @@ public final class WrapperRequests {
         RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder);
     }
 
-    /** A wait on this request returned: it is complete (persistent requests are not in the ring). */
-    public static void waited(Object request) {
-        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
+    /**
+     * A wait on this request returned, or the application freed it (then it is no longer one the
+     * application can complete): its ring slot is done. Returns whether the request lives in its
+     * wrapper (persistent requests and requests in tables do not).
+     */
+    public static boolean done(Object request) {
+        if (!(request instanceof RequestFacts)) return false;
+        long s = ((RequestFacts) request).mpilens$seq();
+        if (s == 0) return false;
+        RequestRing.done(s);
+        return true;
     }
 
     /** A test on this request returned {@code result}: true, or a status, means complete. */
     public static void tested(Object request, Object result) {
-        if (result == null || Boolean.FALSE.equals(result)) return;
-        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
-    }
-
-    /** The application freed this request: it is no longer one the application can complete. */
-    public static void freed(Object request) {
-        if (request instanceof RequestFacts) RequestRing.done(((RequestFacts) request).mpilens$seq());
+        if (result != null && !Boolean.FALSE.equals(result)) done(request);
     }
 
     /**
@@ -58,7 +60,7 @@ public final class WrapperRequests {
     }
 
     /** The binding's null request handle, known at MPI init. */
-    static void nullHandle(long handle) {
+    public static void nullHandle(long handle) {
         nullHandle = handle;
     }
 

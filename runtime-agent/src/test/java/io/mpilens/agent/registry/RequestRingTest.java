@@ -59,7 +59,7 @@ class RequestRingTest {
         registry = new HandleRegistry(4, 16);
         registry.configure("test", "openmpi", false);
         registry.requestRing(RequestRing.RING);
-        registry.requestNullHandle(NULL_REQUEST);
+        WrapperRequests.nullHandle(NULL_REQUEST);
         Root.INSTANCE = registry;
         reader = new ReflectiveTargetReader(Map.of(RegistryLayout.ROOT_CLASS, Root.class));
         int proc = registry.process(getClass().getClassLoader());
@@ -69,7 +69,7 @@ class RequestRingTest {
     /** The ring is one per JVM: what a test left pending would show in the next one. */
     @AfterEach
     void completeWhatWasMade() {
-        for (Request r : made) WrapperRequests.freed(r);
+        for (Request r : made) WrapperRequests.done(r);
         assertEquals(List.of(), pendingRequests(), "every request made here is done");
     }
 
@@ -129,14 +129,14 @@ class RequestRingTest {
         Request freed = create(world, "iSend", 0, 5);
         assertEquals(List.of(1, 2, 3, 4, 5), tags());
 
-        WrapperRequests.waited(waited);
+        WrapperRequests.done(waited);
         WrapperRequests.tested(tested, Boolean.FALSE);
         assertEquals(List.of(2, 3, 4, 5), tags(), "a wait completes; a test that says no does not");
         WrapperRequests.tested(tested, Boolean.TRUE);
         // Open MPI's waitAll/testAny/...: the binding writes the null request back for those that completed
         WrapperRequests.writtenBack(new Object[] {inArray, stillPending}, new long[] {NULL_REQUEST, stillPending.handle});
         assertEquals(List.of(4, 5), tags(), "a test that says yes and a null write-back complete");
-        WrapperRequests.freed(freed);
+        WrapperRequests.done(freed);
         assertEquals(List.of(4), tags(), "a freed request is no longer the application's");
     }
 
@@ -154,7 +154,7 @@ class RequestRingTest {
         assertEquals(Lifecycle.FREED, c.state());
         HandleInfo r = byTag(7).orElseThrow();
         assertEquals(List.of(r.id()), Arrays.stream(c.heldBy()).boxed().toList(), "held by its pending request");
-        WrapperRequests.waited(onDup);
+        WrapperRequests.done(onDup);
         assertTrue(snapshot().handles().stream().noneMatch(h -> "dup".equals(h.name())),
                 "released once the request completed (the agent's sweep removes its row)");
     }
@@ -168,7 +168,7 @@ class RequestRingTest {
         for (int i = 0; i < RequestRing.SIZE + 5; i++) {
             Request r = new Request(nextHandle += 64);
             WrapperRequests.created(world, "iSend", 1, 12, r);
-            WrapperRequests.waited(r);
+            WrapperRequests.done(r);
         }
         List<HandleInfo> pending = pendingRequests();
         assertEquals(List.of(11, 13, 14), tags(), "only the three old requests are pending");
@@ -179,12 +179,12 @@ class RequestRingTest {
         assertEquals(world.mpilens$id(), h.communicator());
         assertEquals("iProbe-like", pending.get(2).creatingCall());
         // the first of three leaves the overflow: the last one takes its place there
-        WrapperRequests.waited(old);
+        WrapperRequests.done(old);
         assertEquals(List.of(13, 14), tags());
         assertEquals(List.of(4, 5), pendingRequests().stream().map(HandleInfo::peer).toList(), "facts stay with their request");
         assertEquals(2, RequestRing.pendingOn(world.mpilens$id()));
         WrapperRequests.tested(third, Boolean.TRUE);
-        WrapperRequests.freed(second);
+        WrapperRequests.done(second);
         assertEquals(List.of(), pendingRequests(), "done: gone from the overflow");
         assertEquals(0, RequestRing.pendingOn(world.mpilens$id()));
     }
