@@ -40,7 +40,9 @@ public final class StartupBench {
             "  --java     the ranks' java (default: java, the application JDK)",
             "  --agent-options  more agent options",
             "  --baseline-agent JAR  the other side runs with this agent jar (same options, its own cache), not",
-            "                   without one: one agent build against another (before/after a change)");
+            "                   without one: one agent build against another (before/after a change)",
+            "  --floor yes  a third side: an agent that does nothing (what any -javaagent costs the JVM: the",
+            "               java.instrument module, a module graph not taken from the CDS archive)");
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     static final double GOAL_CPU_SECONDS = 0.100;
     /** Open MPI binding classes that a job loads only after MPI_Init (Topologies creates its first topology then). */
@@ -59,6 +61,12 @@ public final class StartupBench {
         String java = args.string("--java", "java");
         String more = args.string("--agent-options", "");
         String baselineJar = args.string("--baseline-agent", "");
+        String floorArg = args.string("--floor", "no");
+        boolean floor = floorArg.equals("yes");
+        if (!floor && !floorArg.equals("no")) {
+            System.err.println("--floor takes yes or no, got '" + floorArg + "'\n" + USAGE);
+            System.exit(2);
+        }
         args.done();
         Path baseline = baselineJar.isBlank() ? null : Path.of(baselineJar).toAbsolutePath();
         if (baseline != null && !Files.isRegularFile(baseline)) {
@@ -81,23 +89,32 @@ public final class StartupBench {
         String options = MessageRateBench.AGENT_OPTIONS + ",wovenCacheDir=" + cache
                 + (kase.equals("cold") ? ",wovenCache=false" : "") + (more.isBlank() ? "" : "," + more);
         Path wrapper = cpuWrapper(work, java);
+        Path emptyAgent = floor ? EmptyAgent.jar(work) : null;
         // the baseline agent keeps its woven classes apart (its jar names its own cache entries anyway)
         String baselineOptions = options.replace("wovenCacheDir=" + cache, "wovenCacheDir=" + work.resolve("woven-baseline"));
         String loadBefore = Machine.loadAverage();
         if (!kase.equals("cold")) {
-            launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase); // fills the cache: not counted
-            if (baseline != null) launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase);
+            launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase, true); // fills the cache: not counted
+            if (baseline != null) launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase, true);
         }
         Samples wallWithout = new Samples(), wallWith = new Samples(), cpuWithout = new Samples(), cpuWith = new Samples();
+        Samples wallFloor = new Samples(), cpuFloor = new Samples();
         for (int i = 0; i < pairs; i++) {
             boolean agentFirst = i % 2 == 1;
+            if (emptyAgent != null) { // between the two others, one round before, one after
+                double[] m = launch(ws, binding, np, wrapper, work, emptyAgent, "", kase, false);
+                wallFloor.add(m[0]);
+                cpuFloor.add(m[1]);
+                System.out.printf(Locale.ROOT, "launch %d/%d %-14s %,8.0f ms wall  %6.3f s CPU per JVM%n", i + 1, pairs,
+                        "empty agent", m[0], m[1]);
+            }
             for (boolean agent : new boolean[] {agentFirst, !agentFirst}) {
                 if (kase.equals("first-weave")) {
                     if (agent) forgetLateClasses(cache);
                     else if (baseline != null) forgetLateClasses(work.resolve("woven-baseline"));
                 }
-                double[] m = agent ? launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase)
-                        : launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase);
+                double[] m = agent ? launch(ws, binding, np, wrapper, work, ws.agentJar(), options, kase, true)
+                        : launch(ws, binding, np, wrapper, work, baseline, baselineOptions, kase, true);
                 (agent ? wallWith : wallWithout).add(m[0]);
                 (agent ? cpuWith : cpuWithout).add(m[1]);
                 System.out.printf(Locale.ROOT, "launch %d/%d %-14s %,8.0f ms wall  %6.3f s CPU per JVM%n", i + 1, pairs,
@@ -126,6 +143,16 @@ public final class StartupBench {
                 ResultTable.percent(wallWithout.spread()), String.format(Locale.ROOT, "%,.0f", wallWith.median()),
                 ResultTable.percent(wallWith.spread()), ResultTable.ratio(wallWith.median() / wallWithout.median()),
                 String.format(Locale.ROOT, "%+,.0f ms", wallWith.median() - wallWithout.median()));
+        if (emptyAgent != null) {
+            t.row("an empty agent: CPU per JVM (s)", String.format(Locale.ROOT, "%.3f", cpuWithout.median()),
+                    ResultTable.percent(cpuWithout.spread()), String.format(Locale.ROOT, "%.3f", cpuFloor.median()),
+                    ResultTable.percent(cpuFloor.spread()), ResultTable.ratio(cpuFloor.median() / cpuWithout.median()),
+                    String.format(Locale.ROOT, "%+.3f s", cpuFloor.median() - cpuWithout.median()));
+            t.row("the agent above it: CPU per JVM (s)", String.format(Locale.ROOT, "%.3f", cpuFloor.median()),
+                    "", String.format(Locale.ROOT, "%.3f", cpuWith.median()), "",
+                    ResultTable.ratio(cpuWith.median() / cpuFloor.median()),
+                    String.format(Locale.ROOT, "%+.3f s", cpuWith.median() - cpuFloor.median()));
+        }
         System.out.print(t.render());
         if (baseline != null) {
             System.out.println("(agent against agent: the goal line needs a run without --baseline-agent)");
@@ -136,10 +163,13 @@ public final class StartupBench {
                         : addedCpu <= GOAL_CPU_SECONDS ? "MET" : "NOT MET");
     }
 
-    /** {wall ms, CPU seconds per rank JVM} of one launch; {@code agentJar} null for a launch without the agent. */
+    /**
+     * {wall ms, CPU seconds per rank JVM} of one launch; {@code agentJar} null for a launch without
+     * an agent; {@code speaks}: it is mpilens's agent, which must say it watches in every rank JVM.
+     */
     private static double[] launch(Workspace ws, Binding binding, int np, Path wrapper, Path work, Path agentJar,
-                                   String options, String kase) throws Exception {
-        boolean agent = agentJar != null;
+                                   String options, String kase, boolean speaks) throws Exception {
+        boolean agent = agentJar != null && speaks;
         Path cpu = Files.createDirectories(work.resolve("cpu"));
         try (Stream<Path> old = Files.list(cpu)) {
             for (Path p : (Iterable<Path>) old::iterator) Files.delete(p);
@@ -150,7 +180,7 @@ public final class StartupBench {
                 .classPath(binding == Binding.OPENMPI ? ws.openMpiExampleClassPath() : ws.mpjExampleClassPath())
                 .javaExecutable(wrapper.toString());
         if (!late) spec.appArgs(np == 1 ? "self" : "pair", "1", "1");
-        if (agent) spec.agentJar(agentJar).agentOptions(options);
+        if (agentJar != null) spec.agentJar(agentJar).agentOptions(options);
         long t0 = System.nanoTime();
         try (Job job = Job.launch(spec.build())) {
             int exit = job.waitFor(TIMEOUT);

@@ -159,13 +159,16 @@ final class WovenCache implements ClassFileTransformer {
     /** The last protection domain with a jar as its code source, and that jar (one entry, held weakly). */
     private static volatile Object[] lastDomain;
 
-    /** Jars already named, by path: their content's checksum (a launcher may copy MPJ Express's home per job). */
-    private final java.util.Map<String, String> identities = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Jars already named, by path: the key part their content and the weaving give (a launcher may copy MPJ Express's home per job). */
+    private final java.util.Map<String, String> contexts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** A binding jar by its content (up to 64 MB; a larger one by path, size and time). */
-    private String identity(File source) {
+    /**
+     * The checksum of the weaving and of a binding jar's content (up to 64 MB; a larger one by
+     * path, size and time), computed once per jar.
+     */
+    private String context(File source) {
         String path = source.getAbsolutePath();
-        String known = identities.get(path);
+        String known = contexts.get(path);
         if (known != null) return known;
         String id = null;
         try {
@@ -174,16 +177,16 @@ final class WovenCache implements ClassFileTransformer {
             // named by path below
         }
         if (id == null) id = path + "\n" + source.length() + "\n" + source.lastModified();
-        identities.putIfAbsent(path, id);
-        return id;
+        String context = hex(checksum((weaving + "\n" + id).getBytes(StandardCharsets.UTF_8)));
+        contexts.putIfAbsent(path, context);
+        return context;
     }
 
     /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
     private Path entry(String name, File source, byte[] bytes) {
         try {
             if (source == null) return null;
-            byte[] context = (weaving + "\n" + identity(source)).getBytes(StandardCharsets.UTF_8);
-            return dir.resolve(name.replace('/', '.') + "-" + hex(checksum(bytes)) + hex(checksum(context)) + ".class");
+            return dir.resolve(name.replace('/', '.') + "-" + hex(checksum(bytes)) + context(source) + ".class");
         } catch (Throwable t) {
             return null;
         }

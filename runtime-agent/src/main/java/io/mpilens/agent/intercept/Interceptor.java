@@ -566,8 +566,8 @@ public final class Interceptor {
 
     /**
      * MPI_Init returned on this thread ({@code late} false), or the agent attached to a JVM whose
-     * MPI is initialised ({@code late}: another thread than the application's, so MPI is not
-     * asked at all where the launcher's environment says the rank and size). The predefined
+     * MPI is initialised ({@code late}). MPI is not asked for the rank and size where the
+     * launcher's environment says them (below). The predefined
      * handles are described from the rank and size alone: none is asked about itself.
      */
     public static void initialized(Class<?> mpiClass, boolean late) {
@@ -585,7 +585,11 @@ public final class Interceptor {
             if (p == null) return;
             int proc = PROC_OF.get(mpiClass);
             Object world = mpiClass.getField(p.worldCommField).get(null);
-            int[] rankSize = late ? fromEnvironment(p.worldRankSizeEnvironment) : null;
+            // where the launcher's environment says them, MPI is not asked at all: a late attach runs
+            // on another thread than the application's, and a getter found by reflection resolves
+            // every class its communicator class names (Open MPI: Intercomm, CartComm, GraphComm,
+            // Prequest), classes the program may never load (docs/performance.md, start-up)
+            int[] rankSize = fromEnvironment(p.worldRankSizeEnvironment);
             int rank = rankSize != null ? rankSize[0] : asInt(agentCall(world, p.rankMethod));
             int size = rankSize != null ? rankSize[1] : asInt(agentCall(world, p.sizeMethod));
             REGISTRY.processInitialized(proc, rank, size);
