@@ -79,7 +79,7 @@ public final class FaultBoxes {
                     + ", epoch " + e + " (" + s.state() + ")")));
             body.addAll(recoveringLines(m.recovering(c.key())));
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
-            String state = c.state().name() + (c.state() == CommState.RECOVERED && c.rebuilt() ? " (rebuilt)" : "");
+            String state = c.stateName();
             out.addAll(box(c.label(), paint(state, c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED || c.state() == CommState.RECOVERING ? YELLOW : RED), state.length(), body));
         }
@@ -87,7 +87,7 @@ public final class FaultBoxes {
     }
 
     /** {@code inside  ranks 0 1 3: spawn on survivors}: who is inside which call that rebuilds a RECOVERING communicator. */
-    static List<String> recoveringLines(List<InFlightCall> calls) {
+    public static List<String> recoveringLines(List<InFlightCall> calls) {
         Map<String, List<Integer>> byCall = new LinkedHashMap<>();
         for (InFlightCall c : calls) {
             String call = c.call().substring(c.call().lastIndexOf('.') + 1) + (c.receiver() == null ? "" : " on " + c.receiver());
