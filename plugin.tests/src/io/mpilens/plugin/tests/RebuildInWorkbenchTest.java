@@ -110,7 +110,7 @@ class RebuildInWorkbenchTest {
                     START.toMillis(), () -> box(comms, "MPI_COMM_WORLD").map(b -> b.state().equals("RECOVERING")).orElse(false));
             Box world = box(comms, "MPI_COMM_WORLD").orElseThrow();
             assertEquals(StatePalette.border(io.mpilens.headless.ft.CommState.RECOVERING), world.border());
-            assertTrue(world.subtitle().contains("inside  ranks 0 1 3: spawn on survivors"), world.subtitle());
+            assertTrue(world.subtitle().endsWith(", inside ranks 0 1 3: spawn on survivors"), world.subtitle());
             assertEquals(List.of("r0", "r1", "r2", "r3"), world.cells().stream().map(Box.Cell::label).toList());
             assertEquals("FAILED \u2192 epoch 1 JOINING", world.cells().get(2).detail());
             assertTrue(world.cells().get(2).tooltip().contains("replaced by pid " + joining.pid() + ", epoch 1 (JOINING)"),

@@ -75,7 +75,7 @@ public final class CommunicatorBoxes {
                     .append(String.join(", ", c.rebuiltBy().stream().map(k -> labelOf.getOrDefault(k, k)).toList()));
         }
         List<InFlightCall> inside = job.model().recovering(c.key());
-        if (!inside.isEmpty()) sub.append(", ").append(String.join("; ", FaultBoxes.recoveringLines(inside)));
+        if (!inside.isEmpty()) sub.append(", inside ").append(String.join("; ", FaultBoxes.recoveringCalls(inside)));
         if (!c.raisedOn().isEmpty()) sub.append(", MPI exception on ranks ").append(c.raisedOn());
         StringBuilder tip = new StringBuilder(c.label()).append(" (").append(c.stateName()).append(")\n").append(sub);
         if (any != null) {
