@@ -12,6 +12,7 @@ import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.ThreadFrames;
+import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.RankView;
@@ -56,6 +57,7 @@ public final class MpiJobs implements IDebugEventSetListener {
     private final Map<ILaunch, Timeline> timelines = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     /** Resume events per launch (the MPI Calls view compares two suspensions only across a resume). */
     private final Map<ILaunch, Integer> resumes = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private final SpawnedTargets spawned = new SpawnedTargets();
     private final Job reader;
     private volatile ILaunch launch;
     private volatile JobView current = JobView.NONE;
@@ -157,7 +159,13 @@ public final class MpiJobs implements IDebugEventSetListener {
         List<RankView> ranks = new ArrayList<>();
         for (IDebugTarget t : l.getDebugTargets()) {
             if (monitor.isCanceled()) return Status.CANCEL_STATUS;
-            if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt));
+            if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt, spawned.recordOf(jt)));
+        }
+        // REBUILD: replacements the survivors spawned become debug targets of the launch too
+        List<Long> pids = ranks.stream().filter(r -> r.process() != null && r.spawned() == null)
+                .map(r -> r.process().pid()).toList();
+        for (IDebugTarget t : spawned.attachNew(l, pids)) {
+            if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt, spawned.recordOf(jt)));
         }
         Timeline timeline = timelines.computeIfAbsent(l, x -> new Timeline());
         JobView job = JobView.of(jobName(l), ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline,
@@ -168,11 +176,12 @@ public final class MpiJobs implements IDebugEventSetListener {
         return Status.OK_STATUS;
     }
 
-    private List<RankView> readTarget(JDIDebugTarget t) {
+    /** @param spawned the job record of a process the job spawned, null for a rank the launcher started */
+    private List<RankView> readTarget(JDIDebugTarget t, JobRecord spawned) {
         String label = name(t);
         VirtualMachine vm = t.getVM();
         if (vm == null || t.isTerminated() || t.isDisconnected()) {
-            return lost(t, label, Liveness.Outcome.DISCONNECTED);
+            return lost(t, label, Liveness.Outcome.DISCONNECTED, spawned);
         }
         try {
             List<ProcessSnapshot> ps = decode(vm, label);
@@ -189,17 +198,18 @@ public final class MpiJobs implements IDebugEventSetListener {
             for (ProcessSnapshot p : ps) {
                 Liveness.Verdict v = Liveness.judge(Liveness.Outcome.ANSWERED, p.mpiState(), null, false);
                 out.add(new RankView(label, p, v.state(), suspended, v.state() == ProcessState.OK ? null : v.evidence(),
-                        byRank.get(p.rank())));
+                        byRank.get(p.rank()), spawned));
             }
             return out;
         } catch (RegistryNotFoundException e) {
             Liveness.Verdict v = Liveness.judge(Liveness.Outcome.NO_AGENT, null, null, false);
-            return List.of(new RankView(label, null, v.state(), t.isSuspended(), v.evidence() + ": " + e.getMessage()));
+            return List.of(new RankView(label, null, v.state(), t.isSuspended(), v.evidence() + ": " + e.getMessage(),
+                    null, spawned));
         } catch (VMDisconnectedException e) {
-            return lost(t, label, Liveness.Outcome.DISCONNECTED);
+            return lost(t, label, Liveness.Outcome.DISCONNECTED, spawned);
         } catch (RuntimeException e) { // no answer in time, or it died while we read
-            if (t.isTerminated() || t.isDisconnected()) return lost(t, label, Liveness.Outcome.DISCONNECTED);
-            return lost(t, label, Liveness.Outcome.TIMED_OUT);
+            if (t.isTerminated() || t.isDisconnected()) return lost(t, label, Liveness.Outcome.DISCONNECTED, spawned);
+            return lost(t, label, Liveness.Outcome.TIMED_OUT, spawned);
         }
     }
 
@@ -212,16 +222,16 @@ public final class MpiJobs implements IDebugEventSetListener {
      * A rank JVM that did not answer: its state by {@link Liveness} from how the read ended and
      * whether its process still exists here; its last snapshot stays visible.
      */
-    private List<RankView> lost(IDebugTarget t, String label, Liveness.Outcome outcome) {
+    private List<RankView> lost(IDebugTarget t, String label, Liveness.Outcome outcome, JobRecord spawned) {
         List<RankView> out = new ArrayList<>();
         for (ProcessSnapshot p : lastRead.getOrDefault(t, List.of())) {
             Boolean alive = LocalProcesses.isLocal(p.host()) ? LocalProcesses.alive(p.pid()) : null;
             Liveness.Verdict v = Liveness.judge(outcome, null, alive, p.mpiState() == MpiState.FINALIZED);
-            out.add(new RankView(label, p, v.state(), false, v.evidence()));
+            out.add(new RankView(label, p, v.state(), false, v.evidence(), null, spawned));
         }
         if (out.isEmpty()) {
             Liveness.Verdict v = Liveness.judge(outcome, null, null, false);
-            out.add(new RankView(label, null, v.state(), false, v.evidence()));
+            out.add(new RankView(label, null, v.state(), false, v.evidence(), null, spawned));
         }
         return out;
     }

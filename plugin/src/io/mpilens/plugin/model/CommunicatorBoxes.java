@@ -4,8 +4,10 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
+import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.text.FaultBoxes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,11 +41,19 @@ public final class CommunicatorBoxes {
     private static Box box(JobView job, CommunicatorView c, Map<String, String> labelOf) {
         List<Box.Cell> cells = new ArrayList<>();
         for (int m : c.members()) {
-            ProcessState s = job.stateOf(m);
-            RankStatus st = job.model().rank(m).orElse(null);
+            // the incarnation that is the member: a replacement (REBUILD) where the model says so
+            RankStatus st = job.model().member(c, m).orElse(null);
+            ProcessState s = st == null ? ProcessState.UNAVAILABLE : st.state();
+            Integer epoch = c.epochs().get(m);
             String where = st == null ? " \u2014 not read" : " \u2014 pid " + st.pid() + " on " + st.host()
-                    + (s == ProcessState.OK ? "" : " \u2014 " + st.evidence());
-            cells.add(new Box.Cell("r" + m, s.name(), StatePalette.fill(s), "rank " + m + ": " + s + where));
+                    + (s == ProcessState.OK && epoch == null ? "" : " \u2014 " + st.evidence());
+            String label = epoch == null || st == null ? "r" + m : m + " \u2190 pid " + st.pid() + ", epoch " + epoch;
+            // a failed member whose replacement is not a member of this one: where the replacement is now
+            RankStatus next = epoch == null && s == ProcessState.FAILED ? job.model().replacement(m).orElse(null) : null;
+            String detail = next == null ? s.name() : s.name() + " \u2192 epoch " + next.epoch() + " " + next.state();
+            String replaced = next == null ? "" : "\nreplaced by pid " + next.pid() + ", epoch " + next.epoch() + " (" + next.state() + ")";
+            cells.add(new Box.Cell(label, detail, StatePalette.fill(s),
+                    "rank " + m + (epoch == null ? "" : " epoch " + epoch) + ": " + s + where + replaced));
         }
         Map<Integer, HandleInfo> handles = handles(job, c);
         HandleInfo any = handles.isEmpty() ? null : handles.values().iterator().next();
@@ -57,13 +67,17 @@ public final class CommunicatorBoxes {
             if (e.getValue().state() == Lifecycle.FREED) freedOn.add(e.getKey());
         }
         if (!freedOn.isEmpty()) sub.append(", orphan on ").append(freedOn.size() == handles.size() ? "all ranks" : "ranks " + freedOn);
-        if (!c.recoveredBy().isEmpty()) {
-            List<String> by = new ArrayList<>();
-            for (String k : c.recoveredBy()) by.add(labelOf.getOrDefault(k, k));
-            sub.append(", recovered by ").append(String.join(", ", by));
+        List<String> shrunkBy = new ArrayList<>();
+        for (String k : c.recoveredBy()) if (!c.rebuiltBy().contains(k)) shrunkBy.add(labelOf.getOrDefault(k, k));
+        if (!shrunkBy.isEmpty()) sub.append(", recovered by ").append(String.join(", ", shrunkBy));
+        if (c.rebuilt()) {
+            sub.append(", rebuilt with replacements as ")
+                    .append(String.join(", ", c.rebuiltBy().stream().map(k -> labelOf.getOrDefault(k, k)).toList()));
         }
+        List<InFlightCall> inside = job.model().recovering(c.key());
+        if (!inside.isEmpty()) sub.append(", inside ").append(String.join("; ", FaultBoxes.recoveringCalls(inside)));
         if (!c.raisedOn().isEmpty()) sub.append(", MPI exception on ranks ").append(c.raisedOn());
-        StringBuilder tip = new StringBuilder(c.label()).append(" (").append(c.state()).append(")\n").append(sub);
+        StringBuilder tip = new StringBuilder(c.label()).append(" (").append(c.stateName()).append(")\n").append(sub);
         if (any != null) {
             tip.append("\ncreated by ").append(any.creatingCall() == null ? "(predefined)" : any.creatingCall());
             if (any.createdAt() != null) tip.append(" at ").append(any.createdAt());
@@ -71,7 +85,7 @@ public final class CommunicatorBoxes {
         tip.append("\nheld on ranks ").append(c.seenBy());
         if (!c.failed().isEmpty()) tip.append("\nfailed members ").append(c.failed());
         if (!c.unavailable().isEmpty()) tip.append("\nunavailable members (not answering, not known dead) ").append(c.unavailable());
-        return new Box(c.label(), sub.toString(), c.state().name(), StatePalette.border(c.state()), cells, tip.toString());
+        return new Box(c.label(), sub.toString(), c.stateName(), StatePalette.border(c.state()), cells, tip.toString());
     }
 
     /** Each rank's own handle of the communicator, from the rank's last snapshot. */

@@ -27,13 +27,16 @@ public final class HostBoxes {
         for (HostView h : job.model().hosts()) {
             List<Box.Cell> cells = new ArrayList<>();
             for (RankStatus r : h.ranks()) {
-                RankView rv = job.rank(r.rank()).orElse(null);
+                // a replacement (REBUILD: a later epoch of the rank) is read from its own debug target
+                RankView rv = r.epoch() == 0 ? job.rank(r.rank()).orElse(null) : job.ranks().stream()
+                        .filter(v -> v.spawned() != null && v.target().equals(r.address())).findFirst().orElse(null);
                 String suspended = rv != null && rv.suspended() ? " (suspended)" : "";
-                String tip = "rank " + r.rank() + ": " + r.state() + suspended + " \u2014 pid " + r.pid()
+                String who = "rank " + r.rank() + (r.epoch() > 0 ? " epoch " + r.epoch() : "");
+                String tip = who + ": " + r.state() + suspended + " \u2014 pid " + r.pid()
                         + (r.parentPid() > 0 ? ", started by pid " + r.parentPid() : "")
                         + ", " + (rv == null ? 0 : rv.handleCount()) + " handles, debug target " + r.address()
                         + "\n" + r.evidence();
-                cells.add(new Box.Cell("rank " + r.rank(), "pid " + r.pid(), StatePalette.fill(r.state()), tip));
+                cells.add(new Box.Cell(who, "pid " + r.pid(), StatePalette.fill(r.state()), tip));
             }
             StringBuilder sub = new StringBuilder().append(h.ranks().size()).append(h.ranks().size() == 1 ? " process" : " processes");
             for (HostView.Daemon d : h.daemons()) {

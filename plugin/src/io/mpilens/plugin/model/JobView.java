@@ -10,7 +10,9 @@ import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.ft.Timeline;
+import io.mpilens.headless.job.JobRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,15 +71,33 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
     private static JobModel model(String name, List<RankView> ranks, LongUnaryOperator parentOf,
                                   BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
         List<RankStatus> statuses = new ArrayList<>();
+        List<Replacements.Spawned> spawned = new ArrayList<>();
         Map<Integer, ProcessSnapshot> views = new HashMap<>();
+        Map<Integer, List<BindingFrame>> frames = new HashMap<>();
+        boolean framesRead = false;
         for (RankView r : ranks) {
             ProcessSnapshot p = r.process();
+            String evidence = r.problem() == null ? "answered" : r.problem();
+            if (r.spawned() != null) { // numbered by its own COMM_WORLD (before MPI init: by its record)
+                JobRecord rec = r.spawned();
+                int own = p != null && p.rank() >= 0 ? p.rank() : rec.rank();
+                long pid = p != null ? p.pid() : rec.pid();
+                spawned.add(new Replacements.Spawned(new RankStatus(own, 0, pid, parentOf.applyAsLong(pid),
+                        p != null ? p.host() : rec.host(), r.target(), r.state(), evidence, -1, p), rec.namespace()));
+                continue;
+            }
             if (p == null || p.rank() == HandleInfo.UNKNOWN) continue; // not an MPI rank yet
             views.put(p.rank(), p);
+            if (r.frames() != null) {
+                frames.put(p.rank(), r.frames());
+                framesRead = true;
+            }
             statuses.add(new RankStatus(p.rank(), 0, p.pid(), parentOf.applyAsLong(p.pid()), p.host(), r.target(),
-                    r.state(), r.problem() == null ? "answered" : r.problem(), -1, p));
+                    r.state(), evidence, -1, p));
         }
-        return FaultModel.build(name, Instant.now(), statuses, views, daemons, timeline);
+        // the threads' calls are read while ranks are suspended: then RECOVERING (who is inside which call) too
+        return FaultModel.observed(name, Instant.now(), statuses, views, spawned, daemons, timeline,
+                framesRead ? frames : null);
     }
 
     /** The frames read from suspended ranks, by COMM_WORLD rank (ranks not read are absent). */
@@ -113,8 +133,10 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
     /** One line for a view's header: name, ranks, handles, unhealthy ranks. */
     public String summary() {
         if (ranks.isEmpty()) return name;
-        StringBuilder sb = new StringBuilder(name).append(" \u2014 ").append(ranks.size())
-                .append(ranks.size() == 1 ? " rank, " : " ranks, ").append(handleCount()).append(" handles");
+        long spawned = ranks.stream().filter(r -> r.spawned() != null).count();
+        long launched = ranks.size() - spawned;
+        StringBuilder sb = new StringBuilder(name).append(" \u2014 ").append(launched).append(launched == 1 ? " rank" : " ranks")
+                .append(spawned == 0 ? "" : " + " + spawned + " spawned").append(", ").append(handleCount()).append(" handles");
         for (RankView r : ranks) {
             if (r.state() != ProcessState.OK) sb.append("; ").append(r.label()).append(' ').append(r.state());
             if (r.problem() != null) sb.append(" (").append(r.problem()).append(')');

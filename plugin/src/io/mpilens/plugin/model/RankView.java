@@ -4,6 +4,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.headless.job.JobRecord;
 import java.util.List;
 
 /**
@@ -17,16 +18,27 @@ import java.util.List;
  * @param problem  the evidence for a state other than OK (why it could not be read), or null
  * @param frames   the MPI call each thread is inside, read while the rank's VM was suspended; null
  *                 when not read (running, or a rank of a shared JVM whose threads could not be placed)
+ * @param spawned  the job record of a process the job spawned ({@code MPI_Comm_spawn}; REBUILD: a
+ *                 replacement), null for a rank the launcher started. Its snapshot is numbered by its
+ *                 own COMM_WORLD; the job's model ({@code headless.ft.Replacements}) places it
  */
 public record RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended,
-                       String problem, List<BindingFrame> frames) {
+                       String problem, List<BindingFrame> frames, JobRecord spawned) {
     public RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended, String problem) {
         this(target, process, state, suspended, problem, null);
     }
 
-    /** COMM_WORLD rank, {@link HandleInfo#UNKNOWN} if never read or before MPI init. */
+    public RankView(String target, ProcessSnapshot process, ProcessState state, boolean suspended, String problem,
+                    List<BindingFrame> frames) {
+        this(target, process, state, suspended, problem, frames, null);
+    }
+
+    /**
+     * COMM_WORLD rank, {@link HandleInfo#UNKNOWN} if never read, before MPI init, or for a spawned
+     * process (its rank in the job is the one the model gives it: {@code JobModel.replacement}).
+     */
     public int rank() {
-        return process == null ? HandleInfo.UNKNOWN : process.rank();
+        return process == null || spawned != null ? HandleInfo.UNKNOWN : process.rank();
     }
 
     public int worldSize() {

@@ -152,7 +152,7 @@ final class BoxCanvas {
         gc.setFont(canvas.getFont());
         int subW = gc.textExtent(b.subtitle()).x;
         int lineH = gc.getFontMetrics().getHeight();
-        int cellsW = perRow * CELL_W + (perRow - 1) * CELL_GAP;
+        int cellsW = perRow * cellWidth(gc, b) + (perRow - 1) * CELL_GAP;
         int w = Math.max(Math.max(titleW, subW), cellsW) + 2 * PAD;
         int h = PAD + 2 * lineH + 6 + rows * CELL_H + (rows - 1) * CELL_GAP + PAD;
         return new Point(w, h);
@@ -179,26 +179,41 @@ final class BoxCanvas {
         gc.drawText(b.subtitle(), x + PAD, y + PAD + lineH, true);
 
         int perRow = Math.min(MAX_CELLS_PER_ROW, Math.max(1, b.cells().size()));
+        int cellW = cellWidth(gc, b);
         int cy = y + PAD + 2 * lineH + 6;
         for (int i = 0; i < b.cells().size(); i++) {
             Box.Cell c = b.cells().get(i);
-            int cx = x + PAD + (i % perRow) * (CELL_W + CELL_GAP);
+            int cx = x + PAD + (i % perRow) * (cellW + CELL_GAP);
             int yy = cy + (i / perRow) * (CELL_H + CELL_GAP);
             gc.setBackground(Colors.of(c.fill()));
-            gc.fillRectangle(cx, yy, CELL_W, CELL_H);
+            gc.fillRectangle(cx, yy, cellW, CELL_H);
             gc.setForeground(d.getSystemColor(SWT.COLOR_DARK_GRAY));
-            gc.drawRectangle(cx, yy, CELL_W, CELL_H);
+            gc.drawRectangle(cx, yy, cellW, CELL_H);
             gc.setForeground(d.getSystemColor(SWT.COLOR_BLACK));
             gc.setFont(bold);
-            centred(gc, c.label(), cx, yy + 3);
+            centred(gc, c.label(), cx, cellW, yy + 3);
             gc.setFont(canvas.getFont());
-            centred(gc, c.detail(), cx, yy + 3 + lineH);
-            hits.add(new Hit(new Rectangle(cx, yy, CELL_W, CELL_H), c.tooltip()));
+            centred(gc, c.detail(), cx, cellW, yy + 3 + lineH);
+            hits.add(new Hit(new Rectangle(cx, yy, cellW, CELL_H), c.tooltip()));
         }
     }
 
-    private static void centred(GC gc, String s, int cellX, int y) {
+    /** The box's cells are all as wide as its widest text needs ({@code 2 ← pid 4711, epoch 1}), at least CELL_W. */
+    private int cellWidth(GC gc, Box b) {
+        Font before = gc.getFont();
+        int w = CELL_W;
+        for (Box.Cell c : b.cells()) {
+            gc.setFont(bold);
+            w = Math.max(w, gc.textExtent(c.label()).x + 8);
+            gc.setFont(canvas.getFont());
+            w = Math.max(w, gc.textExtent(c.detail()).x + 8);
+        }
+        gc.setFont(before);
+        return w;
+    }
+
+    private static void centred(GC gc, String s, int cellX, int cellW, int y) {
         int w = gc.textExtent(s).x;
-        gc.drawText(s, cellX + Math.max(2, (CELL_W - w) / 2), y, true);
+        gc.drawText(s, cellX + Math.max(2, (cellW - w) / 2), y, true);
     }
 }

@@ -15,10 +15,12 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.headless.observe.HeapDumpJob;
 import io.mpilens.headless.observe.JobObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +62,9 @@ class RebuildStoryTest {
             JobModel before = o.observe();
             assertEquals(CommState.OK, before.communicator("MPI_COMM_WORLD").orElseThrow().state());
             long victim = directory.job(id).records().get(2).pid();
+            // stands in for the dump the agent's dumpOnError writes as a rank dies (under that name):
+            // SIGKILL leaves none, and a dump of the failed rank's death is what places a replacement post mortem
+            Path dying = HeapDumpTourTest.jcmdHeapDump(victim, tmp.resolve("mpilens-rank2-pid" + victim + ".hprof"));
 
             new ProcessBuilder("kill", "-9", Long.toString(victim)).inheritIO().start().waitFor();
             JobModel detected = o.observeUntil(m -> m.rank(2).orElseThrow().state() == ProcessState.FAILED,
@@ -166,6 +171,44 @@ class RebuildStoryTest {
             String listed = Cli.run(jobs, 0, "jobs");
             assertTrue(listed.contains(id + " ") && listed.contains("4/4+1"), listed);
             assertFalse(listed.contains(spawned.get(0).namespace()), "no job of its own: " + listed);
+
+            // the same from heap dumps (jcmd, at the "rebuilt" pause): the replacement's dump is a
+            // process the job spawned, not a second rank 0 ...
+            List<Path> dumps = new ArrayList<>();
+            long rank0 = directory.job(id).records().get(0).pid();
+            for (JobRecord rec : directory.job(id).records()) {
+                if (rec.pid() == victim) continue;
+                dumps.add(HeapDumpTourTest.jcmdHeapDump(rec.pid(),
+                        tmp.resolve((rec.spawned() ? "replacement" : "rank" + rec.rank()) + ".hprof")));
+            }
+            assertEquals(4, dumps.size(), "survivors 0 1 3 and the replacement: " + dumps);
+            HeapDumpJob.Reading noDeath = HeapDumpJob.read(dumps, null);
+            JobModel post = noDeath.model();
+            assertEquals(rank0, post.rank(0).orElseThrow().pid(), "rank 0 is rank 0's dump, not the replacement's own rank 0");
+            assertEquals(1, noDeath.problems().size(), noDeath.problems().toString());
+            assertTrue(noDeath.problems().get(0).startsWith("replacement.hprof is a process the job spawned (MPI_Comm_spawn):"
+                    + " no dump shows a rank that died"), noDeath.problems().toString());
+            // ... whose rank is not known without a dump of the failed rank's death: rank 2 is UNAVAILABLE, not replaced
+            assertEquals(ProcessState.UNAVAILABLE, post.rank(2).orElseThrow().state());
+            assertTrue(post.replacement(2).isEmpty(), post.processes().toString());
+            // with the dump written as rank 2 died, the replacement is rank 2's epoch 1 and the world rebuilt, as live
+            List<Path> withDeath = new ArrayList<>(dumps);
+            withDeath.add(dying);
+            HeapDumpJob.Reading placed = HeapDumpJob.read(withDeath, null);
+            assertEquals(List.of(), placed.problems());
+            JobModel pm = placed.model();
+            assertEquals(ProcessState.FAILED, pm.rank(2).orElseThrow().state(), pm.processes().toString());
+            assertEquals(victim, pm.rank(2).orElseThrow().pid());
+            RankStatus fromDump = pm.replacement(2).orElseThrow(() -> new AssertionError(pm.processes().toString()));
+            assertEquals(1, fromDump.epoch());
+            assertEquals(replacementPid, fromDump.pid());
+            CommunicatorView worldFromDumps = pm.communicator("MPI_COMM_WORLD").orElseThrow();
+            assertEquals(CommState.RECOVERED, worldFromDumps.state());
+            assertEquals("RECOVERED (rebuilt)", worldFromDumps.stateName());
+            CommunicatorView rebuiltFromDumps = pm.communicator("rebuilt").orElseThrow(() -> new AssertionError(pm.communicators().toString()));
+            assertEquals(List.of(0, 1, 2, 3), rebuiltFromDumps.members());
+            assertEquals(Map.of(2, 1), rebuiltFromDumps.epochs());
+            assertEquals(List.of(0, 1, 2, 3), rebuiltFromDumps.seenBy());
         }
     }
 

@@ -49,6 +49,11 @@ public record CommunicatorView(String key, String label, List<Integer> members, 
                 handles, groups, rebuiltBy, epochs);
     }
 
+    /** Its state as users read it: {@code RECOVERED (rebuilt)} when a REBUILD recovered it. */
+    public String stateName() {
+        return state.name() + (state == CommState.RECOVERED && rebuilt() ? " (rebuilt)" : "");
+    }
+
     /** Whether a communicator derived from it restored its members with replacements (REBUILD). */
     public boolean rebuilt() {
         return !rebuiltBy.isEmpty();

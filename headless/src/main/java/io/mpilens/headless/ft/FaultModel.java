@@ -5,6 +5,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.jdi.BindingFrame;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,6 +55,24 @@ public final class FaultModel {
         List<Transition> transitions = timeline == null ? List.of()
                 : timeline.record(at, sorted, comms, hosts, pending, failedOn);
         return new JobModel(job, at, sorted, comms, hosts, transitions, pending, failedOn);
+    }
+
+    /**
+     * One round of a job as an observer saw it, the one sequence behind {@code JobObserver}
+     * ({@code cominfo}, {@code watch}) and the Eclipse views: the spawned processes placed as the
+     * failed ranks' next epochs ({@link Replacements#place}), the model built, and, when the
+     * threads' frames were read ({@code frames} not null), the communicators whose survivors are
+     * inside the calls that rebuild them {@code RECOVERING} ({@link Recovering#apply}; the round is
+     * recorded in {@code timeline} once, after it).
+     *
+     * @param frames the binding frames of each rank (COMM_WORLD numbering of the job), or null when not read
+     */
+    public static JobModel observed(String job, Instant at, List<RankStatus> ranks, Map<Integer, ProcessSnapshot> views,
+                                    List<Replacements.Spawned> spawned, BiFunction<String, Long, HostView.Daemon> daemons,
+                                    Timeline timeline, Map<Integer, List<BindingFrame>> frames) {
+        Replacements.Placed placed = Replacements.place(ranks, views, spawned);
+        JobModel m = build(job, at, placed.ranks(), placed.views(), daemons, frames == null ? timeline : null);
+        return frames == null ? m : Recovering.apply(m, InFlightCalls.of(m, frames), timeline);
     }
 
     /**

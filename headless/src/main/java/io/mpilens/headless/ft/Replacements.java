@@ -44,6 +44,16 @@ public final class Replacements {
     private Replacements() {
     }
 
+    /**
+     * Whether a process was started by {@code MPI_Comm_spawn}, from its registry alone (a heap dump
+     * has no job record): it holds its parents' intercommunicator ({@code getParent}). Before MPI
+     * init this cannot be told.
+     */
+    public static boolean spawnedProcess(ProcessSnapshot p) {
+        return p.handles().stream().anyMatch(h -> h.kind() == HandleKind.COMMUNICATOR && h.inter()
+                && GET_PARENT.equals(h.creatingCall()));
+    }
+
     /** A spawned process as read: its status numbered by its own COMM_WORLD, and the namespace of its own launch. */
     public record Spawned(RankStatus status, String namespace) {
     }

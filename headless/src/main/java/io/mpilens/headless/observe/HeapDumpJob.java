@@ -10,6 +10,7 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.hprof.HprofTargetReader;
 import java.io.IOException;
@@ -30,7 +31,11 @@ import java.util.regex.Pattern;
  * came to be. Honest about what a dump cannot tell: a rank of the job without a dump is
  * {@code UNAVAILABLE} (nothing known), never {@code FAILED}; only a dump written as the rank
  * died (the agent's {@code dumpOnError}, the JVM's {@code -XX:+HeapDumpOnOutOfMemoryError})
- * is evidence of its death.
+ * is evidence of its death. A dump of a process the job spawned (REBUILD: it holds its parents'
+ * {@code getParent} intercommunicator; its ranks are its own COMM_WORLD's) is placed as the next
+ * epoch of a failed rank by {@link Replacements}, as live — which needs a failed rank, so only where
+ * a rank's dump was written as it died; otherwise it is named among the problems, not taken for a
+ * rank of the job.
  */
 public final class HeapDumpJob {
     /** Names the JVM and the agent give dumps written as a process dies. */
@@ -47,6 +52,8 @@ public final class HeapDumpJob {
         List<RankStatus> ranks = new ArrayList<>();
         Map<Integer, ProcessSnapshot> views = new TreeMap<>();
         List<String> problems = new ArrayList<>();
+        List<Replacements.Spawned> spawned = new ArrayList<>();
+        Map<Long, String> spawnedFiles = new TreeMap<>();
         Instant at = Instant.EPOCH;
         int worldSize = -1;
         for (Path f : dumps) {
@@ -68,6 +75,12 @@ public final class HeapDumpJob {
             boolean dying = DYING.matcher(name).matches();
             for (ProcessSnapshot p : processes) {
                 if (p.rank() < 0) continue; // MPI not initialized: not a rank of the job yet
+                if (Replacements.spawnedProcess(p)) { // numbered by its own COMM_WORLD: placed below
+                    // no launcher namespace in a dump: each dump is its own (one replacement per spawn)
+                    spawned.add(new Replacements.Spawned(status(p, name, dying), "dump " + name));
+                    spawnedFiles.put(p.pid(), name);
+                    continue;
+                }
                 if (views.containsKey(p.rank())) {
                     problems.add(name + " holds rank " + p.rank() + " again: give one dump per rank JVM");
                     continue;
@@ -84,7 +97,14 @@ public final class HeapDumpJob {
             ranks.add(new RankStatus(r, 0, 0, 0, null, null, ProcessState.UNAVAILABLE, "no heap dump of this rank",
                     -1, null));
         }
-        JobModel model = FaultModel.build("heap dumps", at, ranks, views, (host, pid) -> null, null);
+        JobModel model = FaultModel.observed("heap dumps", at, ranks, views, spawned, (host, pid) -> null, null, null);
+        spawnedFiles.forEach((pid, file) -> {
+            if (model.processes().stream().noneMatch(r -> r.epoch() > 0 && r.pid() == pid)) {
+                problems.add(file + " is a process the job spawned (MPI_Comm_spawn): no dump shows a rank that died"
+                        + " (one written as it died: the agent's dumpOnError, -XX:+HeapDumpOnOutOfMemoryError), so"
+                        + " which rank it replaces is not known; 'mpilens cominfo --job ID' places it while the job runs");
+            }
+        });
         return new Reading(model, problems);
     }
 

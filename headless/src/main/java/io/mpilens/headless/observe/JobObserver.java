@@ -10,7 +10,6 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
-import io.mpilens.headless.ft.Recovering;
 import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.ft.Transition;
@@ -140,11 +139,9 @@ public final class JobObserver {
             }
             ranks.addAll(statuses(t, a));
         }
-        Replacements.Placed placed = Replacements.place(ranks, Map.copyOf(views), spawned);
-        JobModel m = FaultModel.build(jobId != null ? jobId : "(addresses)", clock.instant(), placed.ranks(), placed.views(),
-                LocalProcesses::daemon, readFrames ? null : timeline);
         // with the threads' calls read, a communicator whose survivors are rebuilding it is RECOVERING
-        return readFrames ? Recovering.apply(m, InFlightCalls.of(m, frames), timeline) : m;
+        return FaultModel.observed(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views), spawned,
+                LocalProcesses::daemon, timeline, readFrames ? Map.copyOf(frames) : null);
     }
 
     /**

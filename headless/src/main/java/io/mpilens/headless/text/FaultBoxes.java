@@ -79,7 +79,7 @@ public final class FaultBoxes {
                     + ", epoch " + e + " (" + s.state() + ")")));
             body.addAll(recoveringLines(m.recovering(c.key())));
             body.addAll(paintAll(pendingLines(m.pendingOnFailed(c.key())), RED));
-            String state = c.state().name() + (c.state() == CommState.RECOVERED && c.rebuilt() ? " (rebuilt)" : "");
+            String state = c.stateName();
             out.addAll(box(c.label(), paint(state, c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED || c.state() == CommState.RECOVERING ? YELLOW : RED), state.length(), body));
         }
@@ -88,13 +88,18 @@ public final class FaultBoxes {
 
     /** {@code inside  ranks 0 1 3: spawn on survivors}: who is inside which call that rebuilds a RECOVERING communicator. */
     static List<String> recoveringLines(List<InFlightCall> calls) {
+        return recoveringCalls(calls).stream().map(c -> "inside  " + c).toList();
+    }
+
+    /** {@code ranks 0 1 3: spawn on survivors}: per call (method and receiver) that rebuilds a communicator, who is inside it. */
+    public static List<String> recoveringCalls(List<InFlightCall> calls) {
         Map<String, List<Integer>> byCall = new LinkedHashMap<>();
         for (InFlightCall c : calls) {
             String call = c.call().substring(c.call().lastIndexOf('.') + 1) + (c.receiver() == null ? "" : " on " + c.receiver());
             byCall.computeIfAbsent(call, k -> new ArrayList<>()).add(c.rank());
         }
         List<String> out = new ArrayList<>();
-        byCall.forEach((call, ranks) -> out.add("inside  " + RankRanges.who(ranks.stream().distinct().sorted().toList()) + ": " + call));
+        byCall.forEach((call, ranks) -> out.add(RankRanges.who(ranks.stream().distinct().sorted().toList()) + ": " + call));
         return out;
     }
 
