@@ -67,6 +67,15 @@ final class SimulatedHosts implements AutoCloseable {
         return run("exec", host, command);
     }
 
+    /** {@code host} stops answering: its processes stopped, ssh to it (the stand-in) hangs until {@link #thaw}. */
+    void freeze(String host) throws IOException, InterruptedException {
+        run("freeze", host);
+    }
+
+    void thaw(String host) throws IOException, InterruptedException {
+        run("thaw", host);
+    }
+
     private String run(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString()));
         cmd.addAll(List.of(args));
@@ -85,7 +94,12 @@ final class SimulatedHosts implements AutoCloseable {
 
     /** Ends every process inside the hosts, removes them and their state directory. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        run("down");
+    public void close() throws IOException {
+        try {
+            run("down");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the simulated hosts went down", e);
+        }
     }
 }
