@@ -88,6 +88,11 @@ class JobsAcrossHostsTest {
                             "rank " + r + " in " + hostOf[r] + "'s box:\n" + hostinfo.all());
                 }
 
+                // handles do not travel yet: cominfo across hosts says so rather than "no rank could be read"
+                Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
+                assertEquals(0, cominfo.code(), cominfo.all());
+                hasLine(cominfo, Pattern.quote("(no communicator known: other hosts' collectors send no handles yet)"));
+
                 hosts.freeze(h2);
                 long start = System.nanoTime();
                 Result frozen = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
