@@ -7,6 +7,7 @@ import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.HeapDumpJob;
+import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
@@ -48,6 +49,9 @@ abstract class FaultCommand implements Callable<Integer> {
 
     @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
     boolean noColor;
+
+    @picocli.CommandLine.Mixin
+    HostsOption hostsOption;
 
     /** The observer of this run, for subclasses that read more than the model ({@code calls}). */
     JobObserver observer;
@@ -92,6 +96,8 @@ abstract class FaultCommand implements Callable<Integer> {
         observer = configure(target.job != null
                 ? JobObserver.forJob(JobDirectory.forCurrentUser(parent.env), target.job, timeout)
                 : JobObserver.forAddresses(target.addresses, timeout));
+        HostCollectors collectors = collectors();
+        if (collectors != null && target.job != null) observer.withHosts(collectors);
     }
 
     private void checkPicture() {
@@ -110,6 +116,11 @@ abstract class FaultCommand implements Callable<Integer> {
                 : !Files.isWritable(dir) || (Files.exists(svg) && !Files.isWritable(svg))
                         ? "cannot write " + svg + ": permission denied; choose a writable file" : null;
         if (problem != null) throw new CommandLine.ParameterException(spec.commandLine(), "--svg: " + problem);
+    }
+
+    /** The collectors of {@code --hosts} / {@code $MPILENS_HOSTS}, null for this host only. */
+    HostCollectors collectors() {
+        return hostsOption == null ? null : hostsOption.collectors(parent.env);
     }
 
     boolean color() {
@@ -139,6 +150,11 @@ abstract class FaultCommand implements Callable<Integer> {
         try {
             m = observer.observe();
             for (String r : observer.refused()) err.println("mpilens: " + r);
+            if (m.processes().isEmpty() && collectors() != null && target.job != null) {
+                err.println("mpilens: no job '" + target.job + "' here nor on " + String.join(", ", collectors().hosts())
+                        + " ('mpilens jobs --hosts " + String.join(",", collectors().hosts()) + "' lists them)");
+                return MpiLensCli.EXIT_USAGE;
+            }
             m = lookAgain(m);
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
@@ -151,6 +167,7 @@ abstract class FaultCommand implements Callable<Integer> {
     /** With {@code --job}: whether that job is registered; if not, says so on {@code err}. */
     boolean jobExists(PrintWriter err) {
         if (target == null || target.job == null) return true;
+        if (collectors() != null) return true; // its ranks may all be elsewhere: the collectors say (call)
         try {
             JobDirectory.forCurrentUser(parent.env).job(target.job);
             return true;

@@ -9,7 +9,17 @@ import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.ZoneId;
+import io.mpilens.headless.observe.CollectorReport;
+import io.mpilens.headless.observe.HostCollectors;
+import io.mpilens.headless.observe.LocalProcesses;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +34,7 @@ import picocli.CommandLine.Spec;
             "Records live in ${XDG_RUNTIME_DIR:-/tmp}/mpilens-<uid>/jobs (or $MPILENS_JOBS)."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:listed (or no jobs)", "1:the job directory could not be read",
-            "3:some records were refused: another user's, or readable by others (one line each on stderr)"})
+            "3:some records were refused (another user's, or readable by others), or a host of --hosts did not answer (one line each on stderr)"})
 final class JobsCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
@@ -42,6 +52,9 @@ final class JobsCommand implements Callable<Integer> {
             + " ended, and what a rank killed while registering left (a job with a live or remote rank is kept;"
             + " other users' files are never touched).")
     boolean prune;
+
+    @picocli.CommandLine.Mixin
+    HostsOption hostsOption;
 
     @Override
     public Integer call() {
@@ -64,16 +77,22 @@ final class JobsCommand implements Callable<Integer> {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
+        // records on other hosts, as their collectors report them; whether their processes run, too
+        Map<JobRecord, Boolean> remoteRunning = new IdentityHashMap<>();
+        List<String> hostProblems = new ArrayList<>();
+        HostCollectors collectors = hostsOption.collectors(parent.env);
+        if (collectors != null) jobs = withHosts(jobs, collectors.collect(null, COLLECT_TIMEOUT), remoteRunning, hostProblems);
+        Function<JobRecord, Boolean> running = r -> remoteRunning.containsKey(r) ? remoteRunning.get(r) : JobObserver.processRunning(r);
         if (json) {
-            out.println(FaultJson.jobs(jobs, JobObserver::processRunning));
+            out.println(FaultJson.jobs(jobs, running));
         } else if (jobs.isEmpty()) {
             out.println("no jobs in " + dir.root());
             out.println("(ranks register when MPI_Init returns with the mpilens agent loaded)");
         } else {
             out.println(row("JOB", "RANKS", "ALIVE", "BINDING", "STARTED", List.of("HOSTS")));
             for (JobDirectory.JobEntry j : jobs) {
-                long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(JobObserver.processRunning(r))).count();
-                boolean unknown = j.records().stream().anyMatch(r -> JobObserver.processRunning(r) == null);
+                long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(running.apply(r))).count();
+                boolean unknown = j.records().stream().anyMatch(r -> running.apply(r) == null);
                 TreeSet<String> hosts = new TreeSet<>();
                 TreeSet<String> bindings = new TreeSet<>();
                 for (JobRecord r : j.records()) {
@@ -86,12 +105,13 @@ final class JobsCommand implements Callable<Integer> {
                 out.println(row(j.id(), (j.records().size() - spawned) + "/" + j.size() + (spawned > 0 ? "+" + spawned : ""),
                         alive + (unknown ? "?" : ""),
                         String.join(",", bindings), started, List.copyOf(hosts)));
-                JobEnd end = JobEnd.of(j.records(), JobObserver::processRunning);
+                JobEnd end = JobEnd.of(j.records(), running);
                 if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(ZoneId.systemDefault()));
             }
         }
         out.flush();
-        boolean refused = false;
+        boolean refused = !hostProblems.isEmpty();
+        for (String p : hostProblems) err.println("mpilens: " + p);
         for (JobDirectory.JobEntry j : jobs) {
             for (String r : j.refused()) {
                 err.println("mpilens: " + r);
@@ -100,6 +120,42 @@ final class JobsCommand implements Callable<Integer> {
         }
         err.flush();
         return refused ? MpiLensCli.EXIT_UNREADABLE : MpiLensCli.EXIT_OK;
+    }
+
+    /** How long a collector may take to list its host's records (it reads no rank). */
+    private static final Duration COLLECT_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * {@code jobs} with the records the collectors reported added (a job known only elsewhere
+     * becomes an entry of its own), newest first; {@code running} gets each remote record's process
+     * state as its host told it, {@code problems} one line per host that did not answer or refused a file.
+     */
+    static List<JobDirectory.JobEntry> withHosts(List<JobDirectory.JobEntry> jobs, HostCollectors.Round round,
+                                                 Map<JobRecord, Boolean> running, List<String> problems) {
+        Map<String, List<JobRecord>> records = new LinkedHashMap<>();
+        Map<String, List<String>> refused = new LinkedHashMap<>();
+        Map<String, Path> dirs = new LinkedHashMap<>();
+        for (JobDirectory.JobEntry j : jobs) {
+            records.put(j.id(), new ArrayList<>(j.records()));
+            refused.put(j.id(), new ArrayList<>(j.refused()));
+            dirs.put(j.id(), j.dir());
+        }
+        for (CollectorReport r : round.reports()) {
+            if (LocalProcesses.isLocal(r.host())) continue; // read here already
+            for (CollectorReport.Record x : r.records()) {
+                String id = x.record().job();
+                records.computeIfAbsent(id, k -> new ArrayList<>()).add(x.record());
+                refused.computeIfAbsent(id, k -> new ArrayList<>());
+                dirs.putIfAbsent(id, x.record().file().getParent());
+                running.put(x.record(), x.running());
+            }
+            for (String why : r.refused()) problems.add("on " + r.host() + ": " + why);
+        }
+        for (Map.Entry<String, String> e : round.unanswered().entrySet()) problems.add("host " + e.getKey() + ": " + e.getValue());
+        List<JobDirectory.JobEntry> out = new ArrayList<>();
+        for (String id : records.keySet()) out.add(JobDirectory.entry(id, dirs.get(id), records.get(id), refused.get(id)));
+        JobDirectory.sortNewestFirst(out);
+        return out;
     }
 
     /**

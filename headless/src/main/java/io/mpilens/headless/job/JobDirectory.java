@@ -75,8 +75,7 @@ public final class JobDirectory {
                 out.add(read(d));
             }
         }
-        out.sort(Comparator.comparing((JobEntry j) -> j.records().stream().map(JobRecord::startTime)
-                .min(Comparator.naturalOrder()).orElse(Instant.EPOCH)).reversed().thenComparing(JobEntry::id));
+        sortNewestFirst(out);
         return out;
     }
 
@@ -199,10 +198,24 @@ public final class JobDirectory {
                 }
             }
         }
-        // the launcher's ranks first, then spawned processes in the order they started
-        records.sort(Comparator.comparing(JobRecord::spawned).thenComparing(r -> r.spawned() ? r.startTime() : Instant.EPOCH)
+        return entry(dir.getFileName().toString(), dir, records, refused);
+    }
+
+    /**
+     * A job of {@code records} read here or on other hosts (their collectors'), in this directory's
+     * order: the launcher's ranks first, then spawned processes in the order they started.
+     */
+    public static JobEntry entry(String id, Path dir, List<JobRecord> records, List<String> refused) {
+        List<JobRecord> sorted = new ArrayList<>(records);
+        sorted.sort(Comparator.comparing(JobRecord::spawned).thenComparing(r -> r.spawned() ? r.startTime() : Instant.EPOCH)
                 .thenComparingInt(JobRecord::rank));
-        return new JobEntry(dir.getFileName().toString(), dir, records, refused);
+        return new JobEntry(id, dir, sorted, refused);
+    }
+
+    /** Jobs newest first (by their first rank's start), as {@link #jobs()} lists them. */
+    public static void sortNewestFirst(List<JobEntry> jobs) {
+        jobs.sort(Comparator.comparing((JobEntry j) -> j.records().stream().map(JobRecord::startTime)
+                .min(Comparator.naturalOrder()).orElse(Instant.EPOCH)).reversed().thenComparing(JobEntry::id));
     }
 
     /** Null when {@code p} is this user's and private; otherwise the reason it is refused. */
@@ -228,13 +241,22 @@ public final class JobDirectory {
         return null;
     }
 
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(null|-?\\d+|\"((?:[^\"\\\\]|\\\\.)*)\")");
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(null|true|false|-?\\d+|\"((?:[^\"\\\\]|\\\\.)*)\")");
 
-    /** Reads the agent's flat JSON object (strings, numbers, null). */
-    static JobRecord parse(String text, Path file) throws IOException {
+    /**
+     * The fields of a flat JSON object (strings, integers, booleans, null; no nesting), as the agent
+     * writes a record and a collector writes its lines: name to text, null for null.
+     */
+    public static Map<String, String> flatFields(String text) {
         Map<String, String> f = new java.util.HashMap<>();
         Matcher m = FIELD.matcher(text);
         while (m.find()) f.put(m.group(1), m.group(3) != null ? unescape(m.group(3)) : m.group(2).equals("null") ? null : m.group(2));
+        return f;
+    }
+
+    /** Reads the agent's flat JSON object (strings, numbers, null); {@code file}: where it was read (on its host). */
+    public static JobRecord parse(String text, Path file) throws IOException {
+        Map<String, String> f = flatFields(text);
         String schema = f.get(JobRecordLayout.FIELD_SCHEMA);
         if (!JobRecordLayout.SCHEMA.equals(schema)) {
             throw new IOException("schema " + schema + ", expected " + JobRecordLayout.SCHEMA + " (agent of another version?)");

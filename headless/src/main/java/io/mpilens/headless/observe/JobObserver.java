@@ -5,6 +5,7 @@ import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
 import io.mpilens.headless.ft.FaultModel;
+import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.Liveness;
@@ -57,6 +58,11 @@ public final class JobObserver {
     private boolean readFrames;
     private boolean suspendForFrames;
     private final Map<Integer, List<BindingFrame>> frames = new HashMap<>();
+    /** Collectors on other hosts ({@link #withHosts}), null for this host's ranks only. */
+    private HostCollectors hosts;
+    /** The launcher daemons the collectors reported in the last round, by host and pid. */
+    private final Map<String, HostView.Daemon> remoteDaemons = new HashMap<>();
+    private final List<String> remoteProblems = new ArrayList<>();
 
     private JobObserver(JobDirectory directory, String jobId, List<JdwpAddress> bareAddresses, Duration timeout, Clock clock) {
         this.directory = directory;
@@ -85,6 +91,16 @@ public final class JobObserver {
         return this;
     }
 
+    /**
+     * Also the job's ranks on these hosts, each round, through their collectors
+     * ({@link HostCollectors}): merged into the same model, ranks of a host whose collector did not
+     * answer in time {@code UNAVAILABLE}. Ranks on this host are still read here.
+     */
+    public JobObserver withHosts(HostCollectors collectors) {
+        this.hosts = collectors;
+        return this;
+    }
+
     /** The binding frames of each rank that answered in the last round (ranks alone in their JVM only). */
     public Map<Integer, List<BindingFrame>> frames() {
         return Map.copyOf(frames);
@@ -92,11 +108,20 @@ public final class JobObserver {
 
     /** Problems with the job's records (refused files), empty for bare addresses. */
     public List<String> refused() throws IOException {
-        return directory == null ? List.of() : directory.job(jobId).refused();
+        List<String> out = new ArrayList<>(directory == null || !hasLocalJob() ? List.of() : directory.job(jobId).refused());
+        out.addAll(remoteProblems);
+        return out;
+    }
+
+    /** Whether this host has records of the job (with collectors it may have none: every rank elsewhere). */
+    private boolean hasLocalJob() {
+        return hosts == null || java.nio.file.Files.isDirectory(directory.root().resolve(jobId));
     }
 
     /** One round: every rank read once (within the deadline rule), the model rebuilt. */
     public JobModel observe() throws IOException {
+        CompletableFuture<HostCollectors.Round> collecting = hosts == null || jobId == null ? null
+                : CompletableFuture.supplyAsync(() -> hosts.collect(jobId, timeout));
         List<Target> targets = targets();
         Map<String, Attempt> byAddress = new LinkedHashMap<>();
         long start = System.nanoTime();
@@ -139,9 +164,10 @@ public final class JobObserver {
             }
             ranks.addAll(statuses(t, a));
         }
+        if (collecting != null) mergeHosts(ranks, targets, collecting.join());
         // with the threads' calls read, a communicator whose survivors are rebuilding it is RECOVERING
         return FaultModel.observed(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views), spawned,
-                LocalProcesses::daemon, timeline, readFrames ? Map.copyOf(frames) : null);
+                this::daemon, timeline, readFrames ? Map.copyOf(frames) : null);
     }
 
     /**
@@ -174,8 +200,46 @@ public final class JobObserver {
             for (JdwpAddress a : bareAddresses) out.add(new Target(null, a));
             return out;
         }
+        if (!hasLocalJob()) return out;
         for (JobRecord r : directory.job(jobId).records()) out.add(new Target(r, r.jdwpAddress()));
         return out;
+    }
+
+    /**
+     * Adds the ranks the collectors observed on their hosts (not this one's: read here) to
+     * {@code ranks}, and for every rank of the job that nobody reported, an {@code UNAVAILABLE}
+     * one naming the hosts whose collectors did not answer.
+     */
+    private void mergeHosts(List<RankStatus> ranks, List<Target> targets, HostCollectors.Round round) {
+        remoteDaemons.clear();
+        remoteProblems.clear();
+        int size = 0;
+        for (Target t : targets) if (t.record != null) size = Math.max(size, t.record.size());
+        for (CollectorReport r : round.reports()) {
+            if (LocalProcesses.isLocal(r.host())) continue; // this host's ranks were read here
+            for (CollectorReport.Record x : r.records()) if (!x.record().spawned()) size = Math.max(size, x.record().size());
+            ranks.addAll(r.ranks());
+            for (HostView.Daemon d : r.daemons()) remoteDaemons.put(r.host() + "/" + d.pid(), d);
+            for (String why : r.refused()) remoteProblems.add("on " + r.host() + ": " + why);
+        }
+        for (Map.Entry<String, String> e : round.unanswered().entrySet()) {
+            remoteProblems.add("host " + e.getKey() + ": " + e.getValue());
+        }
+        if (round.unanswered().isEmpty()) return;
+        java.util.Set<Integer> known = new java.util.HashSet<>();
+        for (RankStatus r : ranks) known.add(r.rank());
+        String silent = String.join(", ", round.unanswered().keySet());
+        String host = round.unanswered().size() == 1 ? silent : null;
+        for (int rank = 0; rank < size; rank++) {
+            if (known.contains(rank)) continue;
+            ranks.add(new RankStatus(rank, 0, 0, 0, host, null, ProcessState.UNAVAILABLE,
+                    "no report: the collector on " + silent + " did not answer in time", -1, null));
+        }
+    }
+
+    /** A launcher daemon on this host (looked up here) or on another (as its collector reported it). */
+    private HostView.Daemon daemon(String host, Long pid) {
+        return LocalProcesses.isLocal(host) ? LocalProcesses.daemon(host, pid) : remoteDaemons.get(host + "/" + pid);
     }
 
     /** The JVM a record's rank runs in: host and pid (one for every rank under MPJ Express multicore). */

@@ -139,7 +139,7 @@ class MpiLensCliTest {
         Run top = run("--help");
         assertEquals(0, top.code());
         List<String> commands = List.of("handles", "dump", "leaks", "demo", "jobs", "run", "cominfo", "hostinfo",
-                "calls", "watch");
+                "calls", "watch", "collect");
         for (String c : commands) {
             // the summary in the command list is the first description line: a whole sentence
             int at = top.out().indexOf(top.out().stream().filter(l -> l.startsWith("  " + c + " ")).findFirst()

@@ -1,0 +1,55 @@
+package io.mpilens.headless.cli;
+
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.json.CollectorJson;
+import io.mpilens.headless.observe.CollectorReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mpilens collect}: the collector on one host, which a front end on another host starts
+ * (with ssh; {@code --hosts} of {@code jobs}, {@code hostinfo}, …) and reads: this host's job
+ * records and, for one job, its ranks here as read over loopback JDWP, as JSON lines on stdout.
+ */
+@Command(name = "collect", mixinStandardHelpOptions = true,
+        description = {"Report this host's job records and a job's ranks here to a front end on another host.",
+            "Prints the records and, with --job, that job's ranks here (state by the deadline rule) and their"
+                + " launcher daemons, as JSON lines (schema " + CollectorReport.SCHEMA + ").",
+            "Started on each host by 'mpilens jobs|hostinfo|cominfo|calls|watch --hosts H1,H2'; it reads only"
+                + " this user's private records and never listens on any port."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:reported (also when the job has no record on this host)", "1:the job directory could not be read"})
+final class CollectCommand implements Callable<Integer> {
+    @ParentCommand
+    MpiLensCli parent;
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--job", paramLabel = "ID", description = "Also read this job's ranks on this host.")
+    String job;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Per rank, at most, as for cominfo (default: ${DEFAULT-VALUE}).")
+    double timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            CollectorReport r = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), job,
+                    HandleOutput.timeout(timeoutSeconds, spec));
+            for (String line : CollectorJson.lines(r)) out.println(line);
+            out.flush();
+            return MpiLensCli.EXIT_OK;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("mpilens: " + e.getMessage());
+            return MpiLensCli.EXIT_INTERNAL;
+        }
+    }
+}

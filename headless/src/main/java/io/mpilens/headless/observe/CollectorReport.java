@@ -1,0 +1,112 @@
+package io.mpilens.headless.observe;
+
+import io.mpilens.api.job.HostName;
+import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What the collector on one host ({@code mpilens collect}) sends back to the front end: this
+ * host's job records (each with whether its process runs, which only this host can tell), and for
+ * one job its ranks as observed here over loopback JDWP (state and evidence by the deadline rule)
+ * and the launcher daemons that started them. Never a debugger connection: the front end merges
+ * these into the same {@link JobModel} as the ranks it reads itself.
+ *
+ * <p>On the wire ({@code json.CollectorJson} writes it): JSON lines, one flat object each, its
+ * {@value #KIND} first: {@code collector} (schema, host, job), {@code record} (a job record's fields as
+ * the agent writes them, plus {@code running} and {@code file}), {@code rank}, {@code daemon}, {@code refused}.
+ */
+public record CollectorReport(String host, String job, List<Record> records, List<RankStatus> ranks,
+                              List<HostView.Daemon> daemons, List<String> refused) {
+    public static final String SCHEMA = "mpilens-collect/1";
+    public static final String KIND = "kind";
+
+    /** A job record of the collector's host and whether its process still runs there (null: cannot tell). */
+    public record Record(JobRecord record, Boolean running) {
+    }
+
+    /**
+     * This host's report: every job's records ({@code jobId} null), or one job's records, its ranks
+     * read once by {@link JobObserver} (nothing when the job has no record here) and their daemons.
+     */
+    public static CollectorReport collect(JobDirectory dir, String jobId, Duration timeout) throws IOException {
+        List<Record> records = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        List<RankStatus> ranks = new ArrayList<>();
+        List<HostView.Daemon> daemons = new ArrayList<>();
+        for (JobDirectory.JobEntry j : dir.jobs()) {
+            if (jobId != null && !j.id().equals(jobId)) continue;
+            for (JobRecord r : j.records()) records.add(new Record(r, JobObserver.processRunning(r)));
+            refused.addAll(j.refused());
+        }
+        if (jobId != null && !records.isEmpty()) {
+            JobModel m = JobObserver.forJob(dir, jobId, timeout).observe();
+            TreeSet<Long> parents = new TreeSet<>();
+            for (RankStatus r : m.processes()) {
+                ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), r.address(), r.state(),
+                        r.evidence(), r.answerMillis(), null));
+                if (r.parentPid() > 0) parents.add(r.parentPid());
+            }
+            for (long p : parents) {
+                HostView.Daemon d = LocalProcesses.daemon(HostName.local(), p);
+                if (d != null) daemons.add(d);
+            }
+        }
+        return new CollectorReport(HostName.local(), jobId, records, ranks, daemons, refused);
+    }
+
+    /** Reads a collector's lines; fails naming the first line it cannot read. */
+    public static CollectorReport parse(List<String> lines) throws IOException {
+        String host = null, job = null;
+        List<Record> records = new ArrayList<>();
+        List<RankStatus> ranks = new ArrayList<>();
+        List<HostView.Daemon> daemons = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        for (String line : lines) {
+            if (line.isBlank()) continue;
+            Map<String, String> f = JobDirectory.flatFields(line);
+            try {
+                switch (String.valueOf(f.get(KIND))) {
+                    case "collector" -> {
+                        if (!SCHEMA.equals(f.get("schema"))) {
+                            throw new IOException("schema " + f.get("schema") + ", expected " + SCHEMA
+                                    + " (mpilens of another version on that host?)");
+                        }
+                        host = f.get("host");
+                        job = f.get("job");
+                    }
+                    case "record" -> records.add(new Record(JobDirectory.parse(line, Path.of(f.get("file"))),
+                            f.get("running") == null ? null : Boolean.valueOf(f.get("running"))));
+                    case "rank" -> ranks.add(new RankStatus(Integer.parseInt(f.get("rank")), Integer.parseInt(f.get("epoch")),
+                            Long.parseLong(f.get("pid")), Long.parseLong(f.get("parentPid")), f.get("host"), f.get("address"),
+                            ProcessState.valueOf(f.get("state")), f.get("evidence"), Long.parseLong(f.get("answerMillis")), null));
+                    case "daemon" -> daemons.add(new HostView.Daemon(Long.parseLong(f.get("pid")), f.get("command"),
+                            Boolean.parseBoolean(f.get("alive"))));
+                    case "refused" -> refused.add(f.get("reason"));
+                    default -> throw new IOException("unknown kind " + f.get(KIND));
+                }
+            } catch (RuntimeException e) {
+                throw new IOException("not a collector line (" + e + "): " + cut(line), e);
+            } catch (IOException e) {
+                throw new IOException(e.getMessage() + ": " + cut(line), e);
+            }
+        }
+        if (host == null) throw new IOException("no collector line in its output" + (lines.isEmpty() ? " (it printed nothing)"
+                : ": " + cut(lines.get(0))));
+        return new CollectorReport(host, job, records, ranks, daemons, refused);
+    }
+
+    private static String cut(String line) {
+        return line.length() <= 200 ? line : line.substring(0, 200) + "...";
+    }
+}

@@ -1,0 +1,186 @@
+package io.mpilens.headless.observe;
+
+import io.mpilens.headless.ft.Liveness;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+/**
+ * The front end's side of jobs across hosts: one collector per host ({@code mpilens collect} run
+ * there with ssh, or whatever {@value #SSH_ENV} names), in parallel, each answering with its host's
+ * records and ranks ({@link CollectorReport}) on its standard output. Collectors that answer later
+ * than the others' skew + 20% (at least {@link #FLOOR}) are cut by the same deadline rule as ranks
+ * ({@link Liveness#latecomerDeadline}): a host that stops answering never holds a command up.
+ * Nothing listens anywhere: the front end starts each collector and reads what it prints.
+ */
+public final class HostCollectors {
+    /** The command that runs a command on a host, called as {@code WORDS… HOST COMMAND…} (default {@code ssh}). */
+    public static final String SSH_ENV = "MPILENS_SSH";
+    /** The mpilens command on the hosts (default: this mpilens's own path, for a file system the hosts share). */
+    public static final String REMOTE_ENV = "MPILENS_REMOTE";
+    /** The hosts to collect from when a command is given none ({@code --hosts}). */
+    public static final String HOSTS_ENV = "MPILENS_HOSTS";
+    /** A collector is a JVM started over ssh: its start-up varies by seconds on a loaded host. */
+    static final Duration FLOOR = Duration.ofSeconds(5);
+    private static final Pattern SAFE_WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
+
+    private final List<String> hosts;
+    private final List<String> ssh;
+    private final List<String> remote;
+    private Duration skew = Duration.ZERO;
+
+    private HostCollectors(List<String> hosts, List<String> ssh, List<String> remote) {
+        this.hosts = List.copyOf(hosts);
+        this.ssh = List.copyOf(ssh);
+        this.remote = List.copyOf(remote);
+    }
+
+    /**
+     * Collectors on {@code hosts}, through {@value #SSH_ENV} (default {@code ssh}) running
+     * {@value #REMOTE_ENV} (default {@code defaultRemote}) there; words split at spaces.
+     */
+    public static HostCollectors of(List<String> hosts, Map<String, String> env, String defaultRemote) {
+        for (String h : hosts) {
+            if (!SAFE_WORD.matcher(h).matches() || h.startsWith("-")) throw new IllegalArgumentException("'" + h + "' is not a host name");
+        }
+        return new HostCollectors(hosts, words(env.getOrDefault(SSH_ENV, "ssh")),
+                words(env.getOrDefault(REMOTE_ENV, defaultRemote)));
+    }
+
+    private static List<String> words(String s) {
+        return Arrays.stream(s.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();
+    }
+
+    public List<String> hosts() {
+        return hosts;
+    }
+
+    /** One round: the reports of the hosts that answered in time, and why each other host did not. */
+    public record Round(List<CollectorReport> reports, Map<String, String> unanswered) {
+    }
+
+    /** Every host's collector once, for one job ({@code jobId}) or the records of all ({@code null}). */
+    public Round collect(String jobId, Duration timeout) {
+        if (jobId != null && !SAFE_WORD.matcher(jobId).matches()) throw new IllegalArgumentException("'" + jobId + "' is not a job id");
+        long start = System.nanoTime();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        for (String h : hosts) {
+            List<String> cmd = new ArrayList<>(ssh);
+            cmd.add(h);
+            cmd.addAll(remote);
+            cmd.add("collect");
+            if (jobId != null) cmd.addAll(List.of("--job", jobId));
+            cmd.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
+            calls.put(h, new Call(h, cmd, start));
+        }
+        // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
+        Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
+        while (true) {
+            List<Duration> answers = new ArrayList<>();
+            boolean pending = false;
+            for (Call c : calls.values()) {
+                if (c.result.isDone() && !c.result.isCompletedExceptionally()) answers.add(Duration.ofNanos(c.answeredNanos));
+                if (!c.result.isDone()) pending = true;
+            }
+            Duration deadline = Liveness.latecomerDeadline(answers, skew, FLOOR, cap);
+            if (!pending || Duration.ofNanos(System.nanoTime() - start).compareTo(deadline) >= 0) break;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        List<CollectorReport> reports = new ArrayList<>();
+        Map<String, String> unanswered = new LinkedHashMap<>();
+        List<Duration> answered = new ArrayList<>();
+        for (Call c : calls.values()) {
+            if (!c.result.isDone()) {
+                c.end();
+                unanswered.put(c.host, "its collector did not answer within the deadline ("
+                        + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms; host down or overloaded?)");
+                continue;
+            }
+            try {
+                reports.add(c.result.join());
+                answered.add(Duration.ofNanos(c.answeredNanos));
+            } catch (java.util.concurrent.CompletionException e) {
+                unanswered.put(c.host, String.valueOf(e.getCause().getMessage()));
+            }
+        }
+        if (answered.size() > 1) {
+            Duration spread = answered.stream().max(Duration::compareTo).orElseThrow()
+                    .minus(answered.stream().min(Duration::compareTo).orElseThrow());
+            if (spread.compareTo(skew) > 0) skew = spread;
+        }
+        return new Round(reports, unanswered);
+    }
+
+    /** One collector run: the process we started, its output read to the end in a thread of its own. */
+    private static final class Call {
+        final String host;
+        final CompletableFuture<CollectorReport> result = new CompletableFuture<>();
+        volatile long answeredNanos = -1;
+        volatile Process process;
+
+        Call(String host, List<String> cmd, long start) {
+            this.host = host;
+            Thread t = new Thread(() -> {
+                try {
+                    Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                            .start();
+                    process = p;
+                    ByteArrayOutputStream err = new ByteArrayOutputStream();
+                    Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "mpilens-collect-" + host + "-stderr");
+                    drain.setDaemon(true);
+                    drain.start();
+                    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    int code = p.waitFor();
+                    drain.join(1_000);
+                    answeredNanos = System.nanoTime() - start;
+                    String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
+                    if (code != 0 && out.isBlank()) {
+                        throw new IOException("its collector failed (exit code " + code + " of '" + String.join(" ", cmd) + "')"
+                                + (why.isEmpty() ? "" : ": " + lastLine(why)));
+                    }
+                    result.complete(CollectorReport.parse(out.lines().toList()));
+                } catch (Throwable e) {
+                    answeredNanos = System.nanoTime() - start;
+                    result.completeExceptionally(e);
+                }
+            }, "mpilens-collect-" + host);
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /** Ends the collector we started (ssh, or the stand-in, and what it started). */
+        void end() {
+            Process p = process;
+            if (p == null) return;
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+
+        private static void copy(InputStream in, ByteArrayOutputStream out) {
+            try {
+                in.transferTo(out);
+            } catch (IOException e) {
+                // the collector ended
+            }
+        }
+
+        private static String lastLine(String text) {
+            String[] l = text.split("\n");
+            return l[l.length - 1];
+        }
+    }
+}

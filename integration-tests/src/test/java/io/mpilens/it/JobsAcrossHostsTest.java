@@ -1,0 +1,117 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.launch.Job;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One view of a job whose ranks run on two (simulated) hosts, from the launch host, where none of
+ * them runs: {@code jobs} and {@code hostinfo} with {@code --hosts} start a collector on each host
+ * through the ssh stand-in and merge what they report; a frozen host (every process stopped, ssh
+ * to it hangs) costs the deadline rule's time, and its ranks are {@code UNAVAILABLE}, not a hang.
+ * Real Open MPI: 2 hosts x 2 ranks of {@code HangAfterFailure} with the agent.
+ */
+class JobsAcrossHostsTest {
+    private record Result(int code, String out, String err) {
+        String all() {
+            return out + "\n--- stderr:\n" + err;
+        }
+    }
+
+    private static Result mpilens(Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env);
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void hasLine(Result r, String regex) {
+        Pattern p = Pattern.compile(regex);
+        assertTrue(r.out().lines().anyMatch(l -> p.matcher(l).matches()), "a line matching " + regex + " in:\n" + r.all());
+    }
+
+    @Test
+    void jobsAndHostinfoOnTheLaunchHostMergeTheCollectorsOfBothHosts() throws Exception {
+        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path control = SimulatedHostsTest.control("across");
+        Path localJobs = control.resolve("launch-host-jobs"); // none: no rank runs on the launch host
+        try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
+            String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
+            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
+                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            try (Job job = Job.launch(SimulatedHostsTest.twoPerHost(hosts, "HangAfterFailure", control).build())) {
+                job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+                String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+
+                Result jobs = mpilens(env, "jobs", "--hosts", both);
+                assertEquals(0, jobs.code(), jobs.all());
+                hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|2 hosts)");
+                Result json = mpilens(env, "jobs", "--hosts", both, "--json");
+                assertEquals(0, json.code(), json.all());
+                for (int r = 0; r < 4; r++) {
+                    String rank = "\"rank\":" + r + ",\"size\":4,\"pid\":\\d+,\"parentPid\":\\d+,\"host\":\"" + (r < 2 ? h1 : h2)
+                            + "\",[^}]*\"alive\":true";
+                    assertTrue(Pattern.compile(rank).matcher(json.out()).find(), rank + " in " + json.all());
+                }
+                Result local = mpilens(env, "jobs");
+                assertTrue(!local.out().contains(id), "without --hosts the launch host knows no rank of it:\n" + local.all());
+
+                Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                assertEquals(0, hostinfo.code(), hostinfo.all());
+                hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
+                hasLine(hostinfo, "\\+- " + h2 + " -+ UP -\\+");
+                hasLine(hostinfo, "\\| daemon  orted pid \\d+ +\\|");
+                String[] hostOf = {h1, h1, h2, h2};
+                List<String> lines = hostinfo.out().lines().toList();
+                for (int r = 0; r < 4; r++) {
+                    int rank = r;
+                    int box = lines.indexOf(lines.stream().filter(l -> l.startsWith("+- " + hostOf[rank] + " ")).findFirst().orElseThrow());
+                    int at = lines.indexOf(lines.stream().filter(l -> l.matches("\\| rank " + rank + " +pid \\d+ +OK +answered +\\|"))
+                            .findFirst().orElseThrow(() -> new AssertionError("rank " + rank + " OK in:\n" + hostinfo.all())));
+                    assertTrue(at > box && lines.subList(box + 1, at).stream().noneMatch(l -> l.startsWith("+- ")),
+                            "rank " + r + " in " + hostOf[r] + "'s box:\n" + hostinfo.all());
+                }
+
+                // handles do not travel yet: cominfo across hosts says so rather than "no rank could be read"
+                Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
+                assertEquals(0, cominfo.code(), cominfo.all());
+                hasLine(cominfo, Pattern.quote("(no communicator known: other hosts' collectors send no handles yet)"));
+
+                hosts.freeze(h2);
+                long start = System.nanoTime();
+                Result frozen = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                hosts.thaw(h2);
+                assertEquals(MpiLensCli.EXIT_UNREADABLE, frozen.code(), frozen.all());
+                assertTrue(took.compareTo(Duration.ofSeconds(40)) < 0, "bounded by the deadline rule, took " + took);
+                hasLine(frozen, "\\+- " + h1 + " -+ UP -\\+");
+                hasLine(frozen, "\\+- " + h2 + " -+ UNKNOWN -\\+");
+                for (int r : new int[] {0, 1}) hasLine(frozen, "\\| rank " + r + " +pid \\d+ +OK .*");
+                for (int r : new int[] {2, 3}) hasLine(frozen, "\\| rank " + r + " +pid \\? +UNAVAILABLE +no report: the collector on .*");
+                assertTrue(frozen.err().contains("host " + h2 + ": its collector did not answer within the deadline"), frozen.all());
+
+                job.release("ready");
+                assertEquals(0, job.waitFor(Duration.ofSeconds(90)), job.tail());
+                Result after = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                assertEquals(0, after.code(), after.all());
+                for (int r = 0; r < 4; r++) hasLine(after, "\\| rank " + r + " +pid \\d+ +FINALIZED +finalized MPI, then exited +\\|");
+            }
+        }
+    }
+}
