@@ -6,8 +6,8 @@ import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.ProcessState;
-import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.MemberCell;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,19 +41,9 @@ public final class CommunicatorBoxes {
     private static Box box(JobView job, CommunicatorView c, Map<String, String> labelOf) {
         List<Box.Cell> cells = new ArrayList<>();
         for (int m : c.members()) {
-            // the incarnation that is the member: a replacement (REBUILD) where the model says so
-            RankStatus st = job.model().member(c, m).orElse(null);
-            ProcessState s = st == null ? ProcessState.UNAVAILABLE : st.state();
-            Integer epoch = c.epochs().get(m);
-            String where = st == null ? " \u2014 not read" : " \u2014 pid " + st.pid() + " on " + st.host()
-                    + (s == ProcessState.OK && epoch == null ? "" : " \u2014 " + st.evidence());
-            String label = epoch == null || st == null ? "r" + m : m + " \u2190 pid " + st.pid() + ", epoch " + epoch;
-            // a failed member whose replacement is not a member of this one: where the replacement is now
-            RankStatus next = epoch == null && s == ProcessState.FAILED ? job.model().replacement(m).orElse(null) : null;
-            String detail = next == null ? s.name() : s.name() + " \u2192 epoch " + next.epoch() + " " + next.state();
-            String replaced = next == null ? "" : "\nreplaced by pid " + next.pid() + ", epoch " + next.epoch() + " (" + next.state() + ")";
-            cells.add(new Box.Cell(label, detail, StatePalette.fill(s),
-                    "rank " + m + (epoch == null ? "" : " epoch " + epoch) + ": " + s + where + replaced));
+            // a replacement (REBUILD) is marked by the same rule as in the SVG (MemberCell)
+            MemberCell cell = MemberCell.of(job.model(), c, m);
+            cells.add(new Box.Cell(cell.label(), cell.detail(), StatePalette.fill(cell.state()), cell.tooltip()));
         }
         Map<Integer, HandleInfo> handles = handles(job, c);
         HandleInfo any = handles.isEmpty() ? null : handles.values().iterator().next();

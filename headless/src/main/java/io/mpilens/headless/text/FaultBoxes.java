@@ -71,13 +71,7 @@ public final class FaultBoxes {
                 body.add(paint("FAILED  on ranks " + ranks(m.failedOn(c.key())) + " (transport closed: nothing can be sent)", RED));
             }
             if (c.parent() != null) body.add("from    " + labels.getOrDefault(c.parent(), c.parent()));
-            for (String r : c.recoveredBy()) {
-                if (!c.rebuiltBy().contains(r)) body.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
-            }
-            if (c.rebuilt()) {
-                body.add("rebuilt with replacements as " + String.join(", ",
-                        c.rebuiltBy().stream().map(k -> labels.getOrDefault(k, k)).toList()));
-            }
+            body.addAll(recoveryLines(c, labels));
             c.epochs().forEach((r, e) -> m.member(c, r).ifPresent(s -> body.add("replaced " + r + " <- pid " + s.pid()
                     + ", epoch " + e + " (" + s.state() + ")")));
             body.addAll(recoveringLines(m.recovering(c.key())));
@@ -85,6 +79,22 @@ public final class FaultBoxes {
             String state = c.stateName();
             out.addAll(box(c.label(), paint(state, c.state() == CommState.OK ? GREEN
                     : c.state() == CommState.RECOVERED || c.state() == CommState.RECOVERING ? YELLOW : RED), state.length(), body));
+        }
+        return out;
+    }
+
+    /**
+     * {@code rebuilt as survivors without the failed members} per shrink that recovered it, and
+     * {@code rebuilt with replacements as merge(spawn(survivors)), rebuilt} when a REBUILD did.
+     */
+    static List<String> recoveryLines(CommunicatorView c, Map<String, String> labels) {
+        List<String> out = new ArrayList<>();
+        for (String r : c.recoveredBy()) {
+            if (!c.rebuiltBy().contains(r)) out.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+        }
+        if (c.rebuilt()) {
+            out.add("rebuilt with replacements as " + String.join(", ",
+                    c.rebuiltBy().stream().map(k -> labels.getOrDefault(k, k)).toList()));
         }
         return out;
     }

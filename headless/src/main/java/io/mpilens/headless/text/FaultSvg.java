@@ -17,7 +17,12 @@ import java.util.Map;
  * picture. One {@code <g class="communicator">} (or {@code "host"}) per box, with its state in
  * {@code data-state} and its colour on the box's frame; one {@code <g class="member">}
  * (or {@code "rank"}) per process, filled with its state's colour; a legend of every state.
- * Attributes carry the model's values so tools can read the picture back.
+ * Attributes carry the model's values so tools can read the picture back. After a REBUILD the
+ * cells carry the marks of {@link MemberCell} (a replacement: {@code 2 ← pid 4711, epoch 1},
+ * {@code data-epoch}, {@code data-pid}; a failed member replaced elsewhere: a second line
+ * {@code FAILED → epoch 1 OK}, {@code data-replaced-by-epoch}), the box its state as users read it
+ * ({@code RECOVERED (rebuilt)}, {@link CommunicatorView#stateName()}) and the lineage and
+ * {@code RECOVERING} calls as the text boxes word them.
  */
 public final class FaultSvg {
     private static final int WIDTH = 820;
@@ -25,7 +30,12 @@ public final class FaultSvg {
     private static final int CELL = 44;
     private static final int CELL_GAP = 6;
     private static final int LINE = 16;
-    private static final int PER_ROW = (WIDTH - 2 * MARGIN - 20) / (CELL + CELL_GAP);
+    /** Width of a character of the 12 px monospace font, rounded up. */
+    private static final int CHAR = 8;
+
+    /** A process cell: its text, a second line when its state says more ({@code FAILED → epoch 1 OK}), its tooltip. */
+    private record Cell(int rank, String label, String detail, ProcessState state, String tooltip, String attrs) {
+    }
 
     private FaultSvg() {
     }
@@ -66,15 +76,15 @@ public final class FaultSvg {
     public static String cominfo(JobModel m) {
         Map<String, String> labels = new HashMap<>();
         for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
-        Map<Integer, ProcessState> states = new HashMap<>();
-        for (RankStatus r : m.processes()) states.put(r.rank(), r.state());
         Svg svg = new Svg();
-        int y = svg.title("cominfo  job " + m.job() + "  " + m.processes().size() + " ranks  " + m.at());
+        int y = svg.title("cominfo  job " + m.job() + "  " + m.processes().stream().mapToInt(RankStatus::rank).distinct().count()
+                + " ranks  " + m.at());
         for (CommunicatorView c : m.communicators()) {
             StringBuilder attrs = new StringBuilder();
             List<String> lines = new java.util.ArrayList<>();
             if (c.parent() != null) lines.add("from " + labels.getOrDefault(c.parent(), c.parent()));
-            for (String r : c.recoveredBy()) lines.add("rebuilt as " + labels.getOrDefault(r, r) + " without the failed members");
+            lines.addAll(FaultBoxes.recoveryLines(c, labels));
+            lines.addAll(FaultBoxes.recoveringLines(m.recovering(c.key())));
             if (!c.unavailable().isEmpty()) lines.add("suspect " + c.unavailable() + " (no answer in time, not known dead)");
             if (!c.raisedOn().isEmpty()) lines.add("MPI exceptions raised on ranks " + c.raisedOn());
             if (!m.failedOn(c.key()).isEmpty()) lines.add("FAILED on ranks " + m.failedOn(c.key()) + " (transport closed)");
@@ -85,8 +95,24 @@ public final class FaultSvg {
             }
             attrs.append(" data-key=\"").append(esc(c.key())).append('"');
             if (c.parent() != null) attrs.append(" data-parent=\"").append(esc(c.parent())).append('"');
-            y = svg.box("communicator", c.label(), c.state().name(), colour(c.state()), attrs.toString(), y,
-                    c.members(), r -> states.getOrDefault(r, ProcessState.UNAVAILABLE), r -> Integer.toString(r), "member", lines);
+            List<Cell> cells = new java.util.ArrayList<>();
+            for (int r : c.members()) {
+                // a replacement's marks (REBUILD): the rule the Eclipse view's cells follow
+                MemberCell mc = MemberCell.of(m, c, r);
+                StringBuilder a = new StringBuilder();
+                if (mc.epoch() != null) {
+                    a.append(" data-epoch=\"").append(mc.epoch()).append('"');
+                    m.member(c, r).ifPresent(st -> a.append(" data-pid=\"").append(st.pid()).append('"'));
+                }
+                if (mc.replacement() != null) {
+                    a.append(" data-replaced-by-epoch=\"").append(mc.replacement().epoch()).append("\" data-replaced-by-pid=\"")
+                            .append(mc.replacement().pid()).append('"');
+                }
+                cells.add(new Cell(r, mc.label(), mc.detail().equals(mc.state().name()) ? null : mc.detail(), mc.state(),
+                        mc.tooltip(), a.toString()));
+            }
+            y = svg.box("communicator", c.label(), c.state().name(), c.stateName(), colour(c.state()), attrs.toString(), y,
+                    cells, "member", lines);
         }
         if (m.communicators().isEmpty()) y = svg.text(MARGIN, y + LINE, "(no communicator known: no rank could be read yet)", "note");
         y = svg.legend(y, true);
@@ -100,11 +126,12 @@ public final class FaultSvg {
         for (HostView h : m.hosts()) {
             List<String> lines = new java.util.ArrayList<>();
             for (HostView.Daemon d : h.daemons()) lines.add("daemon " + d.command() + " pid " + d.pid() + (d.alive() ? "" : "  GONE"));
-            Map<Integer, RankStatus> byRank = new HashMap<>();
-            for (RankStatus r : h.ranks()) byRank.put(r.rank(), r);
-            y = svg.box("host", h.host(), h.state().name(), colour(h.state()), "", y,
-                    h.ranks().stream().map(RankStatus::rank).toList(), r -> byRank.get(r).state(),
-                    r -> (r < 0 ? "?" : Integer.toString(r)), "rank", lines);
+            List<Cell> cells = new java.util.ArrayList<>();
+            for (RankStatus r : h.ranks()) {
+                String name = r.rank() < 0 ? "?" : Integer.toString(r.rank());
+                cells.add(new Cell(r.rank(), name, null, r.state(), "rank " + name + ": " + r.state().name(), ""));
+            }
+            y = svg.box("host", h.host(), h.state().name(), h.state().name(), colour(h.state()), "", y, cells, "rank", lines);
         }
         y = svg.legend(y, false);
         return svg.finish(y);
@@ -124,12 +151,19 @@ public final class FaultSvg {
             return y;
         }
 
-        int box(String cls, String label, String state, String frame, String attrs, int top, List<Integer> members,
-                java.util.function.IntFunction<ProcessState> stateOf, java.util.function.IntFunction<String> name,
-                String memberCls, List<String> lines) {
-            int rows = Math.max(1, (members.size() + PER_ROW - 1) / PER_ROW);
-            int height = 8 + LINE + 8 + rows * (CELL + CELL_GAP) + lines.size() * LINE + 6;
+        int box(String cls, String label, String state, String stateText, String frame, String attrs, int top,
+                List<Cell> cells, String memberCls, List<String> lines) {
             int w = WIDTH - 2 * MARGIN;
+            // cells as wide as the box's widest text needs ({@code 2 ← pid 4711, epoch 1}), at least CELL
+            int cellW = CELL;
+            for (Cell c : cells) {
+                int chars = Math.max(c.label().length(), c.detail() == null ? 0 : c.detail().length());
+                cellW = Math.max(cellW, chars * CHAR + 12);
+            }
+            cellW = Math.min(cellW, w - 20);
+            int perRow = Math.max(1, (w - 20 + CELL_GAP) / (cellW + CELL_GAP));
+            int rows = Math.max(1, (cells.size() + perRow - 1) / perRow);
+            int height = 8 + LINE + 8 + rows * (CELL + CELL_GAP) + lines.size() * LINE + 6;
             body.append("<g class=\"").append(cls).append("\" data-label=\"").append(esc(label))
                     .append("\" data-state=\"").append(state).append('"').append(attrs).append(">\n");
             body.append("<rect class=\"frame\" x=\"").append(MARGIN).append("\" y=\"").append(top).append("\" width=\"")
@@ -137,20 +171,23 @@ public final class FaultSvg {
                     .append(frame).append("\" stroke-width=\"3\"/>\n");
             text(MARGIN + 10, top + 8 + LINE - 4, label, "label");
             body.append("<text class=\"state\" x=\"").append(MARGIN + w - 10).append("\" y=\"").append(top + 8 + LINE - 4)
-                    .append("\" text-anchor=\"end\" fill=\"").append(frame).append("\">").append(state).append("</text>\n");
+                    .append("\" text-anchor=\"end\" fill=\"").append(frame).append("\">").append(esc(stateText)).append("</text>\n");
             int cy = top + 8 + LINE + 6;
-            for (int i = 0; i < members.size(); i++) {
-                int r = members.get(i);
-                ProcessState s = stateOf.apply(r);
-                int cx = MARGIN + 10 + (i % PER_ROW) * (CELL + CELL_GAP);
-                int ry = cy + (i / PER_ROW) * (CELL + CELL_GAP);
-                body.append("<g class=\"").append(memberCls).append("\" data-rank=\"").append(r).append("\" data-state=\"")
-                        .append(s.name()).append("\"><rect x=\"").append(cx).append("\" y=\"").append(ry)
-                        .append("\" width=\"").append(CELL).append("\" height=\"").append(CELL).append("\" rx=\"4\" fill=\"")
-                        .append(colour(s)).append("\"/><text x=\"").append(cx + CELL / 2).append("\" y=\"")
-                        .append(ry + CELL / 2 + 5).append("\" text-anchor=\"middle\">").append(esc(name.apply(r)))
-                        .append("</text><title>rank ").append(esc(name.apply(r))).append(": ").append(s.name())
-                        .append("</title></g>\n");
+            for (int i = 0; i < cells.size(); i++) {
+                Cell c = cells.get(i);
+                int cx = MARGIN + 10 + (i % perRow) * (cellW + CELL_GAP);
+                int ry = cy + (i / perRow) * (CELL + CELL_GAP);
+                body.append("<g class=\"").append(memberCls).append("\" data-rank=\"").append(c.rank()).append("\" data-state=\"")
+                        .append(c.state().name()).append('"').append(c.attrs()).append("><rect x=\"").append(cx)
+                        .append("\" y=\"").append(ry).append("\" width=\"").append(cellW).append("\" height=\"").append(CELL)
+                        .append("\" rx=\"4\" fill=\"").append(colour(c.state())).append("\"/><text class=\"name\" x=\"")
+                        .append(cx + cellW / 2).append("\" y=\"").append(c.detail() == null ? ry + CELL / 2 + 5 : ry + CELL / 2 - 3)
+                        .append("\" text-anchor=\"middle\">").append(esc(c.label())).append("</text>");
+                if (c.detail() != null) {
+                    body.append("<text class=\"detail\" x=\"").append(cx + cellW / 2).append("\" y=\"").append(ry + CELL / 2 + 13)
+                            .append("\" text-anchor=\"middle\">").append(esc(c.detail())).append("</text>");
+                }
+                body.append("<title>").append(esc(c.tooltip())).append("</title></g>\n");
             }
             int ly = cy + rows * (CELL + CELL_GAP) + LINE - 6;
             for (String l : lines) {
@@ -202,7 +239,7 @@ public final class FaultSvg {
                 case '<': b.append("&lt;"); break;
                 case '>': b.append("&gt;"); break;
                 case '"': b.append("&quot;"); break;
-                default: b.append(c < 0x20 && c != '\t' ? ' ' : c);
+                default: b.append(c < 0x20 && c != '\t' && c != '\n' ? ' ' : c);
             }
         }
         return b.toString();
