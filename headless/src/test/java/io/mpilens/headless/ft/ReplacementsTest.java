@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.api.model.HandleInfo;
-import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.testing.RebuildJob;
 import io.mpilens.headless.testing.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,48 +22,26 @@ import org.junit.jupiter.api.Test;
  * outside its own COMM_WORLD with a negative rank ({@code MPI_UNDEFINED}).
  */
 class ReplacementsTest {
-    private static final int U = -32766;
     private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
 
     static HandleInfo comm(int owner, long id, String call, long from, int[] members, int[] remote, String name) {
-        HandleInfo.Builder b = HandleInfo.builder(id, HandleKind.COMMUNICATOR).ownerRank(owner).creatingCall(call)
-                .size(members.length).members(members).derivedFrom(from).name(name);
-        if (remote != null) b.inter(true).remoteMembers(remote);
-        return b.build();
+        return RebuildJob.comm(owner, id, call, from, members, remote, name);
     }
 
     static HandleInfo world(int owner, int[] members) {
-        return HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(owner).name("MPI_COMM_WORLD").predefined(true)
-                .size(members.length).members(members).build();
+        return RebuildJob.world(owner, members);
     }
 
-    /** A survivor: COMM_WORLD, survivors (createGroup), spawn, merge(false), split by old rank ("rebuilt"). */
     private static ProcessSnapshot survivor(int r, boolean rebuilt) {
-        List<HandleInfo> hs = new ArrayList<>(List.of(world(r, new int[] {0, 1, 2, 3}),
-                comm(r, 9, "createGroup", 1, new int[] {0, 1, 3}, null, "survivors")));
-        if (rebuilt) {
-            hs.add(comm(r, 10, "spawn", 9, new int[] {0, 1, 3}, new int[] {U}, null));
-            hs.add(comm(r, 11, "merge", 10, new int[] {0, 1, 3, U}, null, null));
-            hs.add(comm(r, 12, "split", 11, new int[] {0, 1, U, 3}, null, "rebuilt"));
-        }
-        return new ProcessSnapshot(r, 4, 100 + r, "node1", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY, hs, List.of(), 0);
+        return RebuildJob.survivor(r, rebuilt, "rebuilt");
     }
 
-    /** The spawned JVM: its own COMM_WORLD of one, the parent intercommunicator, merge(true), split. */
     static ProcessSnapshot child(boolean initialized) {
-        List<HandleInfo> hs = new ArrayList<>();
-        if (initialized) {
-            hs.add(world(0, new int[] {0}));
-            hs.add(comm(0, 40, "getParent", 0, new int[] {0}, new int[] {U, U, U}, "MPI_COMM_PARENT"));
-            hs.add(comm(0, 41, "merge", 40, new int[] {U, U, U, 0}, null, null));
-            hs.add(comm(0, 42, "split", 41, new int[] {U, U, 0, U}, null, "rebuilt"));
-        }
-        return new ProcessSnapshot(initialized ? 0 : HandleInfo.UNKNOWN, 1, 500, "node1", "openmpi",
-                initialized ? MpiState.INITIALIZED : MpiState.NOT_INITIALIZED, 1, Snapshots.HEALTHY, hs, List.of(), 0);
+        return RebuildJob.child(initialized, "rebuilt");
     }
 
     static RankStatus status(int r, ProcessState s, long pid, ProcessSnapshot p) {
-        return new RankStatus(r, 0, pid, 99, "node1", "127.0.0.1:" + (4000 + pid), s, "test", 5, p);
+        return RebuildJob.status(r, s, pid, p);
     }
 
     static JobModel model(boolean rebuilt, ProcessState childState, ProcessSnapshot child, Timeline t) {
