@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Job;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -19,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One view of a job whose ranks run on two (simulated) hosts, from the launch host, where none of
- * them runs: {@code jobs} and {@code hostinfo} with {@code --hosts} start a collector on each host
- * through the ssh stand-in and merge what they report; a frozen host (every process stopped, ssh
+ * them runs: {@code jobs}, {@code hostinfo}, {@code cominfo} and {@code handles --job} with
+ * {@code --hosts} start a collector on each host through the ssh stand-in and merge what they
+ * report (the ranks' snapshots too: their communicators and handles); a frozen host (every process stopped, ssh
  * to it hangs) costs the deadline rule's time, and its ranks are {@code UNAVAILABLE}, not a hang.
  * Real Open MPI: 2 hosts x 2 ranks of {@code HangAfterFailure} with the agent.
  */
@@ -88,10 +93,37 @@ class JobsAcrossHostsTest {
                             "rank " + r + " in " + hostOf[r] + "'s box:\n" + hostinfo.all());
                 }
 
-                // handles do not travel yet: cominfo across hosts says so rather than "no rank could be read"
+                // the collectors send their ranks' snapshots: the communicators of ranks on both hosts
                 Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
                 assertEquals(0, cominfo.code(), cominfo.all());
-                hasLine(cominfo, Pattern.quote("(no communicator known: other hosts' collectors send no handles yet)"));
+                hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ OK -\\+");
+                assertTrue(cominfo.out().contains("| members 0-3 "), "all four ranks in MPI_COMM_WORLD:\n" + cominfo.all());
+                assertTrue(!cominfo.out().contains("no communicator known"), cominfo.all());
+
+                // handles of every rank, each decoded on its own host and read back here field by field
+                Result handles = mpilens(env, "handles", "--job", id, "--hosts", both, "--all", "--json");
+                assertEquals(0, handles.code(), handles.all());
+                List<ProcessSnapshot> read = SnapshotJsonReader.read(handles.out().strip());
+                assertEquals(List.of(0, 1, 2, 3), read.stream().map(ProcessSnapshot::rank).toList(), handles.all());
+                for (ProcessSnapshot p : read) {
+                    assertEquals(hostOf[p.rank()], p.host(), "rank " + p.rank() + "'s host");
+                    assertEquals("openmpi", p.binding());
+                    HandleInfo world = p.handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name())).findFirst()
+                            .orElseThrow(() -> new AssertionError("MPI_COMM_WORLD of rank " + p.rank() + " in " + handles.all()));
+                    assertEquals(HandleKind.COMMUNICATOR, world.kind());
+                    assertEquals(p.rank(), world.rank(), "rank " + p.rank() + " in its MPI_COMM_WORLD");
+                    assertEquals(4, world.size());
+                    assertTrue(world.predefined());
+                    assertEquals(List.of(0, 1, 2, 3), java.util.Arrays.stream(world.members()).boxed().toList());
+                }
+                assertTrue(Pattern.compile("\"address\":\"" + Pattern.quote(h2) + "/127\\.0\\.0\\.1:\\d+\"").matcher(handles.out()).find(),
+                        "a rank of " + h2 + " named by its host and address there:\n" + handles.all());
+                Result table = mpilens(env, "handles", "--job", id, "--hosts", both);
+                assertEquals(0, table.code(), table.all());
+                for (int r = 0; r < 4; r++) hasLine(table, "rank " + r + "/4 +pid \\d+ on " + hostOf[r] + " .*");
+                Result one = mpilens(env, "handles", "--job", id, "--hosts", both, "--ranks", "2", "--json");
+                assertEquals(0, one.code(), one.all());
+                assertEquals(List.of(2), SnapshotJsonReader.read(one.out().strip()).stream().map(ProcessSnapshot::rank).toList());
 
                 hosts.freeze(h2);
                 long start = System.nanoTime();
