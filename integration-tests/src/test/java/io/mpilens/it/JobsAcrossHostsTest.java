@@ -146,4 +146,43 @@ class JobsAcrossHostsTest {
             }
         }
     }
+
+    /**
+     * The threads' calls travel too ({@code collect --frames}): rank 2 (on the second host) killed,
+     * the survivors of both hosts in a barrier on MPI_COMM_WORLD that can never complete, as
+     * {@code calls --hosts} sees it from the launch host.
+     */
+    @Test
+    void callsOnTheLaunchHostSeeTheSurvivorsOfBothHostsStuckInTheBarrier() throws Exception {
+        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path control = SimulatedHostsTest.control("across-calls");
+        Path localJobs = control.resolve("launch-host-jobs");
+        try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
+            String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
+            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
+                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            try (Job job = Job.launch(SimulatedHostsTest.twoPerHost(hosts, "HangAfterFailure", control)
+                    .mpirunArgs("--mca orte_abort_on_non_zero_status 0").build())) {
+                job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+                String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+                Result json = mpilens(env, "jobs", "--hosts", both, "--json");
+                java.util.regex.Matcher m = Pattern.compile("\"rank\":2,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
+                assertTrue(m.find(), json.all());
+                // one PID namespace for all simulated hosts: the launch host can end rank 2's process
+                new ProcessBuilder("kill", "-9", m.group(1)).inheritIO().start().waitFor();
+                job.release("ready");
+                job.awaitLines(l -> l.contains("MPILENS-BARRIER "), 3, Tours.START);
+
+                String expected = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
+                long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+                Result calls;
+                do {
+                    calls = mpilens(env, "calls", "--job", id, "--hosts", both);
+                } while (!calls.out().lines().anyMatch(expected::equals) && System.nanoTime() < deadline);
+                hasLine(calls, Pattern.quote(expected));
+            }
+        }
+    }
 }
