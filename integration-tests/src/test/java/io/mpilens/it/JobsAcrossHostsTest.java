@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Job;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -19,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One view of a job whose ranks run on two (simulated) hosts, from the launch host, where none of
- * them runs: {@code jobs} and {@code hostinfo} with {@code --hosts} start a collector on each host
- * through the ssh stand-in and merge what they report; a frozen host (every process stopped, ssh
+ * them runs: {@code jobs}, {@code hostinfo}, {@code cominfo} and {@code handles --job} with
+ * {@code --hosts} start a collector on each host through the ssh stand-in and merge what they
+ * report (the ranks' snapshots too: their communicators and handles); a frozen host (every process stopped, ssh
  * to it hangs) costs the deadline rule's time, and its ranks are {@code UNAVAILABLE}, not a hang.
  * Real Open MPI: 2 hosts x 2 ranks of {@code HangAfterFailure} with the agent.
  */
@@ -88,10 +93,37 @@ class JobsAcrossHostsTest {
                             "rank " + r + " in " + hostOf[r] + "'s box:\n" + hostinfo.all());
                 }
 
-                // handles do not travel yet: cominfo across hosts says so rather than "no rank could be read"
+                // the collectors send their ranks' snapshots: the communicators of ranks on both hosts
                 Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
                 assertEquals(0, cominfo.code(), cominfo.all());
-                hasLine(cominfo, Pattern.quote("(no communicator known: other hosts' collectors send no handles yet)"));
+                hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ OK -\\+");
+                assertTrue(cominfo.out().contains("| members 0-3 "), "all four ranks in MPI_COMM_WORLD:\n" + cominfo.all());
+                assertTrue(!cominfo.out().contains("no communicator known"), cominfo.all());
+
+                // handles of every rank, each decoded on its own host and read back here field by field
+                Result handles = mpilens(env, "handles", "--job", id, "--hosts", both, "--all", "--json");
+                assertEquals(0, handles.code(), handles.all());
+                List<ProcessSnapshot> read = SnapshotJsonReader.read(handles.out().strip());
+                assertEquals(List.of(0, 1, 2, 3), read.stream().map(ProcessSnapshot::rank).toList(), handles.all());
+                for (ProcessSnapshot p : read) {
+                    assertEquals(hostOf[p.rank()], p.host(), "rank " + p.rank() + "'s host");
+                    assertEquals("openmpi", p.binding());
+                    HandleInfo world = p.handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name())).findFirst()
+                            .orElseThrow(() -> new AssertionError("MPI_COMM_WORLD of rank " + p.rank() + " in " + handles.all()));
+                    assertEquals(HandleKind.COMMUNICATOR, world.kind());
+                    assertEquals(p.rank(), world.rank(), "rank " + p.rank() + " in its MPI_COMM_WORLD");
+                    assertEquals(4, world.size());
+                    assertTrue(world.predefined());
+                    assertEquals(List.of(0, 1, 2, 3), java.util.Arrays.stream(world.members()).boxed().toList());
+                }
+                assertTrue(Pattern.compile("\"address\":\"" + Pattern.quote(h2) + "/127\\.0\\.0\\.1:\\d+\"").matcher(handles.out()).find(),
+                        "a rank of " + h2 + " named by its host and address there:\n" + handles.all());
+                Result table = mpilens(env, "handles", "--job", id, "--hosts", both);
+                assertEquals(0, table.code(), table.all());
+                for (int r = 0; r < 4; r++) hasLine(table, "rank " + r + "/4 +pid \\d+ on " + hostOf[r] + " .*");
+                Result one = mpilens(env, "handles", "--job", id, "--hosts", both, "--ranks", "2", "--json");
+                assertEquals(0, one.code(), one.all());
+                assertEquals(List.of(2), SnapshotJsonReader.read(one.out().strip()).stream().map(ProcessSnapshot::rank).toList());
 
                 hosts.freeze(h2);
                 long start = System.nanoTime();
@@ -111,6 +143,45 @@ class JobsAcrossHostsTest {
                 Result after = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, after.code(), after.all());
                 for (int r = 0; r < 4; r++) hasLine(after, "\\| rank " + r + " +pid \\d+ +FINALIZED +finalized MPI, then exited +\\|");
+            }
+        }
+    }
+
+    /**
+     * The threads' calls travel too ({@code collect --frames}): rank 2 (on the second host) killed,
+     * the survivors of both hosts in a barrier on MPI_COMM_WORLD that can never complete, as
+     * {@code calls --hosts} sees it from the launch host.
+     */
+    @Test
+    void callsOnTheLaunchHostSeeTheSurvivorsOfBothHostsStuckInTheBarrier() throws Exception {
+        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path control = SimulatedHostsTest.control("across-calls");
+        Path localJobs = control.resolve("launch-host-jobs");
+        try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
+            String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
+            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
+                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            try (Job job = Job.launch(SimulatedHostsTest.twoPerHost(hosts, "HangAfterFailure", control)
+                    .mpirunArgs("--mca orte_abort_on_non_zero_status 0").build())) {
+                job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+                String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+                Result json = mpilens(env, "jobs", "--hosts", both, "--json");
+                java.util.regex.Matcher m = Pattern.compile("\"rank\":2,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
+                assertTrue(m.find(), json.all());
+                // one PID namespace for all simulated hosts: the launch host can end rank 2's process
+                new ProcessBuilder("kill", "-9", m.group(1)).inheritIO().start().waitFor();
+                job.release("ready");
+                job.awaitLines(l -> l.contains("MPILENS-BARRIER "), 3, Tours.START);
+
+                String expected = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
+                long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+                Result calls;
+                do {
+                    calls = mpilens(env, "calls", "--job", id, "--hosts", both);
+                } while (!calls.out().lines().anyMatch(expected::equals) && System.nanoTime() < deadline);
+                hasLine(calls, Pattern.quote(expected));
             }
         }
     }

@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = {"Report this host's job records and a job's ranks here to a front end on another host.",
-            "Prints the records and, with --job, that job's ranks here (state by the deadline rule) and their"
-                + " launcher daemons, as JSON lines (schema " + CollectorReport.SCHEMA + ").",
+            "Prints the records and, with --job, that job's ranks here (state by the deadline rule, and the"
+                + " snapshot of each that answered: its handles), their launcher daemons and, with --frames, their"
+                + " threads' MPI calls, as JSON lines (schema " + CollectorReport.SCHEMA + ").",
             "Started on each host by 'mpilens jobs|hostinfo|cominfo|calls|watch --hosts H1,H2'; it reads only"
                 + " this user's private records and never listens on any port."},
         exitCodeListHeading = "Exit codes:%n",
@@ -38,12 +39,15 @@ final class CollectCommand implements Callable<Integer> {
             description = "Per rank, at most, as for cominfo (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
+    @Option(names = "--frames", description = "Also the MPI call each thread of the job's ranks here is inside (for 'calls').")
+    boolean frames;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try {
             CollectorReport r = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), job,
-                    HandleOutput.timeout(timeoutSeconds, spec));
+                    HandleOutput.timeout(timeoutSeconds, spec), frames);
             for (String line : CollectorJson.lines(r)) out.println(line);
             out.flush();
             return MpiLensCli.EXIT_OK;

@@ -1,7 +1,13 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.observe.CollectorReport;
+import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.LocalProcesses;
+import java.util.concurrent.CompletableFuture;
 import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.text.RankRanges;
 import java.io.PrintWriter;
@@ -55,9 +61,16 @@ final class HandlesCommand implements Callable<Integer> {
             + " --job only their JVMs are read).")
     String ranks;
 
+    @picocli.CommandLine.Mixin
+    HostsOption hostsOption;
+
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
+        HostCollectors collectors = target.job != null ? hostsOption.collectors(parent.env) : null;
+        // the other hosts' collectors read their ranks while this host's are read here
+        CompletableFuture<HostCollectors.Round> collecting = collectors == null ? null
+                : CompletableFuture.supplyAsync(() -> collectors.collect(target.job, timeout));
         java.util.Set<Integer> only = null;
         if (ranks != null) {
             try {
@@ -70,16 +83,20 @@ final class HandlesCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new java.util.ArrayList<>();
         JobTarget.Addresses addresses;
+        boolean localJob = collectors == null
+                || java.nio.file.Files.isDirectory(JobDirectory.forCurrentUser(parent.env).root().resolve(target.job));
         try {
-            addresses = JobTarget.addresses(target, parent.env, only, problems);
+            // with other hosts, their ranks are not this host's records: all of this host's are read, then filtered
+            addresses = localJob ? JobTarget.addresses(target, parent.env, collectors == null ? only : null, problems)
+                    : new JobTarget.Addresses(List.of(), java.util.Map.of());
         } catch (java.io.IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_USAGE;
         }
         for (String p : problems) err.println("mpilens: " + p);
         JobSnapshotter snapshotter = new JobSnapshotter(timeout, suspend).agentless(agentless);
-        JobSnapshotter.WithAgentless read = JobTarget.retryMoved(target, parent.env, snapshotter,
-                snapshotter.snapshotWithAgentless(addresses.toRead()), addresses.byRank());
+        JobSnapshotter.WithAgentless read = snapshotter.snapshotWithAgentless(addresses.toRead());
+        if (localJob) read = JobTarget.retryMoved(target, parent.env, snapshotter, read, addresses.byRank());
         if (!agentless) {
             for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
                 err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"
@@ -87,6 +104,13 @@ final class HandlesCommand implements Callable<Integer> {
             }
         }
         JobSnapshot job = addresses.placed(read.job());
+        if (collecting != null) {
+            job = withHosts(job, collecting.join());
+            if (!localJob && job.ranks().isEmpty() && job.failures().isEmpty()) {
+                err.println("mpilens: no job '" + target.job + "' on this host nor on " + String.join(", ", collectors.hosts()));
+                return MpiLensCli.EXIT_USAGE;
+            }
+        }
         List<io.mpilens.headless.agentless.AgentlessProcess> reduced = read.agentless();
         String notFound = null;
         if (only != null) {
@@ -107,6 +131,29 @@ final class HandlesCommand implements Callable<Integer> {
         int code = HandleOutput.reportFailures(job, err);
         if (notFound != null) err.println("mpilens: " + notFound);
         return problems.isEmpty() && notFound == null ? code : MpiLensCli.EXIT_UNREADABLE;
+    }
+
+    /**
+     * {@code job} plus the ranks the collectors on other hosts read there (each with the snapshot it
+     * decoded, under {@code HOST/ADDRESS}); a rank of theirs that did not answer and a host whose
+     * collector did not answer are failures.
+     */
+    static JobSnapshot withHosts(JobSnapshot job, HostCollectors.Round round) {
+        List<JobSnapshot.Rank> ranks = new java.util.ArrayList<>(job.ranks());
+        List<JobSnapshot.Failure> failures = new java.util.ArrayList<>(job.failures());
+        for (CollectorReport r : round.reports()) {
+            if (LocalProcesses.isLocal(r.host())) continue; // read here
+            for (RankStatus x : r.ranks()) {
+                String where = r.host() + "/" + x.address();
+                if (x.snapshot() != null) ranks.add(new JobSnapshot.Rank(where, x.snapshot()));
+                else failures.add(new JobSnapshot.Failure(where, "rank " + x.rank() + " on " + r.host() + ": " + x.state()
+                        + (x.evidence() == null ? "" : " (" + x.evidence() + ")")));
+            }
+        }
+        for (java.util.Map.Entry<String, String> e : round.unanswered().entrySet()) {
+            failures.add(new JobSnapshot.Failure("host " + e.getKey(), "host " + e.getKey() + ": " + e.getValue()));
+        }
+        return new JobSnapshot(ranks, failures);
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

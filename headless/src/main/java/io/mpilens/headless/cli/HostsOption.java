@@ -23,6 +23,7 @@ final class HostsOption {
         }
         if (h == null || h.isEmpty()) return null;
         String home = System.getProperty("mpilens.home");
-        return HostCollectors.of(h, env, home != null ? java.nio.file.Path.of(home, "mpilens").toString() : "mpilens");
+        return HostCollectors.of(h, env, home != null ? java.nio.file.Path.of(home, "mpilens").toString() : "mpilens",
+                io.mpilens.headless.json.CollectorJson::parse);
     }
 }

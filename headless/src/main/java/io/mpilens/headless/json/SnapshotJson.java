@@ -55,6 +55,14 @@ public final class SnapshotJson {
         return write(new JobSnapshot(ranks, List.of()));
     }
 
+    /**
+     * One process as an element of {@code processes} (no address), for other writers that carry
+     * snapshots ({@code CollectorJson}); {@link SnapshotJsonReader#process} reads it back.
+     */
+    public static void process(JsonWriter w, ProcessSnapshot p) {
+        process(w, p, null);
+    }
+
     private static void process(JsonWriter w, ProcessSnapshot p, String address) {
         w.beginObject();
         if (p.rank() >= 0) w.field("rank", p.rank());
@@ -81,25 +89,26 @@ public final class SnapshotJson {
         w.name("handles").beginArray();
         Map<Long, HandleInfo> byId = TypeMap.index(p);
         for (HandleInfo h : p.handles()) {
-            handle(w, h, true);
+            handle(w, h, true, p.rank());
             if (TypeMap.shownFor(h)) typeMap(w, TypeMap.of(h, p.binding(), byId));
             w.endObject();
         }
         w.endArray();
         w.name("released").beginArray();
         for (HandleInfo h : p.released()) {
-            handle(w, h, false);
+            handle(w, h, false, p.rank());
             w.endObject();
         }
         w.endArray();
         w.name("mpiErrors").beginArray();
-        for (MpiError e : p.errors()) mpiError(w, e);
+        for (MpiError e : p.errors()) mpiError(w, e, p.rank());
         w.endArray();
         w.endObject();
     }
 
-    private static void mpiError(JsonWriter w, MpiError e) {
+    private static void mpiError(JsonWriter w, MpiError e, int processRank) {
         w.beginObject();
+        if (e.rank() != processRank) rankOrNull(w, "rank", e.rank());
         optional(w, "call", e.call());
         ref(w, "handle", e.handleId());
         known(w, "peer", e.peer());
@@ -138,10 +147,12 @@ public final class SnapshotJson {
     }
 
     /** Opens the handle's object (the caller closes it). Kind-specific fields only for live handles: the history of released ones does not keep them. */
-    private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields) {
+    private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields, int processRank) {
         w.beginObject();
         w.field("id", Long.toString(h.id()));
         w.field("kind", h.kind().name());
+        // written only where it is not the process's rank (a row whose owner the agent could not tell)
+        if (h.ownerRank() != processRank) rankOrNull(w, "ownerRank", h.ownerRank());
         optional(w, "name", h.name());
         w.field("predefined", h.predefined());
         w.field("state", h.state().name());
@@ -252,6 +263,11 @@ public final class SnapshotJson {
         w.endObject();
     }
 
+    private static void rankOrNull(JsonWriter w, String name, int rank) {
+        if (rank == HandleInfo.UNKNOWN) w.field(name, (String) null);
+        else w.field(name, rank);
+    }
+
     private static void optional(JsonWriter w, String name, String v) {
         if (v != null) w.field(name, v);
     }
@@ -299,6 +315,10 @@ public final class SnapshotJson {
                     w.beginObject().field("unrecorded", true).endObject();
             }
         }
+        w.endArray();
+        // what the shapes above do not tell apart (int or long, an empty array's element type, an empty value)
+        w.name("typeArgumentKinds").beginArray();
+        for (TypeArgument a : args) w.value(a.kind().name() + (a.values().length == 0 ? ":empty" : ""));
         w.endArray();
     }
 

@@ -6,6 +6,7 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,12 +25,22 @@ import java.util.TreeSet;
  *
  * <p>On the wire ({@code json.CollectorJson} writes it): JSON lines, one flat object each, its
  * {@value #KIND} first: {@code collector} (schema, host, job), {@code record} (a job record's fields as
- * the agent writes them, plus {@code running} and {@code file}), {@code rank}, {@code daemon}, {@code refused}.
+ * the agent writes them, plus {@code running} and {@code file}), {@code rank}, {@code daemon}, {@code refused};
+ * and two that nest: {@code snapshot} (right after the {@code rank} line of a rank that answered: its
+ * {@code ProcessSnapshot} as an element of {@code mpilens/1}'s {@code processes}) and {@code frames}
+ * (a rank's thread frames, when asked for).
  */
 public record CollectorReport(String host, String job, List<Record> records, List<RankStatus> ranks,
-                              List<HostView.Daemon> daemons, List<String> refused) {
+                              List<HostView.Daemon> daemons, List<String> refused,
+                              Map<Integer, List<BindingFrame>> frames) {
     public static final String SCHEMA = "mpilens-collect/1";
     public static final String KIND = "kind";
+
+    /** A report without thread frames (none asked for). */
+    public CollectorReport(String host, String job, List<Record> records, List<RankStatus> ranks,
+                           List<HostView.Daemon> daemons, List<String> refused) {
+        this(host, job, records, ranks, daemons, refused, Map.of());
+    }
 
     /** A job record of the collector's host and whether its process still runs there (null: cannot tell). */
     public record Record(JobRecord record, Boolean running) {
@@ -40,6 +51,16 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
      * read once by {@link JobObserver} (nothing when the job has no record here) and their daemons.
      */
     public static CollectorReport collect(JobDirectory dir, String jobId, Duration timeout) throws IOException {
+        return collect(dir, jobId, timeout, false);
+    }
+
+    /**
+     * The same, each answered rank with its snapshot ({@link RankStatus#snapshot()}, decoded here)
+     * and with {@code frames} also the MPI call each of its threads is inside (each thread suspended
+     * only while its frames are read, as {@code calls} without {@code --suspend}).
+     */
+    public static CollectorReport collect(JobDirectory dir, String jobId, Duration timeout, boolean frames) throws IOException {
+        Map<Integer, List<BindingFrame>> threadFrames = Map.of();
         List<Record> records = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         List<RankStatus> ranks = new ArrayList<>();
@@ -50,11 +71,13 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
             refused.addAll(j.refused());
         }
         if (jobId != null && !records.isEmpty()) {
-            JobModel m = JobObserver.forJob(dir, jobId, timeout).observe();
+            JobObserver o = JobObserver.forJob(dir, jobId, timeout);
+            if (frames) o.withFrames(false);
+            JobModel m = o.observe();
+            if (frames) threadFrames = o.frames();
             TreeSet<Long> parents = new TreeSet<>();
             for (RankStatus r : m.processes()) {
-                ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), r.address(), r.state(),
-                        r.evidence(), r.answerMillis(), null));
+                ranks.add(r);
                 if (r.parentPid() > 0) parents.add(r.parentPid());
             }
             for (long p : parents) {
@@ -62,18 +85,34 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
                 if (d != null) daemons.add(d);
             }
         }
-        return new CollectorReport(HostName.local(), jobId, records, ranks, daemons, refused);
+        return new CollectorReport(HostName.local(), jobId, records, ranks, daemons, refused, threadFrames);
+    }
+
+    /**
+     * The lines that nest objects ({@code snapshot}, {@code frames}: {@code json.CollectorJson} reads
+     * them, a layer above this one): one such line read into the report being built, false when
+     * {@code line} is not one of them.
+     */
+    public interface NestedLines {
+        boolean read(String line, List<RankStatus> ranks, Map<Integer, List<BindingFrame>> frames) throws IOException;
     }
 
     /** Reads a collector's lines; fails naming the first line it cannot read. */
-    public static CollectorReport parse(List<String> lines) throws IOException {
+    public static CollectorReport parse(List<String> lines, NestedLines nested) throws IOException {
         String host = null, job = null;
         List<Record> records = new ArrayList<>();
         List<RankStatus> ranks = new ArrayList<>();
         List<HostView.Daemon> daemons = new ArrayList<>();
         List<String> refused = new ArrayList<>();
+        Map<Integer, List<BindingFrame>> frames = new java.util.HashMap<>();
         for (String line : lines) {
             if (line.isBlank()) continue;
+            // nested objects: not for the flat reader (their own "kind" fields would shadow the line's)
+            try {
+                if (nested.read(line, ranks, frames)) continue;
+            } catch (IOException | RuntimeException e) {
+                throw new IOException("not a collector line (" + e.getMessage() + "): " + cut(line), e);
+            }
             Map<String, String> f = JobDirectory.flatFields(line);
             try {
                 switch (String.valueOf(f.get(KIND))) {
@@ -103,7 +142,7 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
         }
         if (host == null) throw new IOException("no collector line in its output" + (lines.isEmpty() ? " (it printed nothing)"
                 : ": " + cut(lines.get(0))));
-        return new CollectorReport(host, job, records, ranks, daemons, refused);
+        return new CollectorReport(host, job, records, ranks, daemons, refused, Map.copyOf(frames));
     }
 
     private static String cut(String line) {

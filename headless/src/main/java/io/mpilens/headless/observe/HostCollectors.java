@@ -38,7 +38,10 @@ public final class HostCollectors {
     private final List<String> remote;
     private Duration skew = Duration.ZERO;
 
-    private HostCollectors(List<String> hosts, List<String> ssh, List<String> remote) {
+    private final Parser parser;
+
+    private HostCollectors(List<String> hosts, List<String> ssh, List<String> remote, Parser parser) {
+        this.parser = parser;
         this.hosts = List.copyOf(hosts);
         this.ssh = List.copyOf(ssh);
         this.remote = List.copyOf(remote);
@@ -48,12 +51,17 @@ public final class HostCollectors {
      * Collectors on {@code hosts}, through {@value #SSH_ENV} (default {@code ssh}) running
      * {@value #REMOTE_ENV} (default {@code defaultRemote}) there; words split at spaces.
      */
-    public static HostCollectors of(List<String> hosts, Map<String, String> env, String defaultRemote) {
+    /** How a collector's output is read ({@code json.CollectorJson::parse}). */
+    public interface Parser {
+        CollectorReport parse(List<String> lines) throws IOException;
+    }
+
+    public static HostCollectors of(List<String> hosts, Map<String, String> env, String defaultRemote, Parser parser) {
         for (String h : hosts) {
             if (!SAFE_WORD.matcher(h).matches() || h.startsWith("-")) throw new IllegalArgumentException("'" + h + "' is not a host name");
         }
         return new HostCollectors(hosts, words(env.getOrDefault(SSH_ENV, "ssh")),
-                words(env.getOrDefault(REMOTE_ENV, defaultRemote)));
+                words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
     }
 
     private static List<String> words(String s) {
@@ -70,6 +78,11 @@ public final class HostCollectors {
 
     /** Every host's collector once, for one job ({@code jobId}) or the records of all ({@code null}). */
     public Round collect(String jobId, Duration timeout) {
+        return collect(jobId, timeout, false);
+    }
+
+    /** The same; {@code frames}: also each rank's thread frames ({@code collect --frames}). */
+    public Round collect(String jobId, Duration timeout, boolean frames) {
         if (jobId != null && !SAFE_WORD.matcher(jobId).matches()) throw new IllegalArgumentException("'" + jobId + "' is not a job id");
         long start = System.nanoTime();
         Map<String, Call> calls = new LinkedHashMap<>();
@@ -79,8 +92,9 @@ public final class HostCollectors {
             cmd.addAll(remote);
             cmd.add("collect");
             if (jobId != null) cmd.addAll(List.of("--job", jobId));
+            if (jobId != null && frames) cmd.add("--frames");
             cmd.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
-            calls.put(h, new Call(h, cmd, start));
+            calls.put(h, new Call(h, cmd, start, parser));
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
@@ -132,7 +146,7 @@ public final class HostCollectors {
         volatile long answeredNanos = -1;
         volatile Process process;
 
-        Call(String host, List<String> cmd, long start) {
+        Call(String host, List<String> cmd, long start, Parser parser) {
             this.host = host;
             Thread t = new Thread(() -> {
                 try {
@@ -152,7 +166,7 @@ public final class HostCollectors {
                         throw new IOException("its collector failed (exit code " + code + " of '" + String.join(" ", cmd) + "')"
                                 + (why.isEmpty() ? "" : ": " + lastLine(why)));
                     }
-                    result.complete(CollectorReport.parse(out.lines().toList()));
+                    result.complete(parser.parse(out.lines().toList()));
                 } catch (Throwable e) {
                     answeredNanos = System.nanoTime() - start;
                     result.completeExceptionally(e);

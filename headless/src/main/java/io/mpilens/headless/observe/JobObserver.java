@@ -121,7 +121,7 @@ public final class JobObserver {
     /** One round: every rank read once (within the deadline rule), the model rebuilt. */
     public JobModel observe() throws IOException {
         CompletableFuture<HostCollectors.Round> collecting = hosts == null || jobId == null ? null
-                : CompletableFuture.supplyAsync(() -> hosts.collect(jobId, timeout));
+                : CompletableFuture.supplyAsync(() -> hosts.collect(jobId, timeout, readFrames));
         List<Target> targets = targets();
         Map<String, Attempt> byAddress = new LinkedHashMap<>();
         long start = System.nanoTime();
@@ -219,6 +219,11 @@ public final class JobObserver {
             if (LocalProcesses.isLocal(r.host())) continue; // this host's ranks were read here
             for (CollectorReport.Record x : r.records()) if (!x.record().spawned()) size = Math.max(size, x.record().size());
             ranks.addAll(r.ranks());
+            // the snapshots the collector decoded there: shown like the ones read here
+            for (RankStatus x : r.ranks()) {
+                if (x.snapshot() != null && x.rank() >= 0 && x.snapshot().rank() == x.rank()) views.put(x.rank(), x.snapshot());
+            }
+            if (readFrames) frames.putAll(r.frames());
             for (HostView.Daemon d : r.daemons()) remoteDaemons.put(r.host() + "/" + d.pid(), d);
             for (String why : r.refused()) remoteProblems.add("on " + r.host() + ": " + why);
         }

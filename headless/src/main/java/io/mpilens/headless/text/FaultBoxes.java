@@ -47,10 +47,7 @@ public final class FaultBoxes {
         Map<String, String> labels = new HashMap<>();
         for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
         out.add(header(m, (int) m.processes().stream().mapToInt(RankStatus::rank).distinct().count(), "rank"));
-        // a rank another host's collector read answered without its handles (collectors send no snapshot yet)
-        boolean elsewhere = m.processes().stream().anyMatch(r -> r.answerMillis() >= 0 && r.snapshot() == null);
-        if (m.communicators().isEmpty()) out.add(elsewhere
-                ? "(no communicator known: other hosts' collectors send no handles yet)" : "(no communicator known: no rank could be read yet)");
+        if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
         List<Integer> untracked = requestsUntracked(m);
         if (!untracked.isEmpty()) {
             out.add(cut("requests not tracked on ranks " + ranks(untracked)

@@ -1,10 +1,13 @@
 package io.mpilens.headless.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobRecord;
@@ -13,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A collector's report survives the wire: what {@code collect} prints is what the front end reads back. */
@@ -35,14 +39,40 @@ class CollectorJsonTest {
         List<String> lines = CollectorJson.lines(written);
         assertEquals(6, lines.size(), String.join("\n", lines));
         for (String l : lines) assertTrue(l.startsWith("{\"kind\":\"") && !l.contains("\n"), l);
-        assertEquals(written, CollectorReport.parse(lines));
+        assertEquals(written, CollectorJson.parse(lines));
+    }
+
+    @Test
+    void snapshotsAndThreadFramesTravelWithTheirRanks() throws IOException {
+        ProcessSnapshot ring = io.mpilens.headless.testing.Snapshots.ring();
+        BindingFrame barrier = new BindingFrame("main", "mpi.Intracomm", "barrier", "mpi.Intracomm", 0x7f3a00c0L,
+                java.util.Arrays.asList(7, null), null, null, 1L, null, 1L);
+        BindingFrame waitAll = new BindingFrame("worker \"2\"", "mpi.Request", "waitAll", null, null, List.of(),
+                "MPI_COMM_WORLD", List.of(0, 2), null,
+                java.util.Arrays.asList(new BindingFrame.Element(5L, null), new BindingFrame.Element(null, null)), null);
+        CollectorReport written = new CollectorReport("sim2", "j",
+                List.of(), List.of(new RankStatus(0, 0, 4242, 7372, "sim2", "127.0.0.1:4000", ProcessState.OK, null, 12, ring),
+                        new RankStatus(1, 0, 4243, 7372, "sim2", "127.0.0.1:4001", ProcessState.UNAVAILABLE, "no answer", -1, null)),
+                List.of(), List.of(), Map.of(0, List.of(barrier, waitAll), 1, List.of()));
+        List<String> lines = CollectorJson.lines(written);
+        assertEquals(List.of("collector", "rank", "snapshot", "rank", "frames", "frames"),
+                lines.stream().map(l -> l.substring(9, l.indexOf('"', 9))).toList(), String.join("\n", lines));
+        CollectorReport read = CollectorJson.parse(lines);
+        assertEquals(written.frames(), read.frames());
+        assertEquals(2, read.ranks().size());
+        SnapshotJsonRoundTripTest.assertSame(List.of(ring), List.of(read.ranks().get(0).snapshot()));
+        assertNull(read.ranks().get(1).snapshot());
+        RankStatus r = read.ranks().get(0);
+        assertEquals(written.ranks().get(0), new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), r.address(),
+                r.state(), r.evidence(), r.answerMillis(), ring));
+        assertEquals(written.ranks().get(1), read.ranks().get(1));
     }
 
     @Test
     void outputThatIsNoReportSaysWhatItSaw() {
-        IOException e = assertThrows(IOException.class, () -> CollectorReport.parse(List.of("bash: mpilens: command not found")));
+        IOException e = assertThrows(IOException.class, () -> CollectorJson.parse(List.of("bash: mpilens: command not found")));
         assertTrue(e.getMessage().contains("command not found"), e.getMessage());
-        IOException v = assertThrows(IOException.class, () -> CollectorReport.parse(
+        IOException v = assertThrows(IOException.class, () -> CollectorJson.parse(
                 List.of("{\"kind\":\"collector\",\"schema\":\"mpilens-collect/9\",\"host\":\"h\",\"job\":null}")));
         assertTrue(v.getMessage().contains("expected mpilens-collect/1"), v.getMessage());
     }
