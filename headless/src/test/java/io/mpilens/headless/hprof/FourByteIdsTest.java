@@ -52,7 +52,7 @@ class FourByteIdsTest {
         List<ProcessSnapshot> rewritten = HeapDumps.read(narrow);
         assertEquals(1, original.size());
         assertTrue(original.get(0).handles().size() >= 4, original.toString());
-        SameSnapshots.assertSame(original, rewritten);
+        io.mpilens.headless.testing.SameSnapshots.assertSame(original, rewritten);
     }
 
     @Test

@@ -44,8 +44,8 @@ class HeapDumpSnapshotTest {
             }
 
             List<ProcessSnapshot> fromDump = HeapDumps.read(plain);
-            SameSnapshots.assertSame(liveSnapshot, fromDump);
-            SameSnapshots.assertSame(liveSnapshot, HeapDumps.read(gzip));
+            io.mpilens.headless.testing.SameSnapshots.assertSame(liveSnapshot, fromDump);
+            io.mpilens.headless.testing.SameSnapshots.assertSame(liveSnapshot, HeapDumps.read(gzip));
 
             ProcessSnapshot rank1 = fromDump.get(0);
             assertEquals(1, rank1.rank());
@@ -97,7 +97,7 @@ class HeapDumpSnapshotTest {
         }
         try (HprofTargetReader reader = HprofTargetReader.open(dump)) {
             assertTrue(reader.stoppedEarly(), "the first pass read the whole dump although the registry was found");
-            SameSnapshots.assertSame(whole, HeapDumps.decode(reader));
+            io.mpilens.headless.testing.SameSnapshots.assertSame(whole, HeapDumps.decode(reader));
             assertTrue(reader.stoppedEarly(), "decoding the registry needed nothing beyond it");
             // a class the registry does not need: its name may come later, so the rest is read
             assertFalse(reader.classesNamed("java.lang.Thread").isEmpty());
@@ -145,7 +145,7 @@ class HeapDumpSnapshotTest {
                 return out;
             }
         });
-        SameSnapshots.assertSame(oneThread, twoThreads);
+        io.mpilens.headless.testing.SameSnapshots.assertSame(oneThread, twoThreads);
     }
 
     /** Runs with the first pass on this many threads, from any size of dump. */

@@ -16,6 +16,7 @@ import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.testing.RegistryTarget;
+import io.mpilens.headless.testing.SameSnapshots;
 import io.mpilens.headless.testing.Snapshots;
 import io.mpilens.headless.testing.TargetJvm;
 import java.io.IOException;
@@ -46,7 +47,7 @@ class SnapshotJsonRoundTripTest {
         assertFalse(live.isEmpty());
         assertFalse(live.get(0).handles().isEmpty());
         assertFalse(live.get(0).released().isEmpty());
-        assertSame(live, roundTrip(live));
+        SameSnapshots.assertSame(live, roundTrip(live));
     }
 
     @Test
@@ -105,33 +106,10 @@ class SnapshotJsonRoundTripTest {
                 MpiState.NOT_INITIALIZED, 1, null, List.of(HandleInfo.builder(5, HandleKind.DATATYPE).build()), List.of(), 0);
         // in the order the writer puts them: by rank, unknown last
         List<ProcessSnapshot> written = List.of(Snapshots.ring(), all, bare);
-        assertSame(written, roundTrip(written));
+        SameSnapshots.assertSame(written, roundTrip(written));
     }
 
     private static List<ProcessSnapshot> roundTrip(List<ProcessSnapshot> processes) throws IOException {
         return SnapshotJsonReader.read(SnapshotJson.write(processes));
-    }
-
-    static void assertSame(List<ProcessSnapshot> expected, List<ProcessSnapshot> actual) {
-        assertEquals(expected.size(), actual.size(), "processes");
-        for (int i = 0; i < expected.size(); i++) {
-            ProcessSnapshot a = expected.get(i), b = actual.get(i);
-            String p = "process " + i + " (rank " + a.rank() + "): ";
-            assertEquals(a.rank(), b.rank(), p + "rank");
-            assertEquals(a.worldSize(), b.worldSize(), p + "worldSize");
-            assertEquals(a.pid(), b.pid(), p + "pid");
-            assertEquals(a.host(), b.host(), p + "host");
-            assertEquals(a.binding(), b.binding(), p + "binding");
-            assertEquals(a.mpiState(), b.mpiState(), p + "mpiState");
-            assertEquals(a.layoutVersion(), b.layoutVersion(), p + "layoutVersion");
-            assertEquals(a.agentHealth(), b.agentHealth(), p + "agentHealth");
-            assertEquals(a.tornRows(), b.tornRows(), p + "tornRows");
-            assertEquals(a.handles().size(), b.handles().size(), p + "handles");
-            for (int h = 0; h < a.handles().size(); h++) {
-                assertEquals(a.handles().get(h), b.handles().get(h), p + "handle " + a.handles().get(h));
-            }
-            assertEquals(a.released(), b.released(), p + "released");
-            assertEquals(a.errors(), b.errors(), p + "mpiErrors");
-        }
     }
 }

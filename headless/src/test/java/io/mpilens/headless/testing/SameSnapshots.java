@@ -1,19 +1,23 @@
-package io.mpilens.headless.hprof;
+package io.mpilens.headless.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mpilens.api.model.ProcessSnapshot;
 import java.util.List;
 
-/** Two readings of the same moment must agree in every field a user can see. */
-final class SameSnapshots {
+/**
+ * Two readings of the same moment (live and from a heap dump, a dump and its rewrite, a snapshot
+ * and its JSON read back) must agree in every field a user can see; handle by handle, so a
+ * failure names the handle.
+ */
+public final class SameSnapshots {
     private SameSnapshots() {
     }
 
-    static void assertSame(List<ProcessSnapshot> live, List<ProcessSnapshot> dump) {
-        assertEquals(live.size(), dump.size(), "processes");
-        for (int i = 0; i < live.size(); i++) {
-            ProcessSnapshot a = live.get(i), b = dump.get(i);
+    public static void assertSame(List<ProcessSnapshot> expected, List<ProcessSnapshot> actual) {
+        assertEquals(expected.size(), actual.size(), "processes");
+        for (int i = 0; i < expected.size(); i++) {
+            ProcessSnapshot a = expected.get(i), b = actual.get(i);
             String p = "process " + i + " (rank " + a.rank() + "): ";
             assertEquals(a.rank(), b.rank(), p + "rank");
             assertEquals(a.worldSize(), b.worldSize(), p + "worldSize");
@@ -24,8 +28,12 @@ final class SameSnapshots {
             assertEquals(a.layoutVersion(), b.layoutVersion(), p + "layoutVersion");
             assertEquals(a.agentHealth(), b.agentHealth(), p + "agentHealth");
             assertEquals(a.tornRows(), b.tornRows(), p + "tornRows");
-            assertEquals(a.handles(), b.handles(), p + "handles");
+            assertEquals(a.handles().size(), b.handles().size(), p + "handles");
+            for (int h = 0; h < a.handles().size(); h++) {
+                assertEquals(a.handles().get(h), b.handles().get(h), p + "handle " + a.handles().get(h));
+            }
             assertEquals(a.released(), b.released(), p + "released");
+            assertEquals(a.errors(), b.errors(), p + "mpiErrors");
         }
     }
 }
