@@ -175,6 +175,7 @@ public final class FaultModel {
                                                         Map<Integer, RankStatus> replacement,
                                                         Map<Integer, Map<Long, String[]>> keysOut) {
         Map<String, Comm> byKey = new LinkedHashMap<>();
+        MemberLists memberLists = new MemberLists();
         for (ProcessSnapshot p : new TreeMap<>(views).values()) {
             Map<Long, HandleInfo> comms = new TreeMap<>();
             for (HandleInfo h : p.handles()) {
@@ -185,9 +186,9 @@ public final class FaultModel {
             Map<String, Integer> siblings = new HashMap<>();
             for (HandleInfo h : comms.values()) { // id order is creation order: parents first
                 if (h.members().length == 0) continue;
-                List<List<Integer>> groups = groupsOf(h);
-                List<Integer> members = groups.isEmpty() ? boxed(h.members())
-                        : java.util.stream.Stream.concat(groups.get(0).stream(), groups.get(1).stream()).toList();
+                MemberLists.Of m = memberLists.of(h);
+                List<List<Integer>> groups = m.groups;
+                List<Integer> members = m.members;
                 if (h.predefined() && "MPI_COMM_SELF".equals(h.name())) continue;
                 String[] parent = keyOf.get(h.derivedFrom());
                 String key;
@@ -201,10 +202,9 @@ public final class FaultModel {
                     label = key;
                 } else {
                     String call = h.creatingCall() == null ? "?" : h.creatingCall();
-                    String base = (parent == null ? "?" : parent[0]) + "/" + call
-                            + (groups.isEmpty() ? members.toString() : groups.get(0) + "<>" + groups.get(1));
+                    String base = memberLists.base(parent == null ? "?" : parent[0], call, m);
                     int n = siblings.merge(base, 1, Integer::sum);
-                    key = base + "#" + n;
+                    key = memberLists.sibling(base, n);
                     String named = h.name() == null || h.name().isBlank() ? null : h.name();
                     label = named != null ? named : call + "(" + (parent == null ? "?" : parent[1]) + ")" + (n > 1 ? "#" + n : "");
                 }
@@ -310,6 +310,79 @@ public final class FaultModel {
         List<Integer> out = new ArrayList<>();
         for (int m : members) if (state.get(m) == s) out.add(m);
         return out;
+    }
+
+    /**
+     * One boxed member list, one pair of groups and one key per distinct member list, in one build.
+     * Every rank's view of a communicator lists the same members: boxing them, and putting them
+     * into a key string, again for every rank made the build quadratic in ranks (bench/run merge).
+     * A member list is found by its content (a hash and a comparison of ints, no allocation);
+     * the keys are those {@link #communicators} always made ({@code parent/call[members]#n}).
+     */
+    private static final class MemberLists {
+        /** An int[] (and its remote group's) by content. */
+        private static final class Ints {
+            final int[] local;
+            final int[] remote;
+            final int hash;
+
+            Ints(int[] local, int[] remote) {
+                this.local = local;
+                this.remote = remote;
+                this.hash = 31 * Arrays.hashCode(local) + Arrays.hashCode(remote);
+            }
+
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Ints i && i.hash == hash && Arrays.equals(i.local, local) && Arrays.equals(i.remote, remote);
+            }
+
+            @Override
+            public int hashCode() {
+                return hash;
+            }
+        }
+
+        /** A handle's groups and members as {@link #communicators} uses them; its text as keys show it. */
+        static final class Of {
+            final List<List<Integer>> groups;
+            final List<Integer> members;
+            final String text;
+
+            Of(List<List<Integer>> groups, List<Integer> members) {
+                this.groups = groups;
+                this.members = members;
+                this.text = groups.isEmpty() ? members.toString() : groups.get(0) + "<>" + groups.get(1);
+            }
+        }
+
+        private record Base(String parent, String call, Of members) {
+        }
+
+        private final Map<Ints, Of> lists = new HashMap<>();
+        private final Map<Base, String> bases = new HashMap<>();
+        private final Map<String, List<String>> siblings = new java.util.IdentityHashMap<>();
+
+        Of of(HandleInfo h) {
+            int[] remote = h.inter() ? h.remoteMembers() : new int[0];
+            return lists.computeIfAbsent(new Ints(h.members(), remote), k -> {
+                List<List<Integer>> groups = groupsOf(h);
+                return new Of(groups, groups.isEmpty() ? boxed(h.members())
+                        : java.util.stream.Stream.concat(groups.get(0).stream(), groups.get(1).stream()).toList());
+            });
+        }
+
+        /** {@code parent/call[members]}: one string per distinct triple (its hash computed once). */
+        String base(String parent, String call, Of m) {
+            return bases.computeIfAbsent(new Base(parent, call, m), b -> b.parent + "/" + b.call + b.members.text);
+        }
+
+        /** The key of the n-th sibling with this base ({@code base#n}), one string each. */
+        String sibling(String base, int n) {
+            List<String> keys = siblings.computeIfAbsent(base, b -> new ArrayList<>());
+            while (keys.size() < n) keys.add(base + "#" + (keys.size() + 1));
+            return keys.get(n - 1);
+        }
     }
 
     /**
