@@ -98,22 +98,7 @@ public final class HostCollectors {
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
-        while (true) {
-            List<Duration> answers = new ArrayList<>();
-            boolean pending = false;
-            for (Call c : calls.values()) {
-                if (c.result.isDone() && !c.result.isCompletedExceptionally()) answers.add(Duration.ofNanos(c.answeredNanos));
-                if (!c.result.isDone()) pending = true;
-            }
-            Duration deadline = Liveness.latecomerDeadline(answers, skew, FLOOR, cap);
-            if (!pending || Duration.ofNanos(System.nanoTime() - start).compareTo(deadline) >= 0) break;
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        JobObserver.awaitLatecomers(calls.values(), c -> c.result, c -> c.answeredNanos, skew, FLOOR, cap, start);
         List<CollectorReport> reports = new ArrayList<>();
         Map<String, String> unanswered = new LinkedHashMap<>();
         List<Duration> answered = new ArrayList<>();

@@ -350,26 +350,38 @@ public final class JobObserver {
         }
     }
 
-    /** Waits for all attempts, cutting latecomers at {@link Liveness#latecomerDeadline}. */
-    private void awaitWithDeadline(java.util.Collection<Attempt> attempts, long start) {
-        Duration cap = timeout.multipliedBy(2).plusSeconds(1); // connect, then read, as JobSnapshotter allows
+    /**
+     * Waits until every call has ended or {@link Liveness#latecomerDeadline} (set by the calls that
+     * answered, their {@code answeredNanos} after {@code start}) has passed: the one wait of the
+     * deadline rule, for ranks read here and for the collectors of other hosts.
+     */
+    static <T> void awaitLatecomers(java.util.Collection<T> calls,
+                                    java.util.function.Function<T, java.util.concurrent.CompletableFuture<?>> result,
+                                    java.util.function.ToLongFunction<T> answeredNanos, Duration skew, Duration floor,
+                                    Duration cap, long start) {
         while (true) {
             List<Duration> answers = new ArrayList<>();
             boolean pending = false;
-            for (Attempt a : attempts) {
-                if (a.result.isDone() && a.result.isCompletedExceptionally() == false) answers.add(Duration.ofNanos(a.answeredNanos));
-                if (!a.result.isDone()) pending = true;
+            for (T c : calls) {
+                java.util.concurrent.CompletableFuture<?> r = result.apply(c);
+                if (r.isDone() && !r.isCompletedExceptionally()) answers.add(Duration.ofNanos(answeredNanos.applyAsLong(c)));
+                if (!r.isDone()) pending = true;
             }
-            Duration deadline = Liveness.latecomerDeadline(answers, skew, FLOOR, cap);
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            if (!pending || elapsed.compareTo(deadline) >= 0) break;
+            Duration deadline = Liveness.latecomerDeadline(answers, skew, floor, cap);
+            if (!pending || Duration.ofNanos(System.nanoTime() - start).compareTo(deadline) >= 0) return;
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return;
             }
         }
+    }
+
+    /** Waits for all attempts, cutting latecomers at {@link Liveness#latecomerDeadline}. */
+    private void awaitWithDeadline(java.util.Collection<Attempt> attempts, long start) {
+        Duration cap = timeout.multipliedBy(2).plusSeconds(1); // connect, then read, as JobSnapshotter allows
+        awaitLatecomers(attempts, a -> a.result, a -> a.answeredNanos, skew, FLOOR, cap, start);
         List<Duration> answered = new ArrayList<>();
         for (Attempt a : attempts) {
             if (!a.result.isDone()) {
