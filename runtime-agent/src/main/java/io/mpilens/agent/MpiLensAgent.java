@@ -158,7 +158,7 @@ public final class MpiLensAgent {
                 try {
                     Field f = c.getDeclaredField("initialized");
                     f.setAccessible(true);
-                    if (Boolean.TRUE.equals(f.get(null))) Interceptor.initialized(c, true);
+                    if (Boolean.TRUE.equals(f.get(null))) Interceptor.initialized(c);
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     HandleRegistry.INSTANCE.internalError("late attach", e);
                 }

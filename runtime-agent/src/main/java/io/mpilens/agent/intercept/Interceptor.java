@@ -559,18 +559,13 @@ public final class Interceptor {
         afterInit = r;
     }
 
-    /** MPI init returned: learn this process's rank and register the predefined handles. */
-    public static void initialized(Class<?> mpiClass) {
-        initialized(mpiClass, false);
-    }
-
     /**
-     * MPI_Init returned on this thread ({@code late} false), or the agent attached to a JVM whose
-     * MPI is initialised ({@code late}). MPI is not asked for the rank and size where the
+     * MPI_Init returned on this thread, or the agent attached to a JVM whose MPI is initialised
+     * (a late attach, on another thread). MPI is not asked for the rank and size where the
      * launcher's environment says them (below). The predefined
      * handles are described from the rank and size alone: none is asked about itself.
      */
-    public static void initialized(Class<?> mpiClass, boolean late) {
+    public static void initialized(Class<?> mpiClass) {
         Runnable once = afterInit;
         if (once != null) {
             afterInit = null;
