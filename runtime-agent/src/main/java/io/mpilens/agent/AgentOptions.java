@@ -1,17 +1,17 @@
 package io.mpilens.agent;
 
 /** Options after {@code -javaagent:mpilens-agent.jar=}, comma-separated {@code key=value}. */
-final class AgentOptions {
+public final class AgentOptions {
     boolean requestStacks;
     /** Intercept request creation and completion (the per-message cost); {@code requests=false} turns it off. */
-    boolean requests = true;
+    public boolean requests = true;
     /**
      * Requests recorded in their wrappers and the request ring instead of the request tables, where
      * the binding allows it (Open MPI); {@code requestsInWrappers=false} keeps them in the tables.
      */
     boolean requestsInWrappers = true;
     boolean historyOfRequests;
-    boolean verbose;
+    public boolean verbose;
     String failOn;
     /** Write a heap dump when a thread dies of an uncaught exception while MPI is in use (see ErrorDumps). */
     boolean dumpOnError;

@@ -110,7 +110,7 @@ public final class MpiLensAgent {
      * load after the agent (a retransformation cannot add fields), and neither creation stacks
      * nor the request history is asked for (those live in the request tables).
      */
-    static boolean requestsInWrappers(AgentOptions options, boolean late, BindingProfile present) {
+    public static boolean requestsInWrappers(AgentOptions options, boolean late, BindingProfile present) {
         return !late && options.requests && options.requestsInWrappers && !options.requestStacks
                 && !options.historyOfRequests && present.requestKeyField != null
                 && present.persistentRequestClass != null && present.requestClass != null;
@@ -185,10 +185,16 @@ public final class MpiLensAgent {
     private static String versionOf() {
         Package p = MpiLensAgent.class.getPackage();
         String v = p == null ? null : p.getImplementationVersion();
+        if (v == null) {
+            // defined in the boot loader (BootPack): its package has no manifest; the entry
+            // point's package, in the system class loader, has the agent jar's
+            Package entry = ClassLoader.getSystemClassLoader().getDefinedPackage("io.mpilens.agent.boot");
+            v = entry == null ? null : entry.getImplementationVersion();
+        }
         return v == null ? "dev" : v;
     }
 
     /** Binding classes the weaver failed on (dotted names): never kept in the woven-class cache as "left alone". */
-    static final Set<String> WEAVE_ERRORS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    public static final Set<String> WEAVE_ERRORS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
 }

@@ -17,19 +17,21 @@ import java.util.jar.JarFile;
  * jar is opened in every rank at start-up, while Byte Buddy is needed only when a class must be
  * woven. Then, once per JVM, the entry is copied to a private directory (checked by length and
  * checksum, reused by later JVMs) and appended to the system class loader's search, and
- * {@link Weaving} is loaded. Without the entry (the agent's own classes on a class path, as in
+ * {@code io.mpilens.agent.weave.Weaving} is loaded by name through the system class loader
+ * (the rest of the agent may be in the boot loader, which cannot see it: {@link Weaver}). Without the entry (the agent's own classes on a class path, as in
  * its unit tests) Byte Buddy must already be on the class path.
  */
 final class WeaverJar {
     static final String ENTRY = "META-INF/mpilens/weaver.jar";
-    private static volatile Weaving weaving;
+    static final String WEAVING = "io.mpilens.agent.weave.Weaving";
+    private static volatile Weaver weaving;
 
     private WeaverJar() {
     }
 
     /** The weaving, Byte Buddy on the class path first; throws when it cannot be had (the caller falls back). */
-    static synchronized Weaving weaving(Instrumentation inst) {
-        Weaving w = weaving;
+    static synchronized Weaver weaving(Instrumentation inst) {
+        Weaver w = weaving;
         if (w != null) return w;
         try {
             byte[] jar = nested();
@@ -37,12 +39,18 @@ final class WeaverJar {
         } catch (IOException e) {
             throw new IllegalStateException("mpilens: cannot put the weaver on the class path: " + e, e);
         }
-        return weaving = new Weaving();
+        try {
+            return weaving = (Weaver) Class.forName(WEAVING, true, ClassLoader.getSystemClassLoader())
+                    .getConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("mpilens: cannot load the weaver: " + e, e);
+        }
     }
 
     private static byte[] nested() throws IOException {
-        try (InputStream in = WeaverJar.class.getClassLoader() == null ? null
-                : WeaverJar.class.getClassLoader().getResourceAsStream(ENTRY)) {
+        // the system class loader, not this class's: the agent jar is on the system class path,
+        // and this class may be in the boot loader
+        try (InputStream in = ClassLoader.getSystemResourceAsStream(ENTRY)) {
             return in == null ? null : in.readAllBytes();
         }
     }

@@ -452,7 +452,7 @@ public final class Interceptor {
         }
     }
 
-    /** A thread left a blocking MPI call ({@link Advices.BlockingReturn}): one plain increment. */
+    /** A thread left a blocking MPI call ({@code weave.Advices.BlockingReturn}): one plain increment. */
     public static void blockingCallReturned(Class<?> origin) {
         // one process in this JVM: no lookup; several (MPJ Express multicore): the origin's loader says which
         if (REGISTRY.oneProcess()) REGISTRY.blockingCallReturned();

@@ -1,8 +1,11 @@
-package io.mpilens.agent;
+package io.mpilens.agent.weave;
 
 import static net.bytebuddy.matcher.ElementMatchers.*;
 
-import io.mpilens.agent.intercept.Advices;
+import io.mpilens.agent.AgentOptions;
+import io.mpilens.agent.MpiLensAgent;
+import io.mpilens.agent.Weaver;
+import io.mpilens.agent.intercept.Interceptor;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import io.mpilens.api.registry.RegistryLayout;
@@ -24,17 +27,17 @@ import net.bytebuddy.matcher.ElementMatcher;
  * (a miss in the woven-class cache, a late attach, the cache turned off), after {@link WeaverJar}
  * has put Byte Buddy on the class path. A JVM whose woven classes are all cached never opens it.
  */
-public final class Weaving {
-    Weaving() {
+public final class Weaving implements Weaver {
+    public Weaving() {
     }
 
-    /** The transformer the woven-class cache calls on a miss. */
+    @Override
     public ClassFileTransformer transformer(BindingProfile[] profiles, AgentOptions options, boolean late,
                                             BindingProfile present) {
         return builder(profiles, options, late, present).makeRaw();
     }
 
-    /** Installs the transformation itself (late attach: retransforms what is loaded). */
+    @Override
     public void install(Instrumentation inst, BindingProfile[] profiles, AgentOptions options, boolean late,
                         BindingProfile present) {
         builder(profiles, options, late, present).installOn(inst);

@@ -1,0 +1,100 @@
+package io.mpilens.agent.boot;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pack's rules on the agent's real classes (this module's and handle-api's, as the build packs
+ * them): what goes in, the order it is defined in, and the build failing on a class the boot
+ * loader could not resolve. That the agent then runs from the boot loader in a real rank JVM is
+ * {@code BootDefinedAgentTest} (integration tests).
+ */
+class BootPackTest {
+    /** The classes the build packs: this module's compiled classes and handle-api's, by internal name. */
+    private static Map<String, byte[]> agentClasses() throws IOException {
+        Map<String, byte[]> classes = new TreeMap<>();
+        for (String element : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path p = Path.of(element);
+            if (!Files.isDirectory(p) || element.contains("test-classes")) {
+                if (element.contains("handle-api") && element.endsWith(".jar")) readJar(p, classes);
+                continue;
+            }
+            Path root = p.resolve("io/mpilens");
+            if (!Files.isDirectory(root)) continue;
+            try (Stream<Path> all = Files.walk(root)) {
+                for (Path f : (Iterable<Path>) all::iterator) {
+                    String rel = p.relativize(f).toString();
+                    if (rel.endsWith(".class")) classes.put(rel.substring(0, rel.length() - 6), Files.readAllBytes(f));
+                }
+            }
+        }
+        return classes;
+    }
+
+    private static void readJar(Path jar, Map<String, byte[]> classes) throws IOException {
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+            for (java.util.jar.JarEntry e : java.util.Collections.list(j.entries())) {
+                String n = e.getName();
+                if (n.startsWith("io/mpilens/") && n.endsWith(".class")) {
+                    classes.put(n.substring(0, n.length() - 6), j.getInputStream(e).readAllBytes());
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyPackedClassComesAfterItsPackedSupertypesAndTheLoaderSideStaysOut() throws IOException {
+        Map<String, byte[]> classes = agentClasses();
+        assertTrue(classes.containsKey("io/mpilens/api/model/HandleInfo"), "handle-api's classes are on the test class path");
+        List<String> order = BootPack.order(classes);
+        Set<String> before = new HashSet<>();
+        for (String c : order) {
+            for (String s : BootPack.ClassRefs.of(classes.get(c)).supertypes) {
+                if (order.contains(s)) assertTrue(before.contains(s), c + " is defined before its supertype " + s);
+            }
+            before.add(c);
+        }
+        for (String needed : List.of("io/mpilens/agent/MpiLensAgent", "io/mpilens/agent/intercept/Interceptor",
+                "io/mpilens/agent/registry/HandleRegistry", "io/mpilens/agent/registry/WrapperRequests",
+                "io/mpilens/agent/Weaver", "io/mpilens/api/model/HandleInfo")) {
+            assertTrue(order.contains(needed), needed + " is packed: " + order);
+        }
+        for (String c : order) {
+            assertFalse(c.startsWith("io/mpilens/agent/boot/") || c.startsWith("io/mpilens/agent/weave/"),
+                    c + " must stay with the system class loader");
+        }
+        assertTrue(order.size() < classes.size(), "classes nothing reaches stay out (" + order.size() + " of " + classes.size() + ")");
+        assertFalse(order.contains("io/mpilens/api/registry/RegistryDecoder"), "the reader's decoder is not the agent's");
+    }
+
+    @Test
+    void aPackedClassThatNamesByteBuddyOrTheWeaverFailsTheBuild() throws IOException {
+        Map<String, byte[]> classes = agentClasses();
+        // the agent's entry point replaced by a class that names Byte Buddy's types, as a class
+        // that used Weaving directly would
+        classes.put(BootPack.ROOT, classes.get("io/mpilens/agent/weave/Weaving"));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> BootPack.order(classes));
+        assertTrue(e.getMessage().contains("names net/bytebuddy/"), e.getMessage());
+        assertTrue(e.getMessage().contains("WeaverJar"), "the message says how to reach it instead: " + e.getMessage());
+    }
+
+    @Test
+    void aClassPathWithoutTheAgentIsRefused() {
+        Map<String, byte[]> none = new TreeMap<>();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> BootPack.order(none));
+        assertTrue(e.getMessage().contains("MpiLensAgent"), e.getMessage());
+    }
+}
