@@ -125,6 +125,23 @@ class JobsAcrossHostsTest {
                 assertEquals(0, one.code(), one.all());
                 assertEquals(List.of(2), SnapshotJsonReader.read(one.out().strip()).stream().map(ProcessSnapshot::rank).toList());
 
+                // the same through the job's own launcher: one 'mpirun -np 1 --host H' per host, with
+                // the MCA settings the job was started with (here: the ssh stand-in)
+                Map<String, String> viaMpirun = new java.util.HashMap<>(env);
+                viaMpirun.put("MPILENS_MPIRUN", "mpirun --mca plm_rsh_agent " + hosts.rshAgent() + " --mca plm_rsh_no_tree_spawn 1");
+                Result jobsViaMpirun = mpilens(viaMpirun, "jobs", "--hosts", both, "--via", "mpirun", "--json");
+                assertEquals(0, jobsViaMpirun.code(), jobsViaMpirun.all());
+                for (int r = 0; r < 4; r++) {
+                    String rank = "\"rank\":" + r + ",\"size\":4,\"pid\":\\d+,\"parentPid\":\\d+,\"host\":\"" + (r < 2 ? h1 : h2)
+                            + "\",[^}]*\"alive\":true";
+                    assertTrue(Pattern.compile(rank).matcher(jobsViaMpirun.out()).find(), rank + " via mpirun in " + jobsViaMpirun.all());
+                }
+                Result hostinfoViaMpirun = mpilens(viaMpirun, "hostinfo", "--job", id, "--hosts", both, "--via", "mpirun");
+                assertEquals(0, hostinfoViaMpirun.code(), hostinfoViaMpirun.all());
+                hasLine(hostinfoViaMpirun, "\\+- " + h1 + " -+ UP -\\+");
+                hasLine(hostinfoViaMpirun, "\\+- " + h2 + " -+ UP -\\+");
+                for (int r = 0; r < 4; r++) hasLine(hostinfoViaMpirun, "\\| rank " + r + " +pid \\d+ +OK +answered +\\|");
+
                 hosts.freeze(h2);
                 long start = System.nanoTime();
                 Result frozen = mpilens(env, "hostinfo", "--job", id, "--hosts", both);

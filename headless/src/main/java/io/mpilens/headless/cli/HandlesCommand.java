@@ -87,7 +87,7 @@ final class HandlesCommand implements Callable<Integer> {
                 || java.nio.file.Files.isDirectory(JobDirectory.forCurrentUser(parent.env).root().resolve(target.job));
         try {
             // with other hosts, their ranks are not this host's records: all of this host's are read, then filtered
-            addresses = localJob ? JobTarget.addresses(target, parent.env, collectors == null ? only : null, problems)
+            addresses = localJob ? JobTarget.addresses(target, parent.env, collectors == null ? only : null, collectors != null, problems)
                     : new JobTarget.Addresses(List.of(), java.util.Map.of());
         } catch (java.io.IOException e) {
             err.println("mpilens: " + e.getMessage());

@@ -109,6 +109,16 @@ final class JobTarget {
      */
     static Addresses addresses(Choice choice, Map<String, String> env, Set<Integer> ranks, List<String> problems)
             throws IOException {
+        return addresses(choice, env, ranks, false, problems);
+    }
+
+    /**
+     * The same; a rank whose record says it runs on another host (a job directory shared between
+     * hosts) is never read here: with {@code othersCollected} its host's collector reports it,
+     * otherwise it is one line in {@code problems} saying how to read it.
+     */
+    static Addresses addresses(Choice choice, Map<String, String> env, Set<Integer> ranks, boolean othersCollected,
+                               List<String> problems) throws IOException {
         if (choice.addresses != null) return new Addresses(choice.addresses, Map.of());
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
@@ -127,6 +137,13 @@ final class JobTarget {
         Map<Integer, JdwpAddress> byRank = new HashMap<>();
         Map<Long, Integer> replacing = new HashMap<>();
         for (JobRecord r : job.records()) {
+            if (JobObserver.runsElsewhere(r)) {
+                if (!othersCollected && !r.spawned() && (ranks == null || ranks.contains(r.rank()))) {
+                    problems.add("rank " + r.rank() + " of job " + job.id() + " runs on " + r.host() + ", not this host:"
+                            + " read it there with --hosts " + r.host());
+                }
+                continue;
+            }
             if (r.spawned()) { // read under the rank it replaces; one that replaces none is not a rank of the job
                 Integer rank = replaces.get(r);
                 if (rank == null || ranks != null && !ranks.contains(rank) || r.jdwpAddress() == null || JobObserver.ended(r)) continue;

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * The front end's side of jobs across hosts: one collector per host ({@code mpilens collect} run
- * there with ssh, or whatever {@value #SSH_ENV} names), in parallel, each answering with its host's
+ * there with ssh, or whatever {@value #SSH_ENV} names, or by Open MPI's {@code mpirun}: {@link Via}),
+ * in parallel, each answering with its host's
  * records and ranks ({@link CollectorReport}) on its standard output. Collectors that answer later
  * than the others' skew + 20% (at least {@link #FLOOR}) are cut by the same deadline rule as ranks
  * ({@link Liveness#latecomerDeadline}): a host that stops answering never holds a command up.
@@ -29,39 +30,71 @@ public final class HostCollectors {
     public static final String REMOTE_ENV = "MPILENS_REMOTE";
     /** The hosts to collect from when a command is given none ({@code --hosts}). */
     public static final String HOSTS_ENV = "MPILENS_HOSTS";
+    /** How collectors are started when a command does not say ({@code --via}): {@code ssh} (default) or {@code mpirun}. */
+    public static final String VIA_ENV = "MPILENS_VIA";
+    /** The mpirun command for {@code --via mpirun} (default {@code mpirun}: the job's Open MPI on PATH), words split at spaces. */
+    public static final String MPIRUN_ENV = "MPILENS_MPIRUN";
+
+    /**
+     * How a collector reaches its host. {@code ssh}: {@code $MPILENS_SSH HOST …}, for hosts one can
+     * ssh to. {@code mpirun}: {@code $MPILENS_MPIRUN -np 1 --host HOST …}, one collector per host
+     * started the way the job's own ranks were (Open MPI's launcher: a resource manager's launch
+     * inside an allocation where ssh to the nodes is not allowed, or ssh with the MCA settings the
+     * job used), its report on mpirun's forwarded standard output.
+     */
+    public enum Via {
+        SSH, MPIRUN;
+
+        /** {@code ssh} or {@code mpirun}, any case; anything else is an error that names the choices. */
+        public static Via of(String word) {
+            for (Via v : values()) if (v.name().equalsIgnoreCase(word.strip())) return v;
+            throw new IllegalArgumentException("'" + word + "' is not a way to start collectors: ssh or mpirun");
+        }
+    }
     /** A collector is a JVM started over ssh: its start-up varies by seconds on a loaded host. */
     static final Duration FLOOR = Duration.ofSeconds(5);
     private static final Pattern SAFE_WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
 
     private final List<String> hosts;
-    private final List<String> ssh;
+    /** The words before the host name ({@code ssh}, or {@code mpirun -np 1 --host}). */
+    private final List<String> launcher;
+    private final boolean mpirun;
     private final List<String> remote;
     private Duration skew = Duration.ZERO;
 
     private final Parser parser;
 
-    private HostCollectors(List<String> hosts, List<String> ssh, List<String> remote, Parser parser) {
+    private HostCollectors(List<String> hosts, List<String> launcher, boolean mpirun, List<String> remote, Parser parser) {
         this.parser = parser;
         this.hosts = List.copyOf(hosts);
-        this.ssh = List.copyOf(ssh);
+        this.launcher = List.copyOf(launcher);
+        this.mpirun = mpirun;
         this.remote = List.copyOf(remote);
     }
 
-    /**
-     * Collectors on {@code hosts}, through {@value #SSH_ENV} (default {@code ssh}) running
-     * {@value #REMOTE_ENV} (default {@code defaultRemote}) there; words split at spaces.
-     */
     /** How a collector's output is read ({@code json.CollectorJson::parse}). */
     public interface Parser {
         CollectorReport parse(List<String> lines) throws IOException;
     }
 
-    public static HostCollectors of(List<String> hosts, Map<String, String> env, String defaultRemote, Parser parser) {
+    /**
+     * Collectors on {@code hosts}, started {@code via} ssh ({@value #SSH_ENV}, default {@code ssh}) or
+     * mpirun ({@value #MPIRUN_ENV}, default {@code mpirun}), running {@value #REMOTE_ENV} (default
+     * {@code defaultRemote}) there; words split at spaces. {@code via} null: {@value #VIA_ENV}, else ssh.
+     */
+    public static HostCollectors of(List<String> hosts, Via via, Map<String, String> env, String defaultRemote, Parser parser) {
         for (String h : hosts) {
             if (!SAFE_WORD.matcher(h).matches() || h.startsWith("-")) throw new IllegalArgumentException("'" + h + "' is not a host name");
         }
-        return new HostCollectors(hosts, words(env.getOrDefault(SSH_ENV, "ssh")),
-                words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
+        Via v = via != null ? via : env.get(VIA_ENV) != null ? Via.of(env.get(VIA_ENV)) : Via.SSH;
+        List<String> launcher = new ArrayList<>();
+        if (v == Via.MPIRUN) {
+            launcher.addAll(words(env.getOrDefault(MPIRUN_ENV, "mpirun")));
+            launcher.addAll(List.of("-np", "1", "--host"));
+        } else {
+            launcher.addAll(words(env.getOrDefault(SSH_ENV, "ssh")));
+        }
+        return new HostCollectors(hosts, launcher, v == Via.MPIRUN, words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
     }
 
     private static List<String> words(String s) {
@@ -87,14 +120,14 @@ public final class HostCollectors {
         long start = System.nanoTime();
         Map<String, Call> calls = new LinkedHashMap<>();
         for (String h : hosts) {
-            List<String> cmd = new ArrayList<>(ssh);
+            List<String> cmd = new ArrayList<>(launcher);
             cmd.add(h);
             cmd.addAll(remote);
             cmd.add("collect");
             if (jobId != null) cmd.addAll(List.of("--job", jobId));
             if (jobId != null && frames) cmd.add("--frames");
             cmd.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
-            calls.put(h, new Call(h, cmd, start, parser));
+            calls.put(h, new Call(h, cmd, mpirun, start, parser));
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
@@ -131,12 +164,17 @@ public final class HostCollectors {
         volatile long answeredNanos = -1;
         volatile Process process;
 
-        Call(String host, List<String> cmd, long start, Parser parser) {
+        Call(String host, List<String> cmd, boolean mpirun, long start, Parser parser) {
             this.host = host;
             Thread t = new Thread(() -> {
                 try {
-                    Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                            .start();
+                    ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    if (mpirun && "root".equals(System.getProperty("user.name"))) {
+                        // mpirun refuses root without these, as it does for the job itself (launch.Job)
+                        b.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+                        b.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+                    }
+                    Process p = b.start();
                     process = p;
                     ByteArrayOutputStream err = new ByteArrayOutputStream();
                     Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "mpilens-collect-" + host + "-stderr");

@@ -144,7 +144,12 @@ public final class JobObserver {
             }
         }
         List<Replacements.Spawned> spawned = new ArrayList<>();
+        List<JobRecord> onOtherHosts = new ArrayList<>();
         for (Target t : targets) {
+            if (t.record != null && runsElsewhere(t.record)) {
+                if (!t.record.spawned()) onOtherHosts.add(t.record);
+                continue;
+            }
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
                 if (a != null && a.outcome == Liveness.Outcome.REFUSED && processRunning(t.record) != Boolean.FALSE) {
@@ -165,6 +170,7 @@ public final class JobObserver {
             ranks.addAll(statuses(t, a));
         }
         if (collecting != null) mergeHosts(ranks, targets, collecting.join());
+        elsewhere(ranks, onOtherHosts);
         // with the threads' calls read, a communicator whose survivors are rebuilding it is RECOVERING
         return FaultModel.observed(jobId != null ? jobId : "(addresses)", clock.instant(), ranks, Map.copyOf(views), spawned,
                 this::daemon, timeline, readFrames ? Map.copyOf(frames) : null);
@@ -201,8 +207,20 @@ public final class JobObserver {
             return out;
         }
         if (!hasLocalJob()) return out;
-        for (JobRecord r : directory.job(jobId).records()) out.add(new Target(r, r.jdwpAddress()));
+        for (JobRecord r : directory.job(jobId).records()) {
+            // a record of another host (a job directory shared between hosts, MPILENS_JOBS): its JDWP
+            // address is that host's loopback, which here is some other process's or nobody's
+            out.add(new Target(r, runsElsewhere(r) ? null : r.jdwpAddress()));
+        }
         return out;
+    }
+
+    /**
+     * Whether the record's rank runs on another host than this one (a record naming no host is
+     * taken as this one's): its JDWP address is that host's loopback, never to be connected to from here.
+     */
+    public static boolean runsElsewhere(JobRecord r) {
+        return r.host() != null && !LocalProcesses.isLocal(r.host());
     }
 
     /**
@@ -239,6 +257,22 @@ public final class JobObserver {
             if (known.contains(rank)) continue;
             ranks.add(new RankStatus(rank, 0, 0, 0, host, null, ProcessState.UNAVAILABLE,
                     "no report: the collector on " + silent + " did not answer in time", -1, null));
+        }
+    }
+
+    /**
+     * The ranks this host has records of that run on other hosts and that no collector reported
+     * (none was asked for their host, or its name was spelt differently): {@code UNAVAILABLE},
+     * saying how to read them. Never connected to from here.
+     */
+    private void elsewhere(List<RankStatus> ranks, List<JobRecord> onOtherHosts) {
+        java.util.Set<Integer> known = new java.util.HashSet<>();
+        for (RankStatus r : ranks) known.add(r.rank());
+        for (JobRecord r : onOtherHosts) {
+            if (!known.add(r.rank())) continue;
+            ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(),
+                    r.jdwpAddress() == null ? null : r.host() + "/" + r.jdwpAddress(), ProcessState.UNAVAILABLE,
+                    "runs on " + r.host() + ", not this host: read it there with --hosts " + r.host(), -1, null));
         }
     }
 

@@ -1,0 +1,86 @@
+package io.mpilens.headless.observe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.json.CollectorJson;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How a collector is started on its host ({@code --via}): the command line each way, run through
+ * a stand-in launcher that records its arguments and answers with a report. That real collectors
+ * answer through real ssh stand-ins and Open MPI's mpirun on simulated hosts is
+ * {@code JobsAcrossHostsTest} (integration tests).
+ */
+class HostCollectorsTest {
+    @TempDir
+    Path tmp;
+
+    /** A launcher that writes its arguments (one per line) to {@code args} and prints a report of {@code host}. */
+    private Path standIn(String host) throws Exception {
+        Path report = tmp.resolve("report-" + host);
+        Files.write(report, CollectorJson.lines(new CollectorReport(host, null, List.of(), List.of(), List.of(), List.of())));
+        Path script = tmp.resolve("launcher");
+        Files.writeString(script, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > " + tmp.resolve("args")
+                + "\nenv | grep '^OMPI_ALLOW' | sort > " + tmp.resolve("env") + "\ncat " + report + "\n");
+        script.toFile().setExecutable(true);
+        return script;
+    }
+
+    @Test
+    void viaMpirunEachHostGetsItsOwnOneProcessMpirunOnThatHost() throws Exception {
+        Path launcher = standIn("node7");
+        HostCollectors c = HostCollectors.of(List.of("node7"), HostCollectors.Via.MPIRUN,
+                Map.of(HostCollectors.MPIRUN_ENV, launcher + " --mca plm_rsh_agent x"), "/opt/mpilens/mpilens", CollectorJson::parse);
+        HostCollectors.Round round = c.collect("j1", Duration.ofSeconds(3));
+        assertEquals(Map.of(), round.unanswered());
+        assertEquals("node7", round.reports().get(0).host());
+        assertEquals(List.of("--mca", "plm_rsh_agent", "x", "-np", "1", "--host", "node7", "/opt/mpilens/mpilens", "collect",
+                "--job", "j1", "--timeout", "3"), Files.readAllLines(tmp.resolve("args")));
+        List<String> env = Files.readAllLines(tmp.resolve("env"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            assertEquals(List.of("OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"), env, "mpirun refuses root without them");
+        }
+    }
+
+    @Test
+    void viaSshAndByDefaultTheHostFollowsTheSshWords() throws Exception {
+        Path launcher = standIn("node8");
+        for (HostCollectors.Via via : new HostCollectors.Via[] {HostCollectors.Via.SSH, null}) {
+            HostCollectors c = HostCollectors.of(List.of("node8"), via, Map.of(HostCollectors.SSH_ENV, launcher + " -q"),
+                    "mpilens", CollectorJson::parse);
+            HostCollectors.Round round = c.collect(null, Duration.ofSeconds(2));
+            assertEquals("node8", round.reports().get(0).host(), round.unanswered().toString());
+            assertEquals(List.of("-q", "node8", "mpilens", "collect", "--timeout", "2"), Files.readAllLines(tmp.resolve("args")));
+        }
+        HostCollectors fromEnv = HostCollectors.of(List.of("node8"), null, Map.of(HostCollectors.VIA_ENV, "MPIRUN",
+                HostCollectors.MPIRUN_ENV, launcher.toString()), "mpilens", CollectorJson::parse);
+        fromEnv.collect(null, Duration.ofSeconds(2));
+        assertEquals(List.of("-np", "1", "--host", "node8", "mpilens", "collect", "--timeout", "2"),
+                Files.readAllLines(tmp.resolve("args")), "$MPILENS_VIA chooses when --via does not");
+    }
+
+    @Test
+    void aWayThatIsNotOneAndAHostNameThatIsNotOneAreUsageErrors() {
+        for (String[] args : List.of(new String[] {"jobs", "--hosts", "a,b", "--via", "rsh"},
+                new String[] {"jobs", "--hosts", "-a"}, new String[] {"jobs", "--hosts", "a;b"})) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", tmp.toString()));
+            String e = err.toString(StandardCharsets.UTF_8);
+            assertEquals(MpiLensCli.EXIT_USAGE, code, String.join(" ", args) + ": " + e);
+            assertTrue(e.startsWith("mpilens: '") && (e.contains("ssh or mpirun") || e.contains("is not a host name")), e);
+        }
+    }
+}
