@@ -167,7 +167,8 @@ class JobsAcrossHostsTest {
     /**
      * The threads' calls travel too ({@code collect --frames}): rank 2 (on the second host) killed,
      * the survivors of both hosts in a barrier on MPI_COMM_WORLD that can never complete, as
-     * {@code calls --hosts} sees it from the launch host.
+     * {@code calls --hosts} sees it from the launch host; then rank 3 killed too, and the second
+     * host, all of whose ranks failed, is {@code DOWN} and {@code MPI_COMM_WORLD} {@code DETECTED}.
      */
     @Test
     void callsOnTheLaunchHostSeeTheSurvivorsOfBothHostsStuckInTheBarrier() throws Exception {
@@ -199,6 +200,21 @@ class JobsAcrossHostsTest {
                     calls = mpilens(env, "calls", "--job", id, "--hosts", both);
                 } while (!calls.out().lines().anyMatch(expected::equals) && System.nanoTime() < deadline);
                 hasLine(calls, Pattern.quote(expected));
+
+                // then every rank of the second host killed: that host is DOWN, as on one host
+                java.util.regex.Matcher m3 = Pattern.compile("\"rank\":3,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
+                assertTrue(m3.find(), json.all());
+                new ProcessBuilder("kill", "-9", m3.group(1)).inheritIO().start().waitFor();
+                Result hostinfo;
+                long downBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                do {
+                    hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                } while (!hostinfo.out().contains(" DOWN -+") && System.nanoTime() < downBy);
+                hasLine(hostinfo, "\\+- " + h2 + " -+ DOWN -\\+");
+                hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
+                for (int r : new int[] {2, 3}) hasLine(hostinfo, "\\| rank " + r + " +pid \\d+ +FAILED .*");
+                Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
+                hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ DETECTED -\\+");
             }
         }
     }
