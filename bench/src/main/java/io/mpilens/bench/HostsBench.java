@@ -58,6 +58,7 @@ public final class HostsBench {
             System.err.println("bench/run hosts: simulated hosts need root and unshare (scripts/simhosts); run it as root");
             System.exit(1);
         }
+        // the collectors run what a user's do by default: the mpilens script of this checkout
         if (!Files.isRegularFile(cli)) throw new IllegalStateException(cli + " is missing: build headless (package phase) first");
         Path work = Files.createDirectories(ws.root.resolve("bench/target/hosts-" + ProcessHandle.current().pid()));
         String loadBefore = Machine.loadAverage();
@@ -89,7 +90,7 @@ public final class HostsBench {
                 job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), np, START);
                 String id = run(simhosts, simEnv, "exec", names.get(0), "ls /tmp/mpilens-$(id -u)/jobs").trim();
                 Map<String, String> env = Map.of("MPILENS_JOBS", work.resolve("launch-host-jobs").toString(), "NO_COLOR", "1",
-                        "MPILENS_SSH", agent, "MPILENS_REMOTE", "java -jar " + cli);
+                        "MPILENS_SSH", agent, "MPILENS_REMOTE", ws.root.resolve("mpilens").toString());
                 time(hostCount + " hosts", env, List.of("--job", id, "--hosts", String.join(",", names)), rounds, np, manyHosts);
             }
         } finally {
@@ -98,7 +99,7 @@ public final class HostsBench {
 
         System.out.println();
         System.out.printf(Locale.ROOT, "HostsBench: Open MPI, %d ranks of %s paused at 'ready' (-Xmx%s), on one host and over %d"
-                + " simulated hosts (%d each; a collector per host started with the ssh stand-in); median of %d runs per command%n",
+                + " simulated hosts (%d each; a collector per host, ./mpilens collect, started with the ssh stand-in); median of %d runs per command%n",
                 np, MAIN_CLASS, heap, hostCount, np / hostCount, rounds);
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after%n%n", Machine.cpus(), loadBefore,
                 Machine.loadAverage());
