@@ -51,7 +51,9 @@ public final class MergeBench {
         System.out.printf(Locale.ROOT, "MergeBench: %d collectors, sizes %s, median of %d merges each; heap %,d MB; machine: %d CPUs, load %s%n%n",
                 collectors, Arrays.toString(ns), rounds, Runtime.getRuntime().maxMemory() >> 20, Machine.cpus(), Machine.loadAverage());
         ResultTable t = new ResultTable(0, "ranks", "collectors", "JSON (MB)", "parse (ms)", "model (ms)", "total (ms)",
-                "ms per 1k ranks", "growth vs linear");
+                "CPU (ms)", "ms per 1k ranks", "growth vs linear");
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         double firstPerRank = Double.NaN;
         Double atGoal = null;
         String stopped = null;
@@ -64,26 +66,30 @@ public final class MergeBench {
                     for (String s : l) bytes += s.length();
                     lines.add(l);
                 }
-                Samples parse = new Samples(), model = new Samples(), total = new Samples();
+                Samples parse = new Samples(), model = new Samples(), total = new Samples(), cpu = new Samples();
                 for (int r = 0; r < rounds + 1; r++) { // the first round warms the code up: not counted
+                    long c0 = os.getProcessCpuTime();
                     long t0 = System.nanoTime();
                     List<CollectorReport> reports = new ArrayList<>(collectors);
                     for (List<String> l : lines) reports.add(CollectorJson.parse(l));
                     long t1 = System.nanoTime();
                     JobModel m = merge(reports);
                     long t2 = System.nanoTime();
+                    long c2 = os.getProcessCpuTime();
                     if (m.processes().size() != n) throw new IllegalStateException("merged " + m.processes().size() + " ranks of " + n);
                     if (r == 0) continue;
                     parse.add((t1 - t0) / 1e6);
                     model.add((t2 - t1) / 1e6);
                     total.add((t2 - t0) / 1e6);
+                    cpu.add((c2 - c0) / 1e6);
                 }
                 double perK = total.median() / n * 1000;
                 if (Double.isNaN(firstPerRank)) firstPerRank = perK;
                 if (n == GOAL_RANKS) atGoal = total.median();
                 t.row(String.format(Locale.ROOT, "%,d", n), collectors, String.format(Locale.ROOT, "%.1f", bytes / 1e6),
                         String.format(Locale.ROOT, "%,.1f", parse.median()), String.format(Locale.ROOT, "%,.1f", model.median()),
-                        String.format(Locale.ROOT, "%,.1f", total.median()), String.format(Locale.ROOT, "%.2f", perK),
+                        String.format(Locale.ROOT, "%,.1f", total.median()), String.format(Locale.ROOT, "%,.0f", cpu.median()),
+                        String.format(Locale.ROOT, "%.2f", perK),
                         String.format(Locale.ROOT, "%.2fx", perK / firstPerRank));
             } catch (OutOfMemoryError e) {
                 stopped = String.format(Locale.ROOT, "%,d ranks: out of memory (heap %,d MB)", n, Runtime.getRuntime().maxMemory() >> 20);
@@ -92,7 +98,8 @@ public final class MergeBench {
         }
         System.out.print(t.render());
         if (stopped != null) System.out.println("stopped at " + stopped);
-        System.out.println("(growth vs linear: ms per rank against the smallest size's; 1.00x is linear)");
+        System.out.println("(growth vs linear: ms per rank against the smallest size's; 1.00x is linear. CPU: the whole"
+                + " process's CPU time during a merge, garbage collection included: less sensitive to a loaded machine than wall time)");
         System.out.printf(Locale.ROOT, "goal: <= %,.0f ms for %,d ranks over 256 collectors, no faster than linear; %s%n", GOAL_MS, GOAL_RANKS,
                 atGoal == null ? "not measured (run with --ranks ...,16384 --collectors 256)"
                         : String.format(Locale.ROOT, "%,.0f ms -> %s", atGoal, atGoal <= GOAL_MS ? "MET (time)" : "NOT MET"));

@@ -35,9 +35,9 @@ public final class HandleInfo {
     // communicator and group
     private final int rank;
     private final int size;
-    private final int[] members;
+    private final MemberList members;
     private final boolean inter;
-    private final int[] remoteMembers;
+    private final MemberList remoteMembers;
     private final Topology topology;
     private final long errhandler;
     private final long group;
@@ -94,9 +94,9 @@ public final class HandleInfo {
         creationStack = Collections.unmodifiableList(List.copyOf(b.creationStack));
         rank = b.rank;
         size = b.size;
-        members = b.members.clone();
+        members = b.membersList != null ? b.membersList : MemberList.of(b.members);
         inter = b.inter;
-        remoteMembers = b.remoteMembers.clone();
+        remoteMembers = b.remoteMembersList != null ? b.remoteMembersList : MemberList.of(b.remoteMembers);
         topology = b.topology;
         errhandler = b.errhandler;
         group = b.group;
@@ -140,7 +140,7 @@ public final class HandleInfo {
         b.ownerRank = ownerRank; b.bindingClass = bindingClass; b.name = name; b.predefined = predefined;
         b.state = state; b.refCount = refCount; b.heldBy = heldBy; b.cHandle = cHandle;
         b.hasCHandle = hasCHandle; b.leaked = leaked; b.creationStack = creationStack; b.rank = rank;
-        b.size = size; b.members = members; b.inter = inter; b.remoteMembers = remoteMembers;
+        b.size = size; b.membersList = members; b.inter = inter; b.remoteMembersList = remoteMembers;
         b.topology = topology; b.errhandler = errhandler; b.group = group; b.derivedFrom = derivedFrom; b.communicators = communicators;
         b.creatingCall = creatingCall; b.peer = peer; b.tag = tag; b.communicator = communicator;
         b.persistent = persistent; b.complete = complete; b.constructor = constructor;
@@ -181,10 +181,13 @@ public final class HandleInfo {
     /** Communicator or group: the owner's rank in it ({@code -1} when not a member). */
     public int rank() { return rank; }
     public int size() { return size; }
-    /** Communicator (local group) or group members as COMM_WORLD ranks. */
-    public int[] members() { return members.clone(); }
+    /** Communicator (local group) or group members as COMM_WORLD ranks (a copy: {@link #memberList()} does not copy). */
+    public int[] members() { return members.toArray(); }
+    /** The same members, as the immutable list this handle shares with every other that has it. */
+    public MemberList memberList() { return members; }
     public boolean inter() { return inter; }
-    public int[] remoteMembers() { return remoteMembers.clone(); }
+    public int[] remoteMembers() { return remoteMembers.toArray(); }
+    public MemberList remoteMemberList() { return remoteMembers; }
     /** Null when the communicator has no virtual topology. */
     public Topology topology() { return topology; }
     /** Errhandler set on this communicator or window, {@link #NONE} if not known. */
@@ -262,8 +265,8 @@ public final class HandleInfo {
                 && Objects.equals(name, h.name) && predefined == h.predefined && state == h.state
                 && refCount == h.refCount && Arrays.equals(heldBy, h.heldBy) && cHandle == h.cHandle
                 && hasCHandle == h.hasCHandle && leaked == h.leaked && creationStack.equals(h.creationStack)
-                && rank == h.rank && size == h.size && Arrays.equals(members, h.members) && inter == h.inter
-                && Arrays.equals(remoteMembers, h.remoteMembers) && Objects.equals(topology, h.topology)
+                && rank == h.rank && size == h.size && members.equals(h.members) && inter == h.inter
+                && remoteMembers.equals(h.remoteMembers) && Objects.equals(topology, h.topology)
                 && errhandler == h.errhandler && group == h.group && derivedFrom == h.derivedFrom && Arrays.equals(communicators, h.communicators)
                 && Objects.equals(creatingCall, h.creatingCall) && peer == h.peer && tag == h.tag
                 && communicator == h.communicator && persistent == h.persistent && complete == h.complete
@@ -305,9 +308,12 @@ public final class HandleInfo {
         private List<String> creationStack = List.of();
         private int rank = UNKNOWN;
         private int size = UNKNOWN;
+        // an array as given (copied at build) or a shared list; the one set last counts
         private int[] members = new int[0];
+        private MemberList membersList = MemberList.EMPTY;
         private boolean inter;
         private int[] remoteMembers = new int[0];
+        private MemberList remoteMembersList = MemberList.EMPTY;
         private Topology topology;
         private long errhandler = NONE;
         private long group = NONE;
@@ -358,9 +364,12 @@ public final class HandleInfo {
         public Builder creationStack(List<String> v) { creationStack = v; return this; }
         public Builder rank(int v) { rank = v; return this; }
         public Builder size(int v) { size = v; return this; }
-        public Builder members(int[] v) { members = v; return this; }
+        public Builder members(int[] v) { members = v; membersList = null; return this; }
+        /** Shares the list (no copy). */
+        public Builder members(MemberList v) { membersList = Objects.requireNonNull(v, "members"); return this; }
         public Builder inter(boolean v) { inter = v; return this; }
-        public Builder remoteMembers(int[] v) { remoteMembers = v; return this; }
+        public Builder remoteMembers(int[] v) { remoteMembers = v; remoteMembersList = null; return this; }
+        public Builder remoteMembers(MemberList v) { remoteMembersList = Objects.requireNonNull(v, "remoteMembers"); return this; }
         public Builder topology(Topology v) { topology = v; return this; }
         public Builder errhandler(long v) { errhandler = v; return this; }
         public Builder group(long v) { group = v; return this; }

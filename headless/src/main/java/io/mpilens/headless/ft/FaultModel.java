@@ -3,12 +3,12 @@ package io.mpilens.headless.ft;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.jdi.BindingFrame;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -185,7 +185,7 @@ public final class FaultModel {
             keysOut.put(p.rank(), keyOf);
             Map<String, Integer> siblings = new HashMap<>();
             for (HandleInfo h : comms.values()) { // id order is creation order: parents first
-                if (h.members().length == 0) continue;
+                if (h.memberList().isEmpty()) continue;
                 MemberLists.Of m = memberLists.of(h);
                 List<List<Integer>> groups = m.groups;
                 List<Integer> members = m.members;
@@ -316,31 +316,14 @@ public final class FaultModel {
      * One boxed member list, one pair of groups and one key per distinct member list, in one build.
      * Every rank's view of a communicator lists the same members: boxing them, and putting them
      * into a key string, again for every rank made the build quadratic in ranks (bench/run merge).
-     * A member list is found by its content (a hash and a comparison of ints, no allocation);
-     * the keys are those {@link #communicators} always made ({@code parent/call[members]#n}).
+     * A member list is found by its {@link MemberList}: each instance is compared by content once
+     * (ranks read from one collector's report share one; each collector's report has its own), then
+     * found by identity, so a rank costs no pass over the members; the keys are those
+     * {@link #communicators} always made ({@code parent/call[members]#n}).
      */
     private static final class MemberLists {
-        /** An int[] (and its remote group's) by content. */
-        private static final class Ints {
-            final int[] local;
-            final int[] remote;
-            final int hash;
-
-            Ints(int[] local, int[] remote) {
-                this.local = local;
-                this.remote = remote;
-                this.hash = 31 * Arrays.hashCode(local) + Arrays.hashCode(remote);
-            }
-
-            @Override
-            public boolean equals(Object o) {
-                return o instanceof Ints i && i.hash == hash && Arrays.equals(i.local, local) && Arrays.equals(i.remote, remote);
-            }
-
-            @Override
-            public int hashCode() {
-                return hash;
-            }
+        /** A handle's members and (intercommunicator) remote members. */
+        private record Key(MemberList local, MemberList remote) {
         }
 
         /** A handle's groups and members as {@link #communicators} uses them; its text as keys show it. */
@@ -359,17 +342,30 @@ public final class FaultModel {
         private record Base(String parent, String call, Of members) {
         }
 
-        private final Map<Ints, Of> lists = new HashMap<>();
+        private final Map<Key, Of> lists = new HashMap<>();
+        /** Every member list met, by identity, to the first equal one met (the one in {@link #lists}' keys). */
+        private final Map<MemberList, MemberList> canonical = new java.util.IdentityHashMap<>();
+        private final Map<MemberList, MemberList> byContent = new HashMap<>();
         private final Map<Base, String> bases = new HashMap<>();
         private final Map<String, List<String>> siblings = new java.util.IdentityHashMap<>();
 
         Of of(HandleInfo h) {
-            int[] remote = h.inter() ? h.remoteMembers() : new int[0];
-            return lists.computeIfAbsent(new Ints(h.members(), remote), k -> {
+            MemberList remote = h.inter() ? canonical(h.remoteMemberList()) : MemberList.EMPTY;
+            return lists.computeIfAbsent(new Key(canonical(h.memberList()), remote), k -> {
                 List<List<Integer>> groups = groupsOf(h);
-                return new Of(groups, groups.isEmpty() ? boxed(h.members())
+                return new Of(groups, groups.isEmpty() ? boxed(h.memberList())
                         : java.util.stream.Stream.concat(groups.get(0).stream(), groups.get(1).stream()).toList());
             });
+        }
+
+        private MemberList canonical(MemberList m) {
+            MemberList c = canonical.get(m);
+            if (c == null) {
+                MemberList had = byContent.putIfAbsent(m, m);
+                c = had != null ? had : m;
+                canonical.put(m, c);
+            }
+            return c;
         }
 
         /** {@code parent/call[members]}: one string per distinct triple (its hash computed once). */
@@ -391,14 +387,16 @@ public final class FaultModel {
      * intracommunicator (or an intercommunicator whose remote group was not read).
      */
     private static List<List<Integer>> groupsOf(HandleInfo h) {
-        if (!h.inter() || h.remoteMembers().length == 0) return List.of();
-        List<Integer> local = boxed(h.members());
-        List<Integer> remote = boxed(h.remoteMembers());
-        return java.util.Arrays.compare(h.members(), h.remoteMembers()) <= 0 ? List.of(local, remote) : List.of(remote, local);
+        if (!h.inter() || h.remoteMemberList().isEmpty()) return List.of();
+        List<Integer> local = boxed(h.memberList());
+        List<Integer> remote = boxed(h.remoteMemberList());
+        return h.memberList().compareTo(h.remoteMemberList()) <= 0 ? List.of(local, remote) : List.of(remote, local);
     }
 
-    private static List<Integer> boxed(int[] a) {
-        return List.copyOf(Arrays.stream(a).boxed().toList());
+    private static List<Integer> boxed(MemberList m) {
+        Integer[] a = new Integer[m.size()];
+        for (int i = 0; i < a.length; i++) a[i] = m.get(i);
+        return List.of(a);
     }
 
     // ------------------------------------------------------------------ hosts

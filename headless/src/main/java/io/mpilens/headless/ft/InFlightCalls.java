@@ -4,6 +4,7 @@ import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.jdi.BindingFrame;
 import java.util.ArrayList;
@@ -101,8 +102,9 @@ public final class InFlightCalls {
                 : p.handle(h.communicator()).orElse(null);
         BindingCalls calls = BindingCalls.spelling(f.method());
         if (h != null && h.kind() == HandleKind.COMMUNICATOR && calls != null && calls.isCollective(f.method())) {
-            for (int member : h.members()) if (failedRanks.contains(member)) failed.add(member);
-            for (int member : h.remoteMembers()) if (failedRanks.contains(member)) failed.add(member);
+            for (MemberList l : List.of(h.memberList(), h.remoteMemberList())) {
+                for (int i = 0; i < l.size(); i++) if (failedRanks.contains(l.get(i))) failed.add(l.get(i));
+            }
         } else if (h == null && f.receiverMembers() != null && calls != null && calls.isCollective(f.method())) {
             // an MPJ communicator not told apart from another with the same group: its members still decide
             for (int member : f.receiverMembers()) if (failedRanks.contains(member)) failed.add(member);
@@ -254,12 +256,12 @@ public final class InFlightCalls {
     static int worldRank(HandleInfo comm, int local) {
         if (local <= ANY_SOURCE_MAX) return -1;
         if (comm == null) return -1;
-        int[] members = peers(comm);
-        return local < members.length ? members[local] : -1;
+        MemberList members = peers(comm);
+        return local < members.size() ? members.get(local) : -1;
     }
 
     /** The COMM_WORLD ranks a point-to-point call on {@code comm} can name: its group, or an intercommunicator's remote group. */
-    static int[] peers(HandleInfo comm) {
-        return comm.inter() || comm.remoteMembers().length > 0 ? comm.remoteMembers() : comm.members();
+    static MemberList peers(HandleInfo comm) {
+        return comm.inter() || !comm.remoteMemberList().isEmpty() ? comm.remoteMemberList() : comm.memberList();
     }
 }

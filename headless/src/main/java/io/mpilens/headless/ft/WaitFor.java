@@ -434,11 +434,12 @@ public final class WaitFor {
         if (dir != Dir.RECEIVE) return Need.NONE;
         // the ranks a message from any source can come from: its group, or an intercommunicator's remote group
         HandleInfo comm = p == null ? null : p.handle(commId).orElse(null);
-        if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || InFlightCalls.peers(comm).length == 0) {
+        if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || InFlightCalls.peers(comm).isEmpty()) {
             return Need.NONE;
         }
-        List<Integer> members = new ArrayList<>();
-        for (int w : InFlightCalls.peers(comm)) members.add(w);
+        io.mpilens.api.model.MemberList peers = InFlightCalls.peers(comm);
+        List<Integer> members = new ArrayList<>(peers.size());
+        for (int i = 0; i < peers.size(); i++) members.add(peers.get(i));
         return Need.fromAny(members, key, tag);
     }
 

@@ -56,7 +56,7 @@ public final class CollectorJson {
                     .field("answerMillis", r.answerMillis()).endObject().toString());
             if (r.snapshot() != null) {
                 JsonWriter w = kind(SNAPSHOT).name("process");
-                SnapshotJson.process(w, r.snapshot());
+                SnapshotJson.process(w, r.snapshot(), true); // members as ranges: see SnapshotJson.ranges
                 out.add(w.endObject().toString());
             }
         }
@@ -114,18 +114,22 @@ public final class CollectorJson {
         else w.value(v.longValue());
     }
 
-    /** Reads a collector's lines ({@link CollectorReport#parse} with the lines that nest objects). */
+    /**
+     * Reads a collector's lines ({@link CollectorReport#parse} with the lines that nest objects). The
+     * snapshots' member lists are read once per distinct list and shared (every rank's COMM_WORLD).
+     */
     public static CollectorReport parse(List<String> lines) throws IOException {
-        return CollectorReport.parse(lines, CollectorJson::nested);
+        SnapshotJsonReader.MemberLists lists = new SnapshotJsonReader.MemberLists();
+        return CollectorReport.parse(lines, (line, ranks, frames) -> nested(line, ranks, frames, lists));
     }
 
-    private static boolean nested(String line, List<RankStatus> ranks, Map<Integer, List<BindingFrame>> frames)
-            throws IOException {
+    private static boolean nested(String line, List<RankStatus> ranks, Map<Integer, List<BindingFrame>> frames,
+                                  SnapshotJsonReader.MemberLists lists) throws IOException {
         if (line.startsWith(SNAPSHOT_LINE)) {
             if (ranks.isEmpty()) throw new IOException("a snapshot before any rank");
             RankStatus r = ranks.remove(ranks.size() - 1);
             ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), r.address(), r.state(),
-                    r.evidence(), r.answerMillis(), snapshot(line)));
+                    r.evidence(), r.answerMillis(), snapshot(line, lists)));
             return true;
         }
         if (line.startsWith(FRAMES_LINE)) {
@@ -138,7 +142,11 @@ public final class CollectorJson {
 
     /** The snapshot of a {@value #SNAPSHOT} line. */
     public static ProcessSnapshot snapshot(String line) throws IOException {
-        return SnapshotJsonReader.process(SnapshotJsonReader.object(JsonReader.parse(line), "snapshot line").get("process"));
+        return snapshot(line, new SnapshotJsonReader.MemberLists());
+    }
+
+    private static ProcessSnapshot snapshot(String line, SnapshotJsonReader.MemberLists lists) throws IOException {
+        return SnapshotJsonReader.process(SnapshotJsonReader.object(JsonReader.parse(line), "snapshot line").get("process"), lists);
     }
 
     /** A {@value #FRAMES} line: the rank and its thread frames. */

@@ -101,7 +101,15 @@ public final class JsonReader {
 
     private String string() throws IOException {
         i++; // the opening quote
-        StringBuilder b = new StringBuilder();
+        int start = i;
+        // most strings have no escape: one substring, not a character at a time
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c == '"') return s.substring(start, i++);
+            if (c == '\\') break;
+            i++;
+        }
+        StringBuilder b = new StringBuilder().append(s, start, i);
         while (true) {
             if (i >= s.length()) throw error("the end of a string");
             char c = s.charAt(i++);

@@ -3,6 +3,7 @@ package io.mpilens.headless.json;
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
@@ -20,6 +21,9 @@ import java.util.Map;
  */
 public final class SnapshotJson {
     public static final String SCHEMA = "mpilens/1";
+    /** Keys of the members as ranges, written only on the collectors' wire ({@link #process(JsonWriter, ProcessSnapshot, boolean)}). */
+    static final String MEMBER_RANGES = "memberRanges";
+    static final String REMOTE_MEMBER_RANGES = "remoteMemberRanges";
 
     private SnapshotJson() {
     }
@@ -37,7 +41,7 @@ public final class SnapshotJson {
         JsonWriter w = new JsonWriter();
         w.beginObject().field("schema", SCHEMA);
         w.name("processes").beginArray();
-        for (JobSnapshot.Rank r : job.ranks()) process(w, r.process(), r.address());
+        for (JobSnapshot.Rank r : job.ranks()) process(w, r.process(), r.address(), false);
         w.endArray();
         w.name("errors").beginArray();
         for (JobSnapshot.Failure f : job.failures()) {
@@ -58,12 +62,17 @@ public final class SnapshotJson {
     /**
      * One process as an element of {@code processes} (no address), for other writers that carry
      * snapshots ({@code CollectorJson}); {@link SnapshotJsonReader#process} reads it back.
+     *
+     * @param memberRanges members and remote members as ranges ({@value #MEMBER_RANGES},
+     *        {@value #REMOTE_MEMBER_RANGES}: {@code "0-3,5,7-9"}) where a list is ascending, instead of
+     *        an array of every rank: for the collectors' wire ({@code mpilens-collect/1}) only, where
+     *        every rank's COMM_WORLD would otherwise list the whole job; {@code mpilens/1} never has them
      */
-    public static void process(JsonWriter w, ProcessSnapshot p) {
-        process(w, p, null);
+    public static void process(JsonWriter w, ProcessSnapshot p, boolean memberRanges) {
+        process(w, p, null, memberRanges);
     }
 
-    private static void process(JsonWriter w, ProcessSnapshot p, String address) {
+    private static void process(JsonWriter w, ProcessSnapshot p, String address, boolean memberRanges) {
         w.beginObject();
         if (p.rank() >= 0) w.field("rank", p.rank());
         if (p.worldSize() >= 0) w.field("worldSize", p.worldSize());
@@ -89,14 +98,14 @@ public final class SnapshotJson {
         w.name("handles").beginArray();
         Map<Long, HandleInfo> byId = TypeMap.index(p);
         for (HandleInfo h : p.handles()) {
-            handle(w, h, true, p.rank());
+            handle(w, h, true, p.rank(), memberRanges);
             if (TypeMap.shownFor(h)) typeMap(w, TypeMap.of(h, p.binding(), byId));
             w.endObject();
         }
         w.endArray();
         w.name("released").beginArray();
         for (HandleInfo h : p.released()) {
-            handle(w, h, false, p.rank());
+            handle(w, h, false, p.rank(), memberRanges);
             w.endObject();
         }
         w.endArray();
@@ -147,7 +156,7 @@ public final class SnapshotJson {
     }
 
     /** Opens the handle's object (the caller closes it). Kind-specific fields only for live handles: the history of released ones does not keep them. */
-    private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields, int processRank) {
+    private static void handle(JsonWriter w, HandleInfo h, boolean withKindFields, int processRank, boolean memberRanges) {
         w.beginObject();
         w.field("id", Long.toString(h.id()));
         w.field("kind", h.kind().name());
@@ -166,17 +175,17 @@ public final class SnapshotJson {
         w.name("creationStack").beginArray();
         for (String frame : h.creationStack()) w.value(frame);
         w.endArray();
-        if (withKindFields) kindFields(w, h);
+        if (withKindFields) kindFields(w, h, memberRanges);
     }
 
-    private static void kindFields(JsonWriter w, HandleInfo h) {
+    private static void kindFields(JsonWriter w, HandleInfo h, boolean memberRanges) {
         switch (h.kind()) {
             case COMMUNICATOR:
                 known(w, "rank", h.rank());
                 known(w, "size", h.size());
-                nonEmpty(w, "members", h.members());
+                members(w, "members", MEMBER_RANGES, h.memberList(), memberRanges);
                 w.field("inter", h.inter());
-                nonEmpty(w, "remoteMembers", h.remoteMembers());
+                members(w, "remoteMembers", REMOTE_MEMBER_RANGES, h.remoteMemberList(), memberRanges);
                 if (h.topology() != null) topology(w, h.topology());
                 ref(w, "errhandler", h.errhandler());
                 ref(w, "group", h.group());
@@ -187,7 +196,7 @@ public final class SnapshotJson {
             case GROUP:
                 known(w, "rank", h.rank());
                 known(w, "size", h.size());
-                nonEmpty(w, "members", h.members());
+                members(w, "members", MEMBER_RANGES, h.memberList(), memberRanges);
                 ref(w, "derivedFrom", h.derivedFrom());
                 if (h.communicators().length > 0) ids(w, "communicators", h.communicators());
                 break;
@@ -328,8 +337,37 @@ public final class SnapshotJson {
         w.endArray();
     }
 
-    private static void nonEmpty(JsonWriter w, String name, int[] v) {
-        if (v.length > 0) ints(w, name, v);
+    /** A non-empty member list: as ranges when asked and the list is ascending, else as an array of ranks. */
+    private static void members(JsonWriter w, String name, String rangesName, MemberList m, boolean asRanges) {
+        if (m.isEmpty()) return;
+        String ranges = asRanges ? ranges(m) : null;
+        if (ranges != null) {
+            w.field(rangesName, ranges);
+            return;
+        }
+        w.name(name).beginArray();
+        for (int i = 0; i < m.size(); i++) w.value(m.get(i));
+        w.endArray();
+    }
+
+    /**
+     * Strictly ascending non-negative ranks as runs, {@code "0-3,5,7-9"} ({@link SnapshotJsonReader}
+     * reads them back); null for any other list (it is written as an array, in its order).
+     */
+    static String ranges(MemberList m) {
+        StringBuilder b = new StringBuilder();
+        int n = m.size();
+        for (int i = 0; i < n; ) {
+            int first = m.get(i);
+            if (first < 0 || (i > 0 && first <= m.get(i - 1))) return null;
+            int j = i;
+            while (j + 1 < n && (long) m.get(j + 1) == m.get(j) + 1L) j++;
+            if (b.length() > 0) b.append(',');
+            b.append(first);
+            if (j > i) b.append('-').append(m.get(j));
+            i = j + 1;
+        }
+        return b.toString();
     }
 
     private static void ints(JsonWriter w, String name, int[] v) {

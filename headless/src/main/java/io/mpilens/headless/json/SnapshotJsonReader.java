@@ -4,6 +4,7 @@ import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
+import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
@@ -11,6 +12,7 @@ import io.mpilens.api.model.Topology;
 import io.mpilens.api.model.TypeArgument;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +36,18 @@ public final class SnapshotJsonReader {
             throw new IOException("schema " + doc.get("schema") + ", expected " + SnapshotJson.SCHEMA);
         }
         List<ProcessSnapshot> out = new ArrayList<>();
-        for (Object p : list(doc.get("processes"))) out.add(process(p));
+        MemberLists lists = new MemberLists();
+        for (Object p : list(doc.get("processes"))) out.add(process(p, lists));
         return out;
     }
 
     /** One element of {@code processes}, as parsed by {@link JsonReader}. */
     public static ProcessSnapshot process(Object json) throws IOException {
+        return process(json, new MemberLists());
+    }
+
+    /** The same, its member lists shared with those {@code lists} already read (one parse of many processes). */
+    static ProcessSnapshot process(Object json, MemberLists lists) throws IOException {
         try {
             Map<String, Object> p = object(json, "process");
             int rank = intOr(p, "rank", HandleInfo.UNKNOWN);
@@ -50,9 +58,9 @@ public final class SnapshotJsonReader {
                         num(a, "untrackedEvents"), bool(a, "requestsTracked"), num(a, "blockingReturns"));
             }
             List<HandleInfo> handles = new ArrayList<>();
-            for (Object h : list(p.get("handles"))) handles.add(handle(object(h, "handle"), rank));
+            for (Object h : list(p.get("handles"))) handles.add(handle(object(h, "handle"), rank, lists));
             List<HandleInfo> released = new ArrayList<>();
-            for (Object h : list(p.get("released"))) released.add(handle(object(h, "handle"), rank));
+            for (Object h : list(p.get("released"))) released.add(handle(object(h, "handle"), rank, lists));
             List<MpiError> errors = new ArrayList<>();
             for (Object e : list(p.get("mpiErrors"))) errors.add(mpiError(object(e, "mpiError"), rank));
             return new ProcessSnapshot(rank, intOr(p, "worldSize", HandleInfo.UNKNOWN), num(p, "pid"), (String) p.get("host"),
@@ -70,7 +78,7 @@ public final class SnapshotJsonReader {
                 (String) e.get("cause"), (String) e.get("message"));
     }
 
-    private static HandleInfo handle(Map<String, Object> h, int processRank) throws IOException {
+    private static HandleInfo handle(Map<String, Object> h, int processRank, MemberLists lists) throws IOException {
         HandleKind kind = HandleKind.valueOf((String) h.get("kind"));
         HandleInfo.Builder b = HandleInfo.builder(Long.parseLong((String) h.get("id")), kind)
                 .ownerRank(h.containsKey("ownerRank") ? intOr(h, "ownerRank", HandleInfo.UNKNOWN) : processRank)
@@ -85,13 +93,15 @@ public final class SnapshotJsonReader {
         switch (kind) {
             case COMMUNICATOR -> {
                 b.rank(intOr(h, "rank", HandleInfo.UNKNOWN)).size(intOr(h, "size", HandleInfo.UNKNOWN))
-                        .members(ints(h, "members")).inter(bool(h, "inter")).remoteMembers(ints(h, "remoteMembers"))
+                        .members(lists.of(h, "members", SnapshotJson.MEMBER_RANGES)).inter(bool(h, "inter"))
+                        .remoteMembers(lists.of(h, "remoteMembers", SnapshotJson.REMOTE_MEMBER_RANGES))
                         .errhandler(ref(h, "errhandler")).group(ref(h, "group")).derivedFrom(ref(h, "derivedFrom"))
                         .windows(ids(h, "windows")).files(ids(h, "files"));
                 if (h.get("topology") != null) b.topology(topology(object(h.get("topology"), "topology")));
             }
             case GROUP -> b.rank(intOr(h, "rank", HandleInfo.UNKNOWN)).size(intOr(h, "size", HandleInfo.UNKNOWN))
-                    .members(ints(h, "members")).derivedFrom(ref(h, "derivedFrom")).communicators(ids(h, "communicators"));
+                    .members(lists.of(h, "members", SnapshotJson.MEMBER_RANGES)).derivedFrom(ref(h, "derivedFrom"))
+                    .communicators(ids(h, "communicators"));
             case REQUEST -> b.peer(intOr(h, "peer", HandleInfo.UNKNOWN)).tag(intOr(h, "tag", HandleInfo.UNKNOWN))
                     .communicator(ref(h, "communicator")).persistent(bool(h, "persistent")).complete(bool(h, "complete"));
             case DATATYPE -> {
@@ -127,6 +137,73 @@ public final class SnapshotJsonReader {
             b.attributes(attributes);
         }
         return b.build();
+    }
+
+    /**
+     * The member lists of one parse, each distinct one read once and shared by every handle that has
+     * it: by its text when written as ranges ({@code "0-8191"}, the collectors' wire), by content
+     * when written as an array ({@code mpilens/1}).
+     */
+    static final class MemberLists {
+        /** More members than this in one list of ranges is taken for a damaged line, not allocated. */
+        static final int MAX_MEMBERS = 1 << 24;
+        private final Map<String, MemberList> byText = new HashMap<>();
+        private final Map<MemberList, MemberList> byContent = new HashMap<>();
+
+        /** The list under {@code name} (an array) or {@code rangesName} (ranges); empty when neither is there. */
+        MemberList of(Map<String, Object> h, String name, String rangesName) {
+            Object ranges = h.get(rangesName);
+            if (ranges != null) {
+                if (h.get(name) != null) throw new IllegalArgumentException("both " + name + " and " + rangesName);
+                String text = (String) ranges;
+                MemberList m = byText.get(text);
+                if (m == null) {
+                    m = intern(MemberList.of(ranges(text)));
+                    byText.put(text, m);
+                }
+                return m;
+            }
+            if (h.get(name) == null) return MemberList.EMPTY;
+            return intern(MemberList.of(ints(h, name)));
+        }
+
+        private MemberList intern(MemberList m) {
+            MemberList had = byContent.putIfAbsent(m, m);
+            return had != null ? had : m;
+        }
+
+        /** What {@code SnapshotJson.ranges} writes: ascending runs {@code a} or {@code a-b}, comma-separated. */
+        static int[] ranges(String text) {
+            if (text.isEmpty()) return new int[0];
+            String[] parts = text.split(",", -1);
+            long count = 0;
+            int[][] runs = new int[parts.length][];
+            long previous = -1;
+            for (int i = 0; i < parts.length; i++) {
+                String p = parts[i];
+                int dash = p.indexOf('-', 1);
+                int first = Integer.parseInt(dash < 0 ? p : p.substring(0, dash));
+                int last = dash < 0 ? first : Integer.parseInt(p.substring(dash + 1));
+                if (first <= previous || last < first || (dash >= 0 && last == first)) {
+                    throw new IllegalArgumentException("member ranges not ascending at '" + p + "': " + cut(text));
+                }
+                count += (long) last - first + 1;
+                if (count > MAX_MEMBERS) throw new IllegalArgumentException("more than " + MAX_MEMBERS + " members: " + cut(text));
+                runs[i] = new int[] {first, last};
+                previous = last;
+            }
+            int[] out = new int[(int) count];
+            int k = 0;
+            for (int[] r : runs) for (int x = r[0]; ; x++) {
+                out[k++] = x;
+                if (x == r[1]) break;
+            }
+            return out;
+        }
+
+        private static String cut(String text) {
+            return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+        }
     }
 
     private static Topology topology(Map<String, Object> t) {
