@@ -65,7 +65,7 @@ public final class SnapshotJson {
      *
      * @param memberRanges members and remote members as ranges ({@value #MEMBER_RANGES},
      *        {@value #REMOTE_MEMBER_RANGES}: {@code "0-3,5,7-9"}) where a list is ascending, instead of
-     *        an array of every rank: for the collectors' wire ({@code mpilens-collect/1}) only, where
+     *        an array of every rank: for the collectors' wire ({@code mpilens-collect/2}) only, where
      *        every rank's COMM_WORLD would otherwise list the whole job; {@code mpilens/1} never has them
      */
     public static void process(JsonWriter w, ProcessSnapshot p, boolean memberRanges) {

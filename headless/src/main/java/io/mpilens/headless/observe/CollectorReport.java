@@ -33,7 +33,13 @@ import java.util.TreeSet;
 public record CollectorReport(String host, String job, List<Record> records, List<RankStatus> ranks,
                               List<HostView.Daemon> daemons, List<String> refused,
                               Map<Integer, List<BindingFrame>> frames) {
-    public static final String SCHEMA = "mpilens-collect/1";
+    /** What collectors write: /2 may send member lists as ranges ({@code memberRanges}). */
+    public static final String SCHEMA = "mpilens-collect/2";
+    /**
+     * What an older collector writes (member lists as arrays only): still read. A front end older
+     * than /2 refuses /2 by its schema instead of reading ranges it does not know as no members.
+     */
+    static final String SCHEMA_1 = "mpilens-collect/1";
     public static final String KIND = "kind";
 
     /** A report without thread frames (none asked for). */
@@ -117,8 +123,8 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
             try {
                 switch (String.valueOf(f.get(KIND))) {
                     case "collector" -> {
-                        if (!SCHEMA.equals(f.get("schema"))) {
-                            throw new IOException("schema " + f.get("schema") + ", expected " + SCHEMA
+                        if (!SCHEMA.equals(f.get("schema")) && !SCHEMA_1.equals(f.get("schema"))) {
+                            throw new IOException("schema " + f.get("schema") + ", expected " + SCHEMA + " or " + SCHEMA_1
                                     + " (mpilens of another version on that host?)");
                         }
                         host = f.get("host");

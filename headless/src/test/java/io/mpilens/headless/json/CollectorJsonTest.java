@@ -74,6 +74,14 @@ class CollectorJsonTest {
         assertTrue(e.getMessage().contains("command not found"), e.getMessage());
         IOException v = assertThrows(IOException.class, () -> CollectorJson.parse(
                 List.of("{\"kind\":\"collector\",\"schema\":\"mpilens-collect/9\",\"host\":\"h\",\"job\":null}")));
-        assertTrue(v.getMessage().contains("expected mpilens-collect/1"), v.getMessage());
+        assertTrue(v.getMessage().contains("expected mpilens-collect/2 or mpilens-collect/1"), v.getMessage());
+    }
+
+    @Test
+    void aReportOfAnOlderCollectorIsStillRead() throws IOException {
+        CollectorReport old = CollectorJson.parse(List.of("{\"kind\":\"collector\",\"schema\":\"mpilens-collect/1\",\"host\":\"h1\",\"job\":\"j\"}"));
+        assertEquals("h1", old.host());
+        assertEquals("j", old.job());
+        assertTrue(CollectorJson.lines(old).get(0).contains("\"schema\":\"mpilens-collect/2\""), "written as /2");
     }
 }

@@ -24,7 +24,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Members as ranges on the collectors' wire ({@code mpilens-collect/1}): read back to exactly the
+ * Members as ranges on the collectors' wire ({@code mpilens-collect/2}): read back to exactly the
  * lists written, in their order; {@code mpilens/1} keeps its arrays; one parse shares each
  * distinct list among the handles that have it.
  */
