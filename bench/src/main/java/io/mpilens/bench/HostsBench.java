@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -172,8 +171,7 @@ public final class HostsBench {
         List<String> cmd = new ArrayList<>(List.of(simhosts.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
-        Map<String, String> e = new HashMap<>(env);
-        b.environment().putAll(e);
+        b.environment().putAll(env);
         Process p = b.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) throw new IOException("scripts/simhosts " + String.join(" ", args) + " failed:\n" + out);

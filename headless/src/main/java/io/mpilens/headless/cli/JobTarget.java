@@ -139,8 +139,7 @@ final class JobTarget {
         for (JobRecord r : job.records()) {
             if (JobObserver.runsElsewhere(r)) {
                 if (!othersCollected && !r.spawned() && (ranks == null || ranks.contains(r.rank()))) {
-                    problems.add("rank " + r.rank() + " of job " + job.id() + " runs on " + r.host() + ", not this host:"
-                            + " read it there with --hosts " + r.host());
+                    problems.add("rank " + r.rank() + " of job " + job.id() + " " + JobObserver.readElsewhere(r));
                 }
                 continue;
             }

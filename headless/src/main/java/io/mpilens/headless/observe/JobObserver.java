@@ -223,6 +223,11 @@ public final class JobObserver {
         return r.host() != null && !LocalProcesses.isLocal(r.host());
     }
 
+    /** What to say of such a rank: where it runs and how to read it. */
+    public static String readElsewhere(JobRecord r) {
+        return "runs on " + r.host() + ", not this host: read it there with --hosts " + r.host();
+    }
+
     /**
      * Adds the ranks the collectors observed on their hosts (not this one's: read here) to
      * {@code ranks}, and for every rank of the job that nobody reported, an {@code UNAVAILABLE}
@@ -272,7 +277,7 @@ public final class JobObserver {
             if (!known.add(r.rank())) continue;
             ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(),
                     r.jdwpAddress() == null ? null : r.host() + "/" + r.jdwpAddress(), ProcessState.UNAVAILABLE,
-                    "runs on " + r.host() + ", not this host: read it there with --hosts " + r.host(), -1, null));
+                    readElsewhere(r), -1, null));
         }
     }
 

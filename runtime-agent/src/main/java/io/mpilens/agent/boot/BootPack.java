@@ -30,8 +30,8 @@ import java.util.jar.JarFile;
  * <p>Why: the agent's start-up cost was mostly class loading. Each of the ≈ 60 classes it needs
  * before {@code main} went through the system class loader's Java code (class path search, jar
  * entry, code source, package, then verification), all of it interpreted that early and then
- * compiled by the JIT because it ran so often — 0.10 s of CPU per rank JVM of the 0.14 s mpilens
- * added above an empty agent (docs/performance.md, start-up). Classes defined in the boot loader
+ * compiled by the JIT because it ran so often — about 0.066 s of CPU per rank JVM of the 0.165 s
+ * mpilens added above an empty agent (docs/performance.md, start-up). Classes defined in the boot loader
  * skip all of that. Putting the agent jar on the boot class path would do the same, but any
  * append to the boot class path makes JDK 17 print a warning on the application's stderr and
  * stop sharing its CDS archive's application classes; defining the classes does neither.
@@ -92,27 +92,27 @@ public final class BootPack {
             why.append("cannot read ").append(ENTRY).append(": ").append(t);
             return Outcome.NONE;
         }
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(pack));
         int defined = 0;
         try {
-            // jdk.internal.misc.Unsafe is the one JDK interface that defines a class in the boot
-            // loader without touching the boot class path; java.base exports it to this module
-            // only, and only now
-            inst.redefineModule(Object.class.getModule(), Set.of(),
-                    Map.of("jdk.internal.misc", Set.of(BootPack.class.getModule())), Map.of(), Set.of(), Map.of());
-            // by reflection: the build compiles against --release 17, which hides jdk.internal.*
-            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
-            // reflection, not a method handle: its first call spins four lambda forms (≈ 8 ms),
-            // while reflection's accessor generated after 15 calls costs ≈ 4 ms
-            java.lang.reflect.Method define = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class,
-                    int.class, ClassLoader.class, ProtectionDomain.class);
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(pack));
             byte[] magic = new byte[MAGIC.length];
             in.readFully(magic);
             if (!java.util.Arrays.equals(magic, MAGIC)) {
                 why.append(ENTRY).append(" is not a pack of this agent");
                 return Outcome.NONE;
             }
+            // jdk.internal.misc.Unsafe is the one JDK interface that defines a class in the boot
+            // loader without touching the boot class path; java.base exports it to this module
+            // only, and only now
+            inst.redefineModule(Object.class.getModule(), Set.of(),
+                    Map.of("jdk.internal.misc", Set.of(BootPack.class.getModule())), Map.of(), Set.of(), Map.of());
+            // by reflection: the agent compiles against --release 11, which hides jdk.internal.*
+            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
+            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
+            // reflection, not a method handle: its first call spins four lambda forms (≈ 8 ms),
+            // while reflection's accessor generated after 15 calls costs ≈ 4 ms
+            java.lang.reflect.Method define = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class,
+                    int.class, ClassLoader.class, ProtectionDomain.class);
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 String name = in.readUTF();
@@ -210,7 +210,8 @@ public final class BootPack {
         return false;
     }
 
-    private static void read(File element, Map<String, byte[]> classes) throws IOException {
+    /** The classes under {@code io/mpilens/} in a class path element (a directory or a jar), by internal name; the first one kept. */
+    static void read(File element, Map<String, byte[]> classes) throws IOException {
         if (element.isDirectory()) {
             Path root = element.toPath();
             Path mpilens = root.resolve("io/mpilens");

@@ -1,7 +1,6 @@
 package io.mpilens.agent.weave;
 
 import io.mpilens.agent.intercept.Interceptor;
-
 import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.api.model.HandleInfo;
 import net.bytebuddy.asm.Advice;

@@ -5,7 +5,6 @@ import static net.bytebuddy.matcher.ElementMatchers.*;
 import io.mpilens.agent.AgentOptions;
 import io.mpilens.agent.MpiLensAgent;
 import io.mpilens.agent.Weaver;
-import io.mpilens.agent.intercept.Interceptor;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import io.mpilens.api.registry.RegistryLayout;
@@ -24,7 +23,7 @@ import net.bytebuddy.matcher.ElementMatcher;
 /**
  * The transformation of the binding's classes, declared in one place with Byte Buddy. The only
  * class of the agent that names Byte Buddy's types: it is loaded only when a class must be woven
- * (a miss in the woven-class cache, a late attach, the cache turned off), after {@link WeaverJar}
+ * (a miss in the woven-class cache, a late attach, the cache turned off), after {@code WeaverJar}
  * has put Byte Buddy on the class path. A JVM whose woven classes are all cached never opens it.
  */
 public final class Weaving implements Weaver {

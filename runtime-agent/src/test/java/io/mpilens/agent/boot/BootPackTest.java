@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,36 +20,16 @@ import org.junit.jupiter.api.Test;
  * {@code BootDefinedAgentTest} (integration tests).
  */
 class BootPackTest {
-    /** The classes the build packs: this module's compiled classes and handle-api's, by internal name. */
+    /**
+     * The classes the build packs, read as the build reads them ({@link BootPack#read}): this
+     * module's compiled classes and handle-api's, not the tests'.
+     */
     private static Map<String, byte[]> agentClasses() throws IOException {
         Map<String, byte[]> classes = new TreeMap<>();
         for (String element : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path p = Path.of(element);
-            if (!Files.isDirectory(p) || element.contains("test-classes")) {
-                if (element.contains("handle-api") && element.endsWith(".jar")) readJar(p, classes);
-                continue;
-            }
-            Path root = p.resolve("io/mpilens");
-            if (!Files.isDirectory(root)) continue;
-            try (Stream<Path> all = Files.walk(root)) {
-                for (Path f : (Iterable<Path>) all::iterator) {
-                    String rel = p.relativize(f).toString();
-                    if (rel.endsWith(".class")) classes.put(rel.substring(0, rel.length() - 6), Files.readAllBytes(f));
-                }
-            }
+            if (!element.isEmpty() && !element.contains("test-classes")) BootPack.read(new File(element), classes);
         }
         return classes;
-    }
-
-    private static void readJar(Path jar, Map<String, byte[]> classes) throws IOException {
-        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
-            for (java.util.jar.JarEntry e : java.util.Collections.list(j.entries())) {
-                String n = e.getName();
-                if (n.startsWith("io/mpilens/") && n.endsWith(".class")) {
-                    classes.put(n.substring(0, n.length() - 6), j.getInputStream(e).readAllBytes());
-                }
-            }
-        }
     }
 
     @Test
