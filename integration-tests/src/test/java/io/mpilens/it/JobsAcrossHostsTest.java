@@ -66,7 +66,9 @@ class JobsAcrossHostsTest {
 
                 Result jobs = mpilens(env, "jobs", "--hosts", both);
                 assertEquals(0, jobs.code(), jobs.all());
-                hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|2 hosts)");
+                // the hosts column fits 80 columns: both names, the first and "+1", or "2 hosts" (JobsCommand.row)
+                hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
+                        + Pattern.quote(h1) + " \\+1|2 hosts)");
                 Result json = mpilens(env, "jobs", "--hosts", both, "--json");
                 assertEquals(0, json.code(), json.all());
                 for (int r = 0; r < 4; r++) {
