@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * most of the agent's start-up was Byte Buddy's (loading, verifying and running about 1,300 of
  * its classes to weave some 40 of the binding's), seconds per job on a busy node.
  *
- * <p>An entry is keyed by a 128-bit checksum (CRC-32C and CRC-32, each over two inputs) of the
+ * <p>An entry is keyed by a 128-bit checksum (Adler-32 and CRC-32, each over two inputs) of the
  * class as loaded, of the jar it came from (its content: a launcher may copy the binding per job)
  * and of what changes the weaving (agent jar path, size and time; the options that select advice;
  * the JDK version); it holds the woven bytes after their own length and checksum, checked on
@@ -263,9 +263,13 @@ final class WovenCache implements ClassFileTransformer {
         }
     }
 
-    /** CRC-32C in the high half, CRC-32 in the low half: two independent checksums of the bytes. */
+    /**
+     * Adler-32 in the high half, CRC-32 in the low half: two independent checksums of the bytes,
+     * both computed by the JDK's native zlib. Not CRC-32C: its class initialiser builds 8 KB of
+     * tables in interpreted Java, 3 ms of every rank JVM's start-up (docs/performance.md, start-up).
+     */
     static long checksum(byte[] b) {
-        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        java.util.zip.Adler32 c = new java.util.zip.Adler32();
         c.update(b, 0, b.length);
         java.util.zip.CRC32 d = new java.util.zip.CRC32();
         d.update(b, 0, b.length);

@@ -86,7 +86,15 @@ public final class BootPack {
                 return Outcome.NONE;
             }
             try (InputStream in = jar.getInputStream(entry)) {
-                pack = in.readAllBytes();
+                // its size is known: one array, filled by few large inflates (readAllBytes grows
+                // a list of 8 KB buffers in interpreted code: 3 ms of the start-up)
+                long size = entry.getSize();
+                if (size < 0 || size > Integer.MAX_VALUE - 8) {
+                    pack = in.readAllBytes();
+                } else {
+                    pack = new byte[(int) size];
+                    if (in.readNBytes(pack, 0, pack.length) != pack.length) throw new java.io.EOFException(ENTRY + " is cut short");
+                }
             }
         } catch (Throwable t) {
             why.append("cannot read ").append(ENTRY).append(": ").append(t);
