@@ -28,12 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WovenCacheTest {
     private static final Pattern REPORT = Pattern.compile("at MPI_Init (\\d+) binding classes came from the woven-class"
-            + " cache, (\\d+) were woven");
+            + " cache, (\\d+) were woven \\((\\d+) of those from the cache read from its bundle\\)");
 
     @TempDir
     Path tmp;
 
-    /** [from cache, woven] of one job's only rank, and that it ran to the end. */
+    /** [from cache, woven, from the bundle] of one job's only rank, and that it ran to the end. */
     private static int[] run(Path cacheDir) throws Exception {
         return run(Binding.OPENMPI, cacheDir);
     }
@@ -54,7 +54,7 @@ class WovenCacheTest {
             }
             Matcher m = REPORT.matcher(report);
             assertTrue(m.find());
-            return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+            return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))};
         }
     }
 
@@ -79,23 +79,57 @@ class WovenCacheTest {
             written.put(p, Files.getLastModifiedTime(p));
         }
 
+        // the first JVM wrote the entries' bundle at its exit
+        List<Path> bundles = bundles(cache);
+        assertEquals(1, bundles.size(), bundles.toString());
+        Path bundle = bundles.get(0);
+        java.nio.file.attribute.FileTime bundleWritten = Files.getLastModifiedTime(bundle);
+
         int[] second = run(cache);
-        assertArrayEquals(new int[] {first[1], 0}, second, "second JVM: all from the cache, nothing woven");
+        assertArrayEquals(new int[] {first[1], 0, first[1]}, second, "second JVM: all from the cache's bundle, nothing woven");
         assertEquals(kept, entries(cache), "no new entry");
         for (Path p : kept) assertEquals(written.get(p), Files.getLastModifiedTime(p), "not rewritten: " + p);
+        assertEquals(bundleWritten, Files.getLastModifiedTime(bundle), "the bundle is not rewritten");
 
-        // a truncated entry and one with a flipped byte, of classes MPI_Init needs: woven again, rewritten whole
+        // a flipped byte in the bundle's copy of mpi.Comm's entry (a class MPI_Init needs): that
+        // class is read from its own file
         Path comm = kept.stream().filter(p -> p.getFileName().toString().startsWith("mpi.Comm-")).findFirst().orElseThrow();
         Path mpi = kept.stream().filter(p -> p.getFileName().toString().startsWith("mpi.MPI-")).findFirst().orElseThrow();
+        byte[] b = Files.readAllBytes(bundle);
+        byte[] commName = comm.getFileName().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int at = indexOf(b, commName);
+        assertTrue(at > 0, "mpi.Comm's entry in the bundle");
+        b[at + commName.length + 4 + 100] ^= 1; // after its name and length: inside the entry's woven bytes
+        Files.write(bundle, b);
+        assertArrayEquals(new int[] {first[1], 0, first[1] - 1}, run(cache), "one class from its entry file");
+
+        // without the bundle, a truncated entry and one with a flipped byte, of classes MPI_Init
+        // needs: woven again, rewritten whole, and the bundle written again
+        Files.delete(bundle);
         byte[] whole = Files.readAllBytes(comm);
         Files.write(comm, java.util.Arrays.copyOf(whole, whole.length / 2));
         byte[] other = Files.readAllBytes(mpi);
         other[other.length - 1] ^= 1;
         Files.write(mpi, other);
         int[] third = run(cache);
-        assertArrayEquals(new int[] {first[1] - 2, 2}, third, "the two damaged entries woven again");
+        assertArrayEquals(new int[] {first[1] - 2, 2, 0}, third, "the two damaged entries woven again");
         assertArrayEquals(whole, Files.readAllBytes(comm), "the truncated entry is whole again");
-        assertArrayEquals(new int[] {first[1], 0}, run(cache));
+        assertArrayEquals(new int[] {first[1], 0, first[1]}, run(cache));
+    }
+
+    private static int indexOf(byte[] in, byte[] what) {
+        outer:
+        for (int i = 0; i + what.length <= in.length; i++) {
+            for (int j = 0; j < what.length; j++) if (in[i + j] != what[j]) continue outer;
+            return i;
+        }
+        return -1;
+    }
+
+    private static List<Path> bundles(Path cacheDir) throws Exception {
+        try (Stream<Path> s = Files.walk(cacheDir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".bundle")).sorted().collect(Collectors.toList());
+        }
     }
 
     /**

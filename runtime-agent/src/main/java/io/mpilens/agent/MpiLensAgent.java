@@ -93,7 +93,8 @@ public final class MpiLensAgent {
                         @Override
                         public void run() {
                             System.err.println("mpilens: at MPI_Init " + cache.hits.get()
-                                    + " binding classes came from the woven-class cache, " + cache.woven.get() + " were woven");
+                                    + " binding classes came from the woven-class cache, " + cache.woven.get() + " were woven ("
+                                    + cache.fromBundle.get() + " of those from the cache read from its bundle)");
                         }
                     });
                 }

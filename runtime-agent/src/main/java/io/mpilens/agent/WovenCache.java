@@ -35,6 +35,14 @@ import java.util.function.Supplier;
  * turns it off; {@code wovenCacheDir=DIR} moves it (default
  * {@code ${XDG_CACHE_HOME:-~/.cache}/mpilens/woven}, one subdirectory per agent jar; those not
  * used for 30 days are removed).
+ *
+ * <p>The entries of one binding jar and weaving are also kept together in one bundle file
+ * ({@code CONTEXT.bundle}: each entry's file name and bytes, as they are in their own files), read
+ * once by the JVM's first binding class: the next JVM opens one file instead of one per class
+ * (≈ 40 for Open MPI; docs/performance.md, start-up). A JVM that took any class from elsewhere
+ * (an entry file, or the weaver) writes the bundle again at its exit from the entry files then in
+ * the directory; every entry in the bundle is checked like an entry file, and one that fails is
+ * read from its own file.
  */
 final class WovenCache implements ClassFileTransformer {
     private static final byte[] MAGIC = "mpilens-woven/2\n".getBytes(StandardCharsets.US_ASCII);
@@ -49,6 +57,12 @@ final class WovenCache implements ClassFileTransformer {
     private volatile ClassFileTransformer built;
     final AtomicInteger hits = new AtomicInteger();
     final AtomicInteger woven = new AtomicInteger();
+    /** Of {@link #hits}: those read from a bundle. */
+    final AtomicInteger fromBundle = new AtomicInteger();
+    /** Bundles read, by context: entry file name to {offset, length} in the bundle's bytes. */
+    private final java.util.Map<String, Bundle> bundles = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Contexts of which this JVM took a class from outside their bundle: their bundles are written at exit. */
+    private final java.util.Set<String> stale = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private WovenCache(Path dir, String weaving, Supplier<ClassFileTransformer> weaver, Predicate<String> failed) {
         this.dir = dir;
@@ -94,9 +108,19 @@ final class WovenCache implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain pd, byte[] bytes)
             throws IllegalClassFormatException {
         if (name == null || !name.startsWith("mpi/")) return null;
-        Path entry = redefined == null ? entry(name, source(loader, name, pd), bytes) : null;
-        if (entry != null) {
-            byte[] cached = read(entry);
+        File source = redefined == null ? source(loader, name, pd) : null;
+        String context = source == null ? null : context(source);
+        String entryName = context == null ? null : entryName(name, context, bytes);
+        Path entry = null;
+        if (entryName != null) {
+            byte[] cached = bundle(context).read(entryName);
+            if (cached != null) {
+                fromBundle.incrementAndGet();
+            } else {
+                entry = entry(entryName);
+                cached = entry == null ? null : read(entry);
+                if (cached != null) staleAtExit(context);
+            }
             if (cached != null) {
                 hits.incrementAndGet();
                 return cached.length == 0 ? null : cached;
@@ -104,10 +128,38 @@ final class WovenCache implements ClassFileTransformer {
         }
         byte[] out = weaver().transform(loader, name, redefined, pd, bytes);
         woven.incrementAndGet();
+        if (entryName != null && entry == null) entry = entry(entryName);
         if (entry != null && (out != null || !failed.test(name.replace('/', '.')))) {
             write(entry, out == null ? new byte[0] : out);
+            staleAtExit(context);
         }
         return out;
+    }
+
+    /** The bundle of {@code context}, read on first use (empty when there is none or it cannot be read). */
+    private Bundle bundle(String context) {
+        Bundle b = bundles.get(context);
+        if (b == null) {
+            b = Bundle.read(dir.resolve(context + BUNDLE));
+            Bundle raced = bundles.putIfAbsent(context, b);
+            if (raced != null) b = raced;
+        }
+        return b;
+    }
+
+    /** The first class of {@code context} taken from outside its bundle: the bundle is written again at exit. */
+    private void staleAtExit(String context) {
+        if (!stale.add(context) || stale.size() != 1) return;
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() { // no lambda on the start-up path
+                @Override
+                public void run() {
+                    for (String c : stale) writeBundle(dir, c);
+                }
+            }, "mpilens-woven-bundle"));
+        } catch (Throwable t) {
+            // no bundle: the next JVM reads the entry files
+        }
     }
 
     private ClassFileTransformer weaver() {
@@ -182,13 +234,100 @@ final class WovenCache implements ClassFileTransformer {
         return context;
     }
 
-    /** Where this class's entry is, or null when it cannot be keyed (no binding jar to name). */
-    private Path entry(String name, File source, byte[] bytes) {
+    /** The file name of this class's entry (and its name in the bundle). */
+    private static String entryName(String name, String context, byte[] bytes) {
+        return name.replace('/', '.') + "-" + hex(checksum(bytes)) + context + ENTRY;
+    }
+
+    /** Where the entry of that name is, or null when it cannot be named here. */
+    private Path entry(String entryName) {
         try {
-            if (source == null) return null;
-            return dir.resolve(name.replace('/', '.') + "-" + hex(checksum(bytes)) + context(source) + ".class");
+            return dir.resolve(entryName);
         } catch (Throwable t) {
             return null;
+        }
+    }
+
+    private static final String ENTRY = ".class";
+    private static final String BUNDLE = ".bundle";
+    private static final byte[] BUNDLE_MAGIC = "mpilens-bundle/1".getBytes(StandardCharsets.US_ASCII);
+
+    /** One bundle's bytes and where each entry is in them. */
+    private static final class Bundle {
+        private final byte[] all;
+        private final java.util.Map<String, int[]> at;
+
+        private Bundle(byte[] all, java.util.Map<String, int[]> at) {
+            this.all = all;
+            this.at = at;
+        }
+
+        /**
+         * The bundle file, or an empty one: after the magic, entries as (file name: UTF, length:
+         * int, the entry file's bytes); reading stops at the first entry that does not fit.
+         */
+        static Bundle read(Path file) {
+            java.util.Map<String, int[]> at = new java.util.HashMap<>();
+            byte[] all = new byte[0];
+            try {
+                File f = file.toFile();
+                if (!f.isFile()) return new Bundle(all, at);
+                all = readAll(f);
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(all);
+                if (all.length < BUNDLE_MAGIC.length || !Arrays.equals(Arrays.copyOf(all, BUNDLE_MAGIC.length), BUNDLE_MAGIC)) {
+                    return new Bundle(new byte[0], at);
+                }
+                b.position(BUNDLE_MAGIC.length);
+                while (b.remaining() >= 2) {
+                    int nameLength = b.getShort() & 0xffff;
+                    if (b.remaining() < nameLength + 4) break;
+                    String name = new String(all, b.position(), nameLength, StandardCharsets.UTF_8);
+                    b.position(b.position() + nameLength);
+                    int length = b.getInt();
+                    if (length < 0 || length > b.remaining()) break;
+                    at.put(name, new int[] {b.position(), length});
+                    b.position(b.position() + length);
+                }
+            } catch (Throwable t) {
+                // what was read so far stands; the rest comes from the entry files
+            }
+            return new Bundle(all, at);
+        }
+
+        /** The woven bytes of the entry of that file name, checked as its file would be; null when absent or damaged. */
+        byte[] read(String entryName) {
+            int[] p = at.get(entryName);
+            return p == null ? null : body(all, p[0], p[1]);
+        }
+    }
+
+    /**
+     * Writes the bundle of {@code context} from the entry files in {@code dir} that are whole
+     * (atomically: a JVM reading it meanwhile sees the old bundle or the new one).
+     */
+    static void writeBundle(Path dir, String context) {
+        try {
+            File[] files = dir.toFile().listFiles();
+            if (files == null) return;
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            out.write(BUNDLE_MAGIC);
+            java.io.DataOutputStream data = new java.io.DataOutputStream(out);
+            String suffix = context + ENTRY;
+            for (File f : files) {
+                String name = f.getName();
+                if (!name.endsWith(suffix) || !f.isFile()) continue;
+                byte[] bytes = readAll(f);
+                if (body(bytes, 0, bytes.length) == null) continue;
+                byte[] n = name.getBytes(StandardCharsets.UTF_8);
+                data.writeShort(n.length);
+                data.write(n);
+                data.writeInt(bytes.length);
+                data.write(bytes);
+            }
+            data.flush();
+            JobRecords.writeAtomically(dir.resolve(context + BUNDLE), out.toByteArray());
+        } catch (Throwable t) {
+            // no bundle: the next JVM reads the entry files
         }
     }
 
@@ -197,16 +336,21 @@ final class WovenCache implements ClassFileTransformer {
         try {
             if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) return null;
             byte[] all = readAll(entry.toFile());
-            if (all.length < HEAD || !Arrays.equals(Arrays.copyOf(all, MAGIC.length), MAGIC)) return null;
-            java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(all, MAGIC.length, HEAD - MAGIC.length);
-            int length = head.getInt();
-            long sum = head.getLong();
-            if (length != all.length - HEAD) return null;
-            byte[] body = Arrays.copyOfRange(all, HEAD, all.length);
-            return checksum(body) == sum ? body : null;
+            return body(all, 0, all.length);
         } catch (Throwable t) {
             return null;
         }
+    }
+
+    /** The woven bytes of the entry at {@code all[offset, offset + length)}, or null when it is not whole. */
+    private static byte[] body(byte[] all, int offset, int length) {
+        if (length < HEAD || !Arrays.equals(all, offset, offset + MAGIC.length, MAGIC, 0, MAGIC.length)) return null;
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(all, offset + MAGIC.length, HEAD - MAGIC.length);
+        int bodyLength = head.getInt();
+        long sum = head.getLong();
+        if (bodyLength != length - HEAD) return null;
+        byte[] body = Arrays.copyOfRange(all, offset + HEAD, offset + length);
+        return checksum(body) == sum ? body : null;
     }
 
     /** A whole file by java.io (a NIO channel's first use costs every rank JVM its natives and classes). */
@@ -246,7 +390,8 @@ final class WovenCache implements ClassFileTransformer {
         if (dirs == null) return;
         for (File d : dirs) {
             if (d.toPath().equals(keep) || d.lastModified() > before || Files.isSymbolicLink(d.toPath())) continue;
-            File[] entries = d.listFiles(f -> f.isFile() && (f.getName().endsWith(".class") || f.getName().endsWith(".tmp")));
+            File[] entries = d.listFiles(f -> f.isFile() && (f.getName().endsWith(ENTRY) || f.getName().endsWith(BUNDLE)
+                    || f.getName().endsWith(".tmp")));
             if (entries != null) for (File e : entries) e.delete();
             d.delete(); // fails, harmlessly, when something else is in it
         }
