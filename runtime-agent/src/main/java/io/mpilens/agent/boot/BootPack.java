@@ -58,6 +58,11 @@ public final class BootPack {
     static final String[] UNREACHABLE_FROM_BOOT = {"io/mpilens/agent/boot/", "io/mpilens/agent/weave/", "net/bytebuddy/",
             "io/mpilens/agent/shaded/"};
 
+    /** Defines one class in the boot loader ({@link Define}: compiled apart, against java.base's internals). */
+    interface Definer {
+        Class<?> define(String name, byte[] b, int off, int len, ProtectionDomain domain);
+    }
+
     /** How {@link #defineAll} ended. */
     enum Outcome {
         /** There is no pack, or it could not be defined: nothing was defined, load the agent as before. */
@@ -114,18 +119,16 @@ public final class BootPack {
             // only, and only now
             inst.redefineModule(Object.class.getModule(), Set.of(),
                     Map.of("jdk.internal.misc", Set.of(BootPack.class.getModule())), Map.of(), Set.of(), Map.of());
-            // by reflection: the agent compiles against --release 11, which hides jdk.internal.*
-            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
-            // reflection, not a method handle: its first call spins four lambda forms (≈ 8 ms),
-            // while reflection's accessor generated after 15 calls costs ≈ 4 ms
-            java.lang.reflect.Method define = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class,
-                    int.class, ClassLoader.class, ProtectionDomain.class);
+            // a direct call, by a class compiled apart (the agent compiles against --release 11,
+            // which hides jdk.internal.*): not reflection, whose accessor generated after 15
+            // calls cost ≈ 4 ms, nor a method handle, whose first call spins four lambda forms
+            Definer define = (Definer) Class.forName(BootPack.class.getPackageName() + ".Define")
+                    .getDeclaredConstructor().newInstance();
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 String name = in.readUTF();
                 int length = in.readInt();
-                define.invoke(unsafe, name, pack, pack.length - in.available(), length, null, domain);
+                define.define(name, pack, pack.length - in.available(), length, domain);
                 in.skipBytes(length);
                 defined++;
             }
