@@ -595,7 +595,9 @@ public final class Interceptor {
             io.mpilens.agent.job.JobRecords.initialized(rank, size);
             int undefined = staticInt(mpiClass, "UNDEFINED", -1);
             for (Field f : mpiClass.getFields()) {
-                if (!Modifier.isStatic(f.getModifiers())) continue;
+                // no handle is a primitive: Open MPI's MPI class has 117 int constants of 161
+                // fields, and each field read makes the JDK build an accessor (docs/performance.md, start-up)
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
                 Object v = f.get(null);
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
