@@ -44,6 +44,14 @@ class JobsAcrossHostsTest {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    private static final Pattern RANKS = Pattern.compile("  ranks? ([0-9][0-9 -]*): ");
+
+    /** The ranks a watch line is about ({@code "  ranks 0-3: OK"}), none for a line about something else. */
+    private static java.util.Set<Integer> ranksOf(String line) {
+        java.util.regex.Matcher m = RANKS.matcher(line);
+        return m.find() ? io.mpilens.headless.text.RankRanges.parse(m.group(1)) : java.util.Set.of();
+    }
+
     private static void hasLine(Result r, String regex) {
         Pattern p = Pattern.compile(regex);
         assertTrue(r.out().lines().anyMatch(l -> p.matcher(l).matches()), "a line matching " + regex + " in:\n" + r.all());
@@ -190,8 +198,27 @@ class JobsAcrossHostsTest {
                 Result json = mpilens(env, "jobs", "--hosts", both, "--json");
                 java.util.regex.Matcher m = Pattern.compile("\"rank\":2,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
                 assertTrue(m.find(), json.all());
+                // watch from the launch host follows the ranks of both hosts, round after round
+                Cli.Output watched = new Cli.Output();
+                Cli.Output watchErr = new Cli.Output();
+                java.util.concurrent.CompletableFuture<Integer> watching = java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> MpiLensCli.run(new String[] {"watch", "--job", id, "--hosts", both, "--interval", "0.5"},
+                                new PrintStream(watched, true, StandardCharsets.UTF_8),
+                                new PrintStream(watchErr, true, StandardCharsets.UTF_8), env));
+                // ranks that turn OK in the same round share a line ("ranks 0-3: OK"): every one must be there
+                java.util.Set<Integer> ok = new java.util.TreeSet<>();
+                Cli.await(watched, l -> {
+                    if (l.endsWith(": OK") || l.contains(": OK  (")) ok.addAll(ranksOf(l));
+                    return ok.containsAll(List.of(0, 1, 2, 3));
+                }, "every rank of both hosts OK", Duration.ofSeconds(60));
                 // one PID namespace for all simulated hosts: the launch host can end rank 2's process
                 new ProcessBuilder("kill", "-9", m.group(1)).inheritIO().start().waitFor();
+                Cli.await(watched, l -> l.contains("rank 2: OK -> FAILED"), "rank 2 (second host) FAILED", Duration.ofSeconds(60));
+                Cli.await(watched, l -> l.contains("comm MPI_COMM_WORLD: OK -> DETECTED"), "COMM_WORLD DETECTED",
+                        Duration.ofSeconds(60));
+                assertTrue(watched.lines().stream().noneMatch(l -> l.contains("-> FAILED")
+                        && (ranksOf(l).contains(0) || ranksOf(l).contains(1))), String.join("\n", watched.lines()));
+                assertTrue(watchErr.lines().get(0).startsWith("mpilens watch: following job " + id), watchErr.lines().toString());
                 job.release("ready");
                 job.awaitLines(l -> l.contains("MPILENS-BARRIER "), 3, Tours.START);
 
@@ -217,7 +244,12 @@ class JobsAcrossHostsTest {
                 for (int r : new int[] {2, 3}) hasLine(hostinfo, "\\| rank " + r + " +pid \\d+ +FAILED .*");
                 Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
                 hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ DETECTED -\\+");
+                Cli.await(watched, l -> l.contains("rank 3: OK -> FAILED"), "rank 3 FAILED", Duration.ofSeconds(60));
             }
+            // the job is gone (its ranks' processes ended on both hosts): watch says so and ends by itself
+            assertEquals(MpiLensCli.EXIT_OK, watching.get(90, java.util.concurrent.TimeUnit.SECONDS),
+                    String.join("\n", watchErr.lines()) + "\n" + String.join("\n", watched.lines()));
+            Cli.await(watched, l -> l.contains("job " + id + " has ended"), "the end of the job", Duration.ofSeconds(5));
         }
     }
 }
