@@ -191,6 +191,11 @@ class JobsAcrossHostsTest {
             String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
             Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
                     "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            Cli.Output watched = new Cli.Output();
+            Cli.Output watchErr = new Cli.Output();
+            java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<Integer>> watching =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            String[] jobId = new String[1];
             try (Job job = Job.launch(SimulatedHostsTest.twoPerHost(hosts, "HangAfterFailure", control)
                     .mpirunArgs("--mca orte_abort_on_non_zero_status 0").build())) {
                 job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
@@ -199,12 +204,11 @@ class JobsAcrossHostsTest {
                 java.util.regex.Matcher m = Pattern.compile("\"rank\":2,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
                 assertTrue(m.find(), json.all());
                 // watch from the launch host follows the ranks of both hosts, round after round
-                Cli.Output watched = new Cli.Output();
-                Cli.Output watchErr = new Cli.Output();
-                java.util.concurrent.CompletableFuture<Integer> watching = java.util.concurrent.CompletableFuture.supplyAsync(
+                jobId[0] = id;
+                watching.set(java.util.concurrent.CompletableFuture.supplyAsync(
                         () -> MpiLensCli.run(new String[] {"watch", "--job", id, "--hosts", both, "--interval", "0.5"},
                                 new PrintStream(watched, true, StandardCharsets.UTF_8),
-                                new PrintStream(watchErr, true, StandardCharsets.UTF_8), env));
+                                new PrintStream(watchErr, true, StandardCharsets.UTF_8), env)));
                 // ranks that turn OK in the same round share a line ("ranks 0-3: OK"): every one must be there
                 java.util.Set<Integer> ok = new java.util.TreeSet<>();
                 Cli.await(watched, l -> {
@@ -247,9 +251,9 @@ class JobsAcrossHostsTest {
                 Cli.await(watched, l -> l.contains("rank 3: OK -> FAILED"), "rank 3 FAILED", Duration.ofSeconds(60));
             }
             // the job is gone (its ranks' processes ended on both hosts): watch says so and ends by itself
-            assertEquals(MpiLensCli.EXIT_OK, watching.get(90, java.util.concurrent.TimeUnit.SECONDS),
+            assertEquals(MpiLensCli.EXIT_OK, watching.get().get(90, java.util.concurrent.TimeUnit.SECONDS),
                     String.join("\n", watchErr.lines()) + "\n" + String.join("\n", watched.lines()));
-            Cli.await(watched, l -> l.contains("job " + id + " has ended"), "the end of the job", Duration.ofSeconds(5));
+            Cli.await(watched, l -> l.contains("job " + jobId[0] + " has ended"), "the end of the job", Duration.ofSeconds(5));
         }
     }
 }

@@ -16,7 +16,7 @@ public final class Advices {
     }
 
     public static final class Create {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self, @Advice.AllArguments Object[] args,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
@@ -26,7 +26,7 @@ public final class Advices {
     }
 
     public static final class Construct {
-        @Advice.OnMethodExit(suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.This Object self,
                          @Advice.AllArguments Object[] args) {
             Interceptor.created(origin, "new " + origin.getSimpleName(), null, args, self);
@@ -39,7 +39,7 @@ public final class Advices {
      * above 127 was an allocation per request).
      */
     public static final class P2pRequest34 {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self,
                          @Advice.Argument(3) int peer, @Advice.Argument(4) int tag,
@@ -51,7 +51,7 @@ public final class Advices {
 
     /** Point-to-point request creation, peer and tag (ints) at argument positions 4 and 5 (mpiJava 1.2). */
     public static final class P2pRequest45 {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self,
                          @Advice.Argument(4) int peer, @Advice.Argument(5) int tag,
@@ -63,7 +63,7 @@ public final class Advices {
 
     /** Other request-creating calls (collectives, RMA, file I/O): no peer or tag. */
     public static final class OtherRequest {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
@@ -86,7 +86,7 @@ public final class Advices {
             return Interceptor.requestKey(self);
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Enter long key, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.freed(self, key);
         }
@@ -99,7 +99,7 @@ public final class Advices {
             return Interceptor.requestKey(self);
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin("#m") String call, @Advice.This Object self, @Advice.Enter long key,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
@@ -108,7 +108,7 @@ public final class Advices {
     }
 
     public static final class CompleteArray {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call,
                          @Advice.Argument(0) Object requests,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
@@ -124,7 +124,7 @@ public final class Advices {
             Interceptor.enterBindingInternals();
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
             Interceptor.leaveBindingInternals();
             if (thrown == null) Interceptor.started(self);
@@ -137,7 +137,7 @@ public final class Advices {
             Interceptor.enterBindingInternals();
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Argument(0) Object requests, @Advice.Thrown Throwable thrown) {
             Interceptor.leaveBindingInternals();
             if (thrown == null) Interceptor.started(requests);
@@ -145,7 +145,7 @@ public final class Advices {
     }
 
     public static final class SetErrhandler {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) Object errhandler,
                          @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.errhandlerSet(self, errhandler);
@@ -153,7 +153,7 @@ public final class Advices {
     }
 
     public static final class SetName {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) Object name, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.named(self, name);
         }
@@ -161,7 +161,7 @@ public final class Advices {
 
     /** An info's pair was set: the agent's copy of its pairs follows (no MPI call). */
     public static final class InfoSet {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) String key, @Advice.Argument(1) String value,
                          @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.infoChanged(self, key, value, true);
@@ -169,7 +169,7 @@ public final class Advices {
     }
 
     public static final class InfoDelete {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) String key, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.infoChanged(self, key, null, false);
         }
@@ -177,7 +177,7 @@ public final class Advices {
 
     /** An attribute was cached on a communicator, window or datatype: keyval and a short text of the value. */
     public static final class AttrSet {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) int keyval,
                          @Advice.Argument(value = 1, typing = Assigner.Typing.DYNAMIC) Object value,
                          @Advice.Thrown Throwable thrown) {
@@ -186,14 +186,14 @@ public final class Advices {
     }
 
     public static final class AttrDelete {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Argument(0) int keyval, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.attributeChanged(self, keyval, null, false);
         }
     }
 
     public static final class Commit {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.committed(self);
         }
@@ -206,7 +206,7 @@ public final class Advices {
             Interceptor.enterBindingInternals();
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> mpi, @Advice.Thrown Throwable thrown) {
             Interceptor.leaveBindingInternals();
             if (thrown == null) Interceptor.initialized(mpi);
@@ -214,7 +214,7 @@ public final class Advices {
     }
 
     public static final class Finalize {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> mpi, @Advice.Thrown Throwable thrown) {
             if (thrown == null) Interceptor.finalized(mpi);
         }
@@ -222,7 +222,7 @@ public final class Advices {
 
     /** A blocking call (send, receive, collective, wait) returned or threw: the progress signal. */
     public static final class BlockingReturn {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin) {
             Interceptor.blockingCallReturned(origin);
         }
@@ -234,7 +234,7 @@ public final class Advices {
      * normal path costs one null check.
      */
     public static final class Failure {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call, @Advice.This Object self,
                          @Advice.Argument(value = 3, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg3,
                          @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg4,
@@ -245,7 +245,7 @@ public final class Advices {
 
     /** Request creation with peer and tag at positions 3 and 4, recorded in the request wrapper. */
     public static final class WrapperRequest34 {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
                          @Advice.Argument(3) int peer, @Advice.Argument(4) int tag,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
@@ -256,7 +256,7 @@ public final class Advices {
 
     /** Other request creation (no peer or tag), recorded in the request wrapper. */
     public static final class WrapperRequestOther {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
@@ -271,7 +271,7 @@ public final class Advices {
             return Interceptor.persistentSeen() && !WrapperRequests.inWrapper(self) ? Interceptor.requestKey(self) : 0;
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin("#m") String call, @Advice.This Object self, @Advice.Enter long key,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
@@ -281,7 +281,7 @@ public final class Advices {
 
     /** A wait on one request returned: a request in its wrapper is complete (the ring's slot is marked done). */
     public static final class WrapperWait {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
             if (thrown == null) WrapperRequests.done(self);
         }
@@ -289,7 +289,7 @@ public final class Advices {
 
     /** A test on one request returned: complete when it says so (Open MPI's {@code test} leaves the handle as it was). */
     public static final class WrapperTest {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, backupArguments = false)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
             if (thrown == null) WrapperRequests.tested(self, result);
