@@ -208,7 +208,12 @@ class JobsAcrossHostsTest {
                 watching.set(java.util.concurrent.CompletableFuture.supplyAsync(
                         () -> MpiLensCli.run(new String[] {"watch", "--job", id, "--hosts", both, "--interval", "0.5"},
                                 new PrintStream(watched, true, StandardCharsets.UTF_8),
-                                new PrintStream(watchErr, true, StandardCharsets.UTF_8), env)));
+                                new PrintStream(watchErr, true, StandardCharsets.UTF_8), env),
+                        r -> { // a thread of its own, as a second mpilens process would be
+                            Thread t = new Thread(r, "watch");
+                            t.setDaemon(true);
+                            t.start();
+                        }));
                 // ranks that turn OK in the same round share a line ("ranks 0-3: OK"): every one must be there
                 java.util.Set<Integer> ok = new java.util.TreeSet<>();
                 Cli.await(watched, l -> {

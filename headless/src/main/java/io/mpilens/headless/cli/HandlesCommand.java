@@ -70,7 +70,7 @@ final class HandlesCommand implements Callable<Integer> {
         HostCollectors collectors = target.job != null ? hostsOption.collectors(parent.env) : null;
         // the other hosts' collectors read their ranks while this host's are read here
         CompletableFuture<HostCollectors.Round> collecting = collectors == null ? null
-                : CompletableFuture.supplyAsync(() -> collectors.collect(target.job, timeout));
+                : collectors.collectAsync(target.job, timeout, false);
         java.util.Set<Integer> only = null;
         if (ranks != null) {
             try {

@@ -114,6 +114,26 @@ public final class HostCollectors {
         return collect(jobId, timeout, false);
     }
 
+    /**
+     * {@link #collect(String, Duration, boolean)} on a thread of its own (a daemon), while the
+     * caller reads this host's ranks. Not on the common fork-join pool: with two CPUs that pool has
+     * one thread, and a {@code watch} running on it in the same JVM (a test, an IDE) kept every
+     * other round's collectors waiting behind it for good.
+     */
+    public CompletableFuture<Round> collectAsync(String jobId, Duration timeout, boolean frames) {
+        CompletableFuture<Round> round = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                round.complete(collect(jobId, timeout, frames));
+            } catch (Throwable e) {
+                round.completeExceptionally(e);
+            }
+        }, "mpilens-collectors");
+        t.setDaemon(true);
+        t.start();
+        return round;
+    }
+
     /** The same; {@code frames}: also each rank's thread frames ({@code collect --frames}). */
     public Round collect(String jobId, Duration timeout, boolean frames) {
         if (jobId != null && !SAFE_WORD.matcher(jobId).matches()) throw new IllegalArgumentException("'" + jobId + "' is not a job id");

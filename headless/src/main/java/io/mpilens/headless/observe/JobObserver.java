@@ -121,7 +121,7 @@ public final class JobObserver {
     /** One round: every rank read once (within the deadline rule), the model rebuilt. */
     public JobModel observe() throws IOException {
         CompletableFuture<HostCollectors.Round> collecting = hosts == null || jobId == null ? null
-                : CompletableFuture.supplyAsync(() -> hosts.collect(jobId, timeout, readFrames));
+                : hosts.collectAsync(jobId, timeout, readFrames);
         List<Target> targets = targets();
         Map<String, Attempt> byAddress = new LinkedHashMap<>();
         long start = System.nanoTime();
