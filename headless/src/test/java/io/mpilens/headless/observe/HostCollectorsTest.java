@@ -70,6 +70,40 @@ class HostCollectorsTest {
                 Files.readAllLines(tmp.resolve("args")), "$MPILENS_VIA chooses when --via does not");
     }
 
+    /**
+     * A round of collectors runs on a thread of its own: with every thread of the common
+     * fork-join pool held (a {@code watch} running there in the same JVM, as in an IDE), it still
+     * completes. It ran on that pool before, and waited behind the watch for good.
+     */
+    @Test
+    void aRoundOfCollectorsDoesNotWaitForTheCommonPool() throws Exception {
+        Path launcher = standIn("node9");
+        HostCollectors c = HostCollectors.of(List.of("node9"), HostCollectors.Via.SSH, Map.of(HostCollectors.SSH_ENV, launcher.toString()),
+                "mpilens", CollectorJson::parse);
+        int threads = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(threads);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<Void>> holders = new java.util.ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            holders.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        try {
+            assertTrue(held.await(30, java.util.concurrent.TimeUnit.SECONDS), "every common-pool thread held");
+            HostCollectors.Round round = c.collectAsync(null, Duration.ofSeconds(2), false).get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals("node9", round.reports().get(0).host(), round.unanswered().toString());
+        } finally {
+            release.countDown();
+        }
+        for (java.util.concurrent.CompletableFuture<Void> h : holders) h.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Test
     void aWayThatIsNotOneAndAHostNameThatIsNotOneAreUsageErrors() {
         for (String[] args : List.of(new String[] {"jobs", "--hosts", "a,b", "--via", "rsh"},
