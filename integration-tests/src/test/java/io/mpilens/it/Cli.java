@@ -37,6 +37,14 @@ final class Cli {
         }
     }
 
+    private static final java.util.regex.Pattern RANKS = java.util.regex.Pattern.compile("  ranks? ([0-9][0-9 -]*): ");
+
+    /** The ranks a {@code watch} transition line is about: {@code rank 2: …} or {@code ranks 0 1 3-63: …}; none for another line. */
+    static java.util.Set<Integer> ranksOf(String line) {
+        java.util.regex.Matcher m = RANKS.matcher(line);
+        return m.find() ? io.mpilens.headless.text.RankRanges.parse(m.group(1)) : java.util.Set.of();
+    }
+
     /** Waits up to {@code limit} for a line of {@code out} that {@code line} accepts; fails naming {@code what}. */
     static void await(Output out, Predicate<String> line, String what, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();

@@ -44,14 +44,6 @@ class JobsAcrossHostsTest {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private static final Pattern RANKS = Pattern.compile("  ranks? ([0-9][0-9 -]*): ");
-
-    /** The ranks a watch line is about ({@code "  ranks 0-3: OK"}), none for a line about something else. */
-    private static java.util.Set<Integer> ranksOf(String line) {
-        java.util.regex.Matcher m = RANKS.matcher(line);
-        return m.find() ? io.mpilens.headless.text.RankRanges.parse(m.group(1)) : java.util.Set.of();
-    }
-
     private static void hasLine(Result r, String regex) {
         Pattern p = Pattern.compile(regex);
         assertTrue(r.out().lines().anyMatch(l -> p.matcher(l).matches()), "a line matching " + regex + " in:\n" + r.all());
@@ -217,7 +209,7 @@ class JobsAcrossHostsTest {
                 // ranks that turn OK in the same round share a line ("ranks 0-3: OK"): every one must be there
                 java.util.Set<Integer> ok = new java.util.TreeSet<>();
                 Cli.await(watched, l -> {
-                    if (l.endsWith(": OK") || l.contains(": OK  (")) ok.addAll(ranksOf(l));
+                    if (l.endsWith(": OK") || l.contains(": OK  (")) ok.addAll(Cli.ranksOf(l));
                     return ok.containsAll(List.of(0, 1, 2, 3));
                 }, "every rank of both hosts OK", Duration.ofSeconds(60));
                 // one PID namespace for all simulated hosts: the launch host can end rank 2's process
@@ -226,7 +218,7 @@ class JobsAcrossHostsTest {
                 Cli.await(watched, l -> l.contains("comm MPI_COMM_WORLD: OK -> DETECTED"), "COMM_WORLD DETECTED",
                         Duration.ofSeconds(60));
                 assertTrue(watched.lines().stream().noneMatch(l -> l.contains("-> FAILED")
-                        && (ranksOf(l).contains(0) || ranksOf(l).contains(1))), String.join("\n", watched.lines()));
+                        && (Cli.ranksOf(l).contains(0) || Cli.ranksOf(l).contains(1))), String.join("\n", watched.lines()));
                 assertTrue(watchErr.lines().get(0).startsWith("mpilens watch: following job " + id), watchErr.lines().toString());
                 job.release("ready");
                 job.awaitLines(l -> l.contains("MPILENS-BARRIER "), 3, Tours.START);

@@ -33,14 +33,6 @@ class WatchTest {
     @TempDir
     Path tmp;
 
-    private static final java.util.regex.Pattern RANKS = java.util.regex.Pattern.compile("  ranks? ([0-9][0-9 -]*): ");
-
-    /** The ranks a transition line is about: {@code rank 2: …} or {@code ranks 0 1 3-63: …}; none for another line. */
-    private static java.util.Set<Integer> ranksOf(String line) {
-        java.util.regex.Matcher m = RANKS.matcher(line);
-        return m.find() ? io.mpilens.headless.text.RankRanges.parse(m.group(1)) : java.util.Set.of();
-    }
-
     private static void await(Cli.Output out, Predicate<String> line, String what) throws InterruptedException {
         Cli.await(out, line, what, Duration.ofSeconds(30));
     }
@@ -67,7 +59,7 @@ class WatchTest {
             // ranks that turn OK in the same round share a line ("ranks 0-3: OK"); every one must be there
             java.util.Set<Integer> ok = new java.util.TreeSet<>();
             await(out, l -> {
-                if (l.contains(": OK  (")) ok.addAll(ranksOf(l));
+                if (l.contains(": OK  (")) ok.addAll(Cli.ranksOf(l));
                 return ok.containsAll(List.of(0, 1, 2, 3));
             }, "every rank OK first");
             await(out, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" OK -+"), "the cominfo boxes");
@@ -84,7 +76,7 @@ class WatchTest {
             signal("-9", pids.get(2));
             await(out, l -> l.contains("rank 2: OK -> FAILED"), "the killed rank FAILED");
             await(out, l -> l.contains("comm MPI_COMM_WORLD: OK -> DETECTED"), "COMM_WORLD DETECTED");
-            assertTrue(out.lines().stream().noneMatch(l -> ranksOf(l).contains(1) && l.contains("FAILED")),
+            assertTrue(out.lines().stream().noneMatch(l -> Cli.ranksOf(l).contains(1) && l.contains("FAILED")),
                     "a stopped rank is never FAILED:\n" + String.join("\n", out.lines()));
             for (String l : out.lines()) assertTrue(l.length() <= 80, l.length() + ": " + l);
         }

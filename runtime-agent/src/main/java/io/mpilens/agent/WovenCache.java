@@ -274,7 +274,7 @@ final class WovenCache implements ClassFileTransformer {
                 if (!f.isFile()) return new Bundle(all, at);
                 all = readAll(f);
                 java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(all);
-                if (all.length < BUNDLE_MAGIC.length || !Arrays.equals(Arrays.copyOf(all, BUNDLE_MAGIC.length), BUNDLE_MAGIC)) {
+                if (all.length < BUNDLE_MAGIC.length || !Arrays.equals(all, 0, BUNDLE_MAGIC.length, BUNDLE_MAGIC, 0, BUNDLE_MAGIC.length)) {
                     return new Bundle(new byte[0], at);
                 }
                 b.position(BUNDLE_MAGIC.length);
