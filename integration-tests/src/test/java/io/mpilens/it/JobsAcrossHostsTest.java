@@ -76,8 +76,26 @@ class JobsAcrossHostsTest {
                             + "\",[^}]*\"alive\":true";
                     assertTrue(Pattern.compile(rank).matcher(json.out()).find(), rank + " in " + json.all());
                 }
-                Result local = mpilens(env, "jobs");
-                assertTrue(!local.out().contains(id), "without --hosts the launch host knows no rank of it:\n" + local.all());
+                Result local = mpilens(env, "jobs", "--hosts", "none");
+                assertEquals(0, local.code(), local.all());
+                assertTrue(!local.out().contains(id), "with --hosts none the launch host knows no rank of it:\n" + local.all());
+                // named by nobody, no MPILENS_SSH: the hosts of the mpirun that launched the job here
+                // (its --host), reached through its own plm_rsh_agent
+                Map<String, String> bare = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
+                        "MPILENS_REMOTE", "java -jar " + cli);
+                Result found = mpilens(bare, "jobs");
+                assertEquals(0, found.code(), found.all());
+                hasLine(found, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
+                        + Pattern.quote(h1) + " \\+1|2 hosts)");
+                assertTrue(Pattern.compile("mpilens: also reading the hosts of mpirun pid \\d+ \\(--host\\): " + Pattern.quote(both)
+                        + " \\(collectors started with its plm_rsh_agent " + Pattern.quote(hosts.rshAgent().toString()) + ";")
+                        .matcher(found.err()).find(), "the hosts found, and how they are reached, said on stderr:\n" + found.all());
+                Result foundInfo = mpilens(bare, "hostinfo", "--job", id);
+                assertEquals(0, foundInfo.code(), foundInfo.all());
+                hasLine(foundInfo, "\\+- " + h1 + " -+ UP -\\+");
+                hasLine(foundInfo, "\\+- " + h2 + " -+ UP -\\+");
+                assertEquals(4, foundInfo.out().lines().filter(l -> l.matches("\\| rank \\d +pid \\d+ +OK +answered +\\|")).count(),
+                        foundInfo.all());
 
                 Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, hostinfo.code(), hostinfo.all());

@@ -1,7 +1,9 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.observe.HostCollectors;
+import io.mpilens.headless.observe.Launchers;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -9,13 +11,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code --hosts H1,H2,…}: also the ranks on other hosts, through a collector started on each. */
+/**
+ * {@code --hosts H1,H2,…}: also the ranks on other hosts, through a collector started on each.
+ * Without it (and without {@value HostCollectors#HOSTS_ENV}), the hosts this user's launchers on
+ * this host put ranks on ({@link Launchers}), reached the way the launcher reached them (its
+ * {@code plm_rsh_agent}) unless {@value HostCollectors#SSH_ENV} says otherwise; {@code --hosts none}:
+ * this host only.
+ */
 final class HostsOption {
     @Option(names = "--hosts", split = ",", paramLabel = "HOST",
             description = {"Also the job's ranks on these hosts: on each, 'mpilens collect' is started with ssh"
                     + " ($MPILENS_SSH, default ssh; the command there: $MPILENS_REMOTE, default this mpilens's own path)"
                     + " and its report merged in; a host that does not answer in time is reported, its ranks"
-                    + " UNAVAILABLE. Default: $MPILENS_HOSTS."})
+                    + " UNAVAILABLE. Default: $MPILENS_HOSTS, else the other hosts of this user's mpirun on this host"
+                    + " (its --host, hostfile or allocation; said on stderr). 'none': this host only."})
     List<String> hosts;
 
     @Option(names = "--via", paramLabel = "ssh|mpirun",
@@ -23,6 +32,9 @@ final class HostsOption {
                     + " (one 'mpirun -np 1 --host HOST' each, the job's own launcher: inside an allocation that"
                     + " allows no ssh to its nodes; $MPILENS_MPIRUN, default mpirun). Default: $MPILENS_VIA, else ssh."})
     String via;
+
+    /** {@code --hosts none}: this host only, whatever runs here. */
+    static final String NONE = "none";
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -33,7 +45,36 @@ final class HostsOption {
         if (h == null && env.get(HostCollectors.HOSTS_ENV) != null) {
             h = Arrays.stream(env.get(HostCollectors.HOSTS_ENV).split("[,\\s]+")).filter(x -> !x.isEmpty()).toList();
         }
-        if (h == null || h.isEmpty()) return null;
+        if (h == null) return discovered(env);
+        if (h.isEmpty() || h.equals(List.of(NONE))) return null;
+        return collectors(h, env);
+    }
+
+    /**
+     * Named by nobody: the other hosts of this user's launchers here, if any, said on stderr,
+     * reached as the launcher reached them (its {@code plm_rsh_agent}, for ssh or for mpirun)
+     * unless the environment names the way.
+     */
+    private HostCollectors discovered(Map<String, String> env) {
+        Launchers.Found found = Launchers.onThisHost();
+        if (found.hosts().isEmpty()) return null;
+        Map<String, String> e = new HashMap<>(env);
+        String way = via != null ? via : env.getOrDefault(HostCollectors.VIA_ENV, "ssh");
+        String how = way;
+        if (found.rshAgent() != null) {
+            boolean mpirun = way.strip().equalsIgnoreCase("mpirun");
+            String key = mpirun ? HostCollectors.MPIRUN_ENV : HostCollectors.SSH_ENV;
+            if (env.get(key) == null) {
+                e.put(key, mpirun ? "mpirun --mca plm_rsh_agent " + found.rshAgent() : found.rshAgent());
+                how = mpirun ? "mpirun through its plm_rsh_agent " + found.rshAgent() : "its plm_rsh_agent " + found.rshAgent();
+            }
+        }
+        command.commandLine().getErr().println("mpilens: also reading the hosts of " + found.describe()
+                + " (collectors started with " + how + "; --hosts none: this host only)");
+        return collectors(found.hosts(), e);
+    }
+
+    private HostCollectors collectors(List<String> h, Map<String, String> env) {
         String home = System.getProperty("mpilens.home");
         try {
             return collectors(h, env, home);

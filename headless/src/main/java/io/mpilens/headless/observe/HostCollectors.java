@@ -84,7 +84,7 @@ public final class HostCollectors {
      */
     public static HostCollectors of(List<String> hosts, Via via, Map<String, String> env, String defaultRemote, Parser parser) {
         for (String h : hosts) {
-            if (!SAFE_WORD.matcher(h).matches() || h.startsWith("-")) throw new IllegalArgumentException("'" + h + "' is not a host name");
+            if (!isHostName(h)) throw new IllegalArgumentException("'" + h + "' is not a host name");
         }
         Via v = via != null ? via : env.get(VIA_ENV) != null ? Via.of(env.get(VIA_ENV)) : Via.SSH;
         List<String> launcher = new ArrayList<>();
@@ -95,6 +95,11 @@ public final class HostCollectors {
             launcher.addAll(words(env.getOrDefault(SSH_ENV, "ssh")));
         }
         return new HostCollectors(hosts, launcher, v == Via.MPIRUN, words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
+    }
+
+    /** Whether {@code h} can be a host name here (what {@link #of} accepts). */
+    public static boolean isHostName(String h) {
+        return SAFE_WORD.matcher(h).matches() && !h.startsWith("-");
     }
 
     private static List<String> words(String s) {
