@@ -96,6 +96,8 @@ class JobsAcrossHostsTest {
                 hasLine(foundInfo, "\\+- " + h2 + " -+ UP -\\+");
                 assertEquals(4, foundInfo.out().lines().filter(l -> l.matches("\\| rank \\d +pid \\d+ +OK +answered +\\|")).count(),
                         foundInfo.all());
+                assertEquals(1, foundInfo.err().lines().filter(l -> l.contains("also reading the hosts")).count(),
+                        "the hosts found are said once:\n" + foundInfo.all());
 
                 Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, hostinfo.code(), hostinfo.all());

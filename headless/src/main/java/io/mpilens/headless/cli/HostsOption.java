@@ -39,8 +39,19 @@ final class HostsOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    /** The collectors to ask, null when no host was given. */
+    private boolean resolved;
+    private HostCollectors resolvedCollectors;
+
+    /** The collectors to ask, null when no host was given nor found; worked out once per command. */
     HostCollectors collectors(Map<String, String> env) {
+        if (!resolved) {
+            resolvedCollectors = resolve(env);
+            resolved = true;
+        }
+        return resolvedCollectors;
+    }
+
+    private HostCollectors resolve(Map<String, String> env) {
         List<String> h = hosts;
         if (h == null && env.get(HostCollectors.HOSTS_ENV) != null) {
             h = Arrays.stream(env.get(HostCollectors.HOSTS_ENV).split("[,\\s]+")).filter(x -> !x.isEmpty()).toList();
