@@ -147,6 +147,11 @@ class JobsAcrossHostsTest {
                 assertEquals(0, one.code(), one.all());
                 assertEquals(List.of(2), SnapshotJsonReader.read(one.out().strip()).stream().map(ProcessSnapshot::rank).toList());
 
+                // leaks reads the same ranks: all four running, on both hosts
+                Result leaks = mpilens(env, "leaks", "--job", id, "--hosts", both);
+                assertEquals(0, leaks.code(), leaks.all());
+                hasLine(leaks, "\\d+ leaked handles? in \\d+ places? \\(0 ranks ended, 4 still running\\)");
+
                 // the same through the job's own launcher: one 'mpirun -np 1 --host H' per host, with
                 // the MCA settings the job was started with (here: the ssh stand-in)
                 Map<String, String> viaMpirun = new java.util.HashMap<>(env);

@@ -1,19 +1,13 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.jdi.JdwpAddress;
-import io.mpilens.headless.ft.RankStatus;
-import io.mpilens.headless.job.JobDirectory;
-import io.mpilens.headless.observe.CollectorReport;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobSnapshot;
-import io.mpilens.headless.observe.LocalProcesses;
-import java.util.concurrent.CompletableFuture;
 import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.text.RankRanges;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,10 +61,6 @@ final class HandlesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
-        HostCollectors collectors = target.job != null ? hostsOption.collectors(parent.env) : null;
-        // the other hosts' collectors read their ranks while this host's are read here
-        CompletableFuture<HostCollectors.Round> collecting = collectors == null ? null
-                : collectors.collectAsync(target.job, timeout, false);
         java.util.Set<Integer> only = null;
         if (ranks != null) {
             try {
@@ -79,38 +69,19 @@ final class HandlesCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--ranks: " + e.getMessage());
             }
         }
+        HostCollectors collectors = target.job != null ? hostsOption.collectors(parent.env) : null;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<String> problems = new java.util.ArrayList<>();
-        JobTarget.Addresses addresses;
-        boolean localJob = collectors == null
-                || java.nio.file.Files.isDirectory(JobDirectory.forCurrentUser(parent.env).root().resolve(target.job));
-        try {
-            // with other hosts, their ranks are not this host's records: all of this host's are read, then filtered
-            addresses = localJob ? JobTarget.addresses(target, parent.env, collectors == null ? only : null, collectors != null, problems)
-                    : new JobTarget.Addresses(List.of(), java.util.Map.of());
-        } catch (java.io.IOException e) {
-            err.println("mpilens: " + e.getMessage());
-            return MpiLensCli.EXIT_USAGE;
-        }
-        for (String p : problems) err.println("mpilens: " + p);
         JobSnapshotter snapshotter = new JobSnapshotter(timeout, suspend).agentless(agentless);
-        JobSnapshotter.WithAgentless read = snapshotter.snapshotWithAgentless(addresses.toRead());
-        if (localJob) read = JobTarget.retryMoved(target, parent.env, snapshotter, read, addresses.byRank());
+        JobTarget.Read read = JobTarget.read(target, parent.env, collectors, only, snapshotter, timeout, err);
+        if (read == null) return MpiLensCli.EXIT_USAGE;
         if (!agentless) {
             for (String source : new java.util.LinkedHashSet<>(read.agentless().stream().map(p -> p.source()).toList())) {
                 err.println("mpilens: " + source + " runs without the mpilens agent: showing what the MPI binding's"
                         + " own objects hold, REDUCED INFORMATION");
             }
         }
-        JobSnapshot job = addresses.placed(read.job());
-        if (collecting != null) {
-            job = withHosts(job, collecting.join());
-            if (!localJob && job.ranks().isEmpty() && job.failures().isEmpty()) {
-                err.println("mpilens: no job '" + target.job + "' on this host nor on " + String.join(", ", collectors.hosts()));
-                return MpiLensCli.EXIT_USAGE;
-            }
-        }
+        JobSnapshot job = read.job();
         List<io.mpilens.headless.agentless.AgentlessProcess> reduced = read.agentless();
         String notFound = null;
         if (only != null) {
@@ -130,30 +101,7 @@ final class HandlesCommand implements Callable<Integer> {
         output.print(job, reduced, out, parent.env);
         int code = HandleOutput.reportFailures(job, err);
         if (notFound != null) err.println("mpilens: " + notFound);
-        return problems.isEmpty() && notFound == null ? code : MpiLensCli.EXIT_UNREADABLE;
-    }
-
-    /**
-     * {@code job} plus the ranks the collectors on other hosts read there (each with the snapshot it
-     * decoded, under {@code HOST/ADDRESS}); a rank of theirs that did not answer and a host whose
-     * collector did not answer are failures.
-     */
-    static JobSnapshot withHosts(JobSnapshot job, HostCollectors.Round round) {
-        List<JobSnapshot.Rank> ranks = new java.util.ArrayList<>(job.ranks());
-        List<JobSnapshot.Failure> failures = new java.util.ArrayList<>(job.failures());
-        for (CollectorReport r : round.reports()) {
-            if (LocalProcesses.isLocal(r.host())) continue; // read here
-            for (RankStatus x : r.ranks()) {
-                String where = r.host() + "/" + x.address();
-                if (x.snapshot() != null) ranks.add(new JobSnapshot.Rank(where, x.snapshot()));
-                else failures.add(new JobSnapshot.Failure(where, "rank " + x.rank() + " on " + r.host() + ": " + x.state()
-                        + (x.evidence() == null ? "" : " (" + x.evidence() + ")")));
-            }
-        }
-        for (java.util.Map.Entry<String, String> e : round.unanswered().entrySet()) {
-            failures.add(new JobSnapshot.Failure("host " + e.getKey(), "host " + e.getKey() + ": " + e.getValue()));
-        }
-        return new JobSnapshot(ranks, failures);
+        return !read.problems() && notFound == null ? code : MpiLensCli.EXIT_UNREADABLE;
     }
 
     static final class AddressConverter implements CommandLine.ITypeConverter<JdwpAddress> {

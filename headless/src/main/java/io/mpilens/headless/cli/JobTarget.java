@@ -6,11 +6,18 @@ import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.observe.CollectorReport;
+import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.observe.MovedListeners;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -163,5 +170,70 @@ final class JobTarget {
         }
         if (job.records().isEmpty()) throw new IOException("job " + job.id() + " has no readable rank record");
         return new Addresses(new ArrayList<>(out), byRank, replacing, job.size());
+    }
+
+    /** What {@link #read} found: every rank read here and on the other hosts, and the JVMs here without the agent. */
+    record Read(JobSnapshot job, List<AgentlessProcess> agentless, boolean problems) {
+    }
+
+    /**
+     * The ranks of {@code choice}: this host's read with {@code snapshotter} ({@code only}: just
+     * these ranks, when no other host is read), while the {@code collectors} (null: none) read
+     * theirs; a rank a record or a collector could not give is a failure of the snapshot, a record
+     * that could not be read a line on {@code err}. Null after a line on {@code err} when there is
+     * nothing to read: no such job (exit code 2).
+     */
+    static Read read(Choice choice, Map<String, String> env, HostCollectors collectors, Set<Integer> only,
+                     JobSnapshotter snapshotter, Duration timeout, PrintWriter err) {
+        // the other hosts' collectors read their ranks while this host's are read here
+        CompletableFuture<HostCollectors.Round> collecting = collectors == null || choice.job == null ? null
+                : collectors.collectAsync(choice.job, timeout, false);
+        List<String> problems = new ArrayList<>();
+        boolean localJob = collecting == null
+                || java.nio.file.Files.isDirectory(JobDirectory.forCurrentUser(env).root().resolve(choice.job));
+        Addresses addresses;
+        try {
+            // with other hosts, their ranks are not this host's records: all of this host's are read, then filtered
+            addresses = localJob ? addresses(choice, env, collecting == null ? only : null, collecting != null, problems)
+                    : new Addresses(List.of(), Map.of());
+        } catch (IOException e) {
+            err.println("mpilens: " + e.getMessage());
+            return null;
+        }
+        for (String p : problems) err.println("mpilens: " + p);
+        JobSnapshotter.WithAgentless read = snapshotter.snapshotWithAgentless(addresses.toRead());
+        if (localJob) read = retryMoved(choice, env, snapshotter, read, addresses.byRank());
+        JobSnapshot job = addresses.placed(read.job());
+        if (collecting != null) {
+            job = withHosts(job, collecting.join());
+            if (!localJob && job.ranks().isEmpty() && job.failures().isEmpty()) {
+                err.println("mpilens: no job '" + choice.job + "' on this host nor on " + String.join(", ", collectors.hosts()));
+                return null;
+            }
+        }
+        return new Read(job, read.agentless(), !problems.isEmpty());
+    }
+
+    /**
+     * {@code job} plus the ranks the collectors on other hosts read there (each with the snapshot it
+     * decoded, under {@code HOST/ADDRESS}); a rank of theirs that did not answer and a host whose
+     * collector did not answer are failures.
+     */
+    static JobSnapshot withHosts(JobSnapshot job, HostCollectors.Round round) {
+        List<JobSnapshot.Rank> ranks = new ArrayList<>(job.ranks());
+        List<JobSnapshot.Failure> failures = new ArrayList<>(job.failures());
+        for (CollectorReport r : round.reports()) {
+            if (LocalProcesses.isLocal(r.host())) continue; // read here
+            for (RankStatus x : r.ranks()) {
+                String where = r.host() + "/" + x.address();
+                if (x.snapshot() != null) ranks.add(new JobSnapshot.Rank(where, x.snapshot()));
+                else failures.add(new JobSnapshot.Failure(where, "rank " + x.rank() + " on " + r.host() + ": " + x.state()
+                        + (x.evidence() == null ? "" : " (" + x.evidence() + ")")));
+            }
+        }
+        for (Map.Entry<String, String> e : round.unanswered().entrySet()) {
+            failures.add(new JobSnapshot.Failure("host " + e.getKey(), "host " + e.getKey() + ": " + e.getValue()));
+        }
+        return new JobSnapshot(ranks, failures);
     }
 }

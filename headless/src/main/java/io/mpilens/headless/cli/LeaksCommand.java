@@ -1,16 +1,12 @@
 package io.mpilens.headless.cli;
 
-import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.leaks.LeakReport;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.observe.JobSnapshotter;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -49,6 +45,9 @@ final class LeaksCommand implements Callable<Integer> {
             description = "Per rank with --job/--attach: time to connect, and again to read (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
+    @picocli.CommandLine.Mixin
+    HostsOption hostsOption;
+
     @Override
     public Integer call() {
         boolean live = target != null;
@@ -58,29 +57,24 @@ final class LeaksCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (dumps && !HandleOutput.dumpFilesExist(files, err)) return MpiLensCli.EXIT_USAGE;
-        JobTarget.Addresses addresses = new JobTarget.Addresses(List.of(), Map.of());
-        List<String> problems = new ArrayList<>();
+        boolean problems = false;
+        JobSnapshot job;
         if (live) {
-            try {
-                addresses = JobTarget.addresses(target, parent.env, null, problems);
-            } catch (IOException e) {
-                err.println("mpilens: " + e.getMessage());
-                return MpiLensCli.EXIT_USAGE;
-            }
-            for (String p : problems) err.println("mpilens: " + p);
+            JobTarget.Read read = JobTarget.read(target, parent.env, target.job != null ? hostsOption.collectors(parent.env) : null,
+                    null, new JobSnapshotter(timeout, true), timeout, err);
+            if (read == null) return MpiLensCli.EXIT_USAGE;
+            job = read.job();
+            problems = read.problems();
+        } else {
+            job = DumpCommand.read(files, err);
         }
-        JobSnapshotter snapshotter = new JobSnapshotter(timeout, true);
-        JobSnapshot job = live
-                ? JobTarget.retryMoved(target, parent.env, snapshotter, snapshotter.snapshotWithAgentless(addresses.toRead()),
-                        addresses.byRank()).job()
-                : DumpCommand.read(files, err);
         LeakReport report = LeakReport.of(job, !live);
         if (json) out.println(report.json(job.failures()));
-        else if (!job.ranks().isEmpty() || (job.failures().isEmpty() && problems.isEmpty())) {
+        else if (!job.ranks().isEmpty() || (job.failures().isEmpty() && !problems)) {
             for (String line : report.lines()) out.println(line); // no empty report when nothing was read
         }
         out.flush();
         int code = HandleOutput.reportFailures(job, err);
-        return problems.isEmpty() ? code : MpiLensCli.EXIT_UNREADABLE;
+        return problems ? MpiLensCli.EXIT_UNREADABLE : code;
     }
 }

@@ -25,7 +25,7 @@ class HandlesAcrossHostsTest {
         CollectorReport here = new CollectorReport(HostName.local(), "j", List.of(), List.of(
                 new RankStatus(5, 0, 1, 1, HostName.local(), "127.0.0.1:5000", ProcessState.OK, "answered", 10, Snapshots.ring())),
                 List.of(), List.of());
-        JobSnapshot job = HandlesCommand.withHosts(new JobSnapshot(List.of(), List.of()),
+        JobSnapshot job = JobTarget.withHosts(new JobSnapshot(List.of(), List.of()),
                 new HostCollectors.Round(List.of(sim2, here), Map.of("sim3", "its collector did not answer within the deadline")));
         assertEquals(1, job.ranks().size());
         assertEquals("sim2/127.0.0.1:4000", job.ranks().get(0).address());
