@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One view of a job whose ranks run on two (simulated) hosts, from the launch host, where none of
- * them runs: {@code jobs}, {@code hostinfo}, {@code cominfo} and {@code handles --job} with
- * {@code --hosts} start a collector on each host through the ssh stand-in and merge what they
- * report (the ranks' snapshots too: their communicators and handles); a frozen host (every process stopped, ssh
+ * them runs: {@code jobs}, {@code hostinfo}, {@code cominfo}, {@code handles --job}, {@code leaks
+ * --job}, {@code calls} (also {@code --confirm}) and {@code watch} with {@code --hosts} (or with the
+ * hosts found from the job's {@code mpirun}) start a collector on each host through the ssh stand-in
+ * and merge what they report (the ranks' snapshots too: their communicators and handles); a frozen host (every process stopped, ssh
  * to it hangs) costs the deadline rule's time, and its ranks are {@code UNAVAILABLE}, not a hang.
  * Real Open MPI: 2 hosts x 2 ranks of {@code HangAfterFailure} with the agent.
  */
@@ -187,6 +188,65 @@ class JobsAcrossHostsTest {
                 Result after = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, after.code(), after.all());
                 for (int r = 0; r < 4; r++) hasLine(after, "\\| rank " + r + " +pid \\d+ +FINALIZED +finalized MPI, then exited +\\|");
+            }
+        }
+    }
+
+    /**
+     * A deadlock whose two ranks are on different hosts ({@code examples.openmpi.Deadlock}, 5 ranks
+     * mapped by node: 0, 2, 4 on the first host, 1, 3 on the second): {@code calls --confirm --hosts}
+     * from the launch host compares the blocking-call counts the collectors send in two rounds and
+     * says DEADLOCK for ranks 0 and 1 with rank 2 stuck behind them, never the ping-pong pair 3 4,
+     * whose ranks are on both hosts too.
+     */
+    @Test
+    void callsConfirmSeesADeadlockBetweenRanksOfTwoHosts() throws Exception {
+        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path control = SimulatedHostsTest.control("across-deadlock");
+        Path localJobs = control.resolve("launch-host-jobs");
+        try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
+            String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
+            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
+                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            io.mpilens.headless.launch.JobSpec spec = io.mpilens.headless.launch.JobSpec
+                    .builder(io.mpilens.headless.launch.Binding.OPENMPI, 5, "io.mpilens.examples.openmpi.Deadlock")
+                    .classPath(Tours.classPath(io.mpilens.headless.launch.Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true)
+                    .controlDir(control).mpirunArgs(hosts.mpirunArgs(3) + " --map-by node").build();
+            try (Job job = Job.launch(spec)) {
+                job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 5, Tours.START);
+                job.release("ready");
+                job.awaitLines(l -> l.contains("MPILENS-STUCK "), 5, Tours.START);
+                String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+                assertEquals(id, hosts.exec(h2, "ls /tmp/mpilens-$(id -u)/jobs").trim(), "one job on both hosts");
+                Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                for (int r = 0; r < 5; r++) {
+                    String host = r % 2 == 0 ? h1 : h2, rank = "\\| rank " + r + " +pid \\d+ +OK +answered +\\|";
+                    List<String> lines = hostinfo.out().lines().toList();
+                    int box = lines.indexOf(lines.stream().filter(l -> l.startsWith("+- " + host + " ")).findFirst().orElseThrow());
+                    int at = lines.indexOf(lines.stream().filter(l -> l.matches(rank)).findFirst()
+                            .orElseThrow(() -> new AssertionError(rank + " in:\n" + hostinfo.all())));
+                    assertTrue(at > box && lines.subList(box + 1, at).stream().noneMatch(l -> l.startsWith("+- ")),
+                            "rank " + r + " on " + host + " (mapped by node):\n" + hostinfo.all());
+                }
+                Result calls = null;
+                long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+                while (System.nanoTime() < deadline) {
+                    calls = mpilens(env, "calls", "--job", id, "--hosts", both, "--confirm", "1.5");
+                    if (calls.out().contains("\nDEADLOCK: ")) break;
+                    Thread.sleep(500);
+                }
+                String text = calls.out();
+                assertEquals(0, calls.code(), calls.all());
+                assertTrue(text.contains("\nDEADLOCK: ranks 0 1 wait for each other; no blocking call returned in "), calls.all());
+                assertTrue(text.contains("\n  cycle 0 -> 1 -> 0\n"), calls.all());
+                assertTrue(text.contains("\n  rank 0  recv on MPI_COMM_WORLD peer 1 tag 7  waits for 1\n"), calls.all());
+                assertTrue(text.contains("\n  rank 1  recv on MPI_COMM_WORLD peer 0 tag 7  waits for 0\n"), calls.all());
+                assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  barrier on MPI_COMM_WORLD  waits for 0 1\n"),
+                        calls.all());
+                assertTrue(text.lines().filter(l -> l.startsWith("DEADLOCK")).allMatch(l -> l.startsWith("DEADLOCK: ranks 0 1 wait ")),
+                        "the busy pair is never a deadlock:\n" + calls.all());
             }
         }
     }
