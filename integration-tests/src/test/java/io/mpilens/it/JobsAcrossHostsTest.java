@@ -305,6 +305,9 @@ class JobsAcrossHostsTest {
                 assertTrue(watched.lines().stream().noneMatch(l -> l.contains("-> FAILED")
                         && (Cli.ranksOf(l).contains(0) || Cli.ranksOf(l).contains(1))), String.join("\n", watched.lines()));
                 assertTrue(watchErr.lines().get(0).startsWith("mpilens watch: following job " + id), watchErr.lines().toString());
+                // many rounds so far, one collector JVM per host for all of them ('collect --rounds')
+                java.util.Set<Long> collectors = keptCollectors();
+                assertEquals(2, collectors.size(), "one kept collector per host: " + collectors);
                 job.release("ready");
                 job.awaitLines(l -> l.contains("MPILENS-BARRIER "), 3, Tours.START);
 
@@ -331,11 +334,22 @@ class JobsAcrossHostsTest {
                 Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
                 hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ DETECTED -\\+");
                 Cli.await(watched, l -> l.contains("rank 3: OK -> FAILED"), "rank 3 FAILED", Duration.ofSeconds(60));
+                assertEquals(collectors, keptCollectors(), "the same two collectors, rounds later");
             }
             // the job is gone (its ranks' processes ended on both hosts): watch says so and ends by itself
             assertEquals(MpiLensCli.EXIT_OK, watching.get().get(90, java.util.concurrent.TimeUnit.SECONDS),
                     String.join("\n", watchErr.lines()) + "\n" + String.join("\n", watched.lines()));
             Cli.await(watched, l -> l.contains("job " + jobId[0] + " has ended"), "the end of the job", Duration.ofSeconds(5));
+            long gone = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!keptCollectors().isEmpty() && System.nanoTime() < gone) Thread.sleep(100);
+            assertEquals(java.util.Set.of(), keptCollectors(), "the watch's collectors end with it (their input closed)");
         }
+    }
+
+    /** The kept collectors' JVMs ({@code collect --rounds}) on any simulated host: one PID namespace for all. */
+    private static java.util.Set<Long> keptCollectors() {
+        Pattern collector = Pattern.compile("\\S*java -jar \\S*mpilens-cli\\.jar collect --rounds .*");
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> collector.matcher(c).matches()).orElse(false))
+                .map(ProcessHandle::pid).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 }

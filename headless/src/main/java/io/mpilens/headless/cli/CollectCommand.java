@@ -3,6 +3,7 @@ package io.mpilens.headless.cli;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.CollectorJson;
 import io.mpilens.headless.observe.CollectorReport;
+import io.mpilens.headless.observe.HostCollectors;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -42,9 +43,15 @@ final class CollectCommand implements Callable<Integer> {
     @Option(names = "--frames", description = "Also the MPI call each thread of the job's ranks here is inside (for 'calls').")
     boolean frames;
 
+    @Option(names = "--rounds", description = {"Keep running: read one request per line on standard input"
+            + " ('round N [--job ID] [--frames]'), answer each with its report and an end line; end at the end of"
+            + " the input. What 'watch --hosts' starts, one per host for the whole watch."})
+    boolean rounds;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (rounds) return rounds(out);
         try {
             CollectorReport r = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), job,
                     HandleOutput.timeout(timeoutSeconds, spec), frames);
@@ -54,6 +61,37 @@ final class CollectCommand implements Callable<Integer> {
         } catch (IOException e) {
             spec.commandLine().getErr().println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
+        }
+    }
+
+    /** {@code --rounds}: one report per request line, each followed by its end line, until the input ends. */
+    private int rounds(PrintWriter out) {
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                java.nio.charset.StandardCharsets.UTF_8));
+        java.time.Duration timeout = HandleOutput.timeout(timeoutSeconds, spec);
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                HostCollectors.RoundRequest r = HostCollectors.RoundRequest.parse(line);
+                if (r == null) {
+                    spec.commandLine().getErr().println("mpilens: not a round request: " + line);
+                    spec.commandLine().getErr().flush();
+                    continue;
+                }
+                try {
+                    CollectorReport report = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), r.jobId(), timeout, r.frames());
+                    for (String l : CollectorJson.lines(report)) out.println(l);
+                } catch (IOException e) {
+                    // this round's answer is the reason (an empty report would say "no rank here")
+                    spec.commandLine().getErr().println("mpilens: " + e.getMessage());
+                    spec.commandLine().getErr().flush();
+                }
+                out.println(HostCollectors.roundEnd(r.round()));
+                out.flush();
+            }
+            return MpiLensCli.EXIT_OK;
+        } catch (IOException e) {
+            return MpiLensCli.EXIT_OK; // the front end went away
         }
     }
 }

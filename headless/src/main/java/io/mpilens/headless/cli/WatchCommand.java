@@ -8,6 +8,7 @@ import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.json.FaultJson;
+import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
@@ -128,6 +129,17 @@ final class WatchCommand extends FaultCommand {
                     "--interval must be between 0 and 3600 seconds, not " + intervalSeconds);
         }
         openObserver();
+        // one collector per other host for the whole watch, not one JVM there per round
+        HostCollectors kept = target.job != null ? collectors() : null;
+        if (kept != null) kept.keepRunning();
+        try {
+            return watch();
+        } finally {
+            if (kept != null) kept.close();
+        }
+    }
+
+    private int watch() throws InterruptedException {
         if (!jobExists(spec.commandLine().getErr())) return MpiLensCli.EXIT_USAGE;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

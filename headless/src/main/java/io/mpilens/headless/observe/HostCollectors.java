@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * ({@link Liveness#latecomerDeadline}): a host that stops answering never holds a command up.
  * Nothing listens anywhere: the front end starts each collector and reads what it prints.
  */
-public final class HostCollectors {
+public final class HostCollectors implements AutoCloseable {
     /** The command that runs a command on a host, called as {@code WORDS… HOST COMMAND…} (default {@code ssh}). */
     public static final String SSH_ENV = "MPILENS_SSH";
     /** The mpilens command on the hosts (default: this mpilens's own path, for a file system the hosts share). */
@@ -63,6 +63,10 @@ public final class HostCollectors {
     private Duration skew = Duration.ZERO;
 
     private final Parser parser;
+    /** {@link #keepRunning}: one collector per host for every round, by host. */
+    private boolean keep;
+    private final Map<String, Session> sessions = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
 
     private HostCollectors(List<String> hosts, List<String> launcher, boolean mpirun, List<String> remote, Parser parser) {
         this.parser = parser;
@@ -110,6 +114,66 @@ public final class HostCollectors {
         return hosts;
     }
 
+    // ---- rounds of one collector that keeps running ({@code collect --rounds}): one rule for both ends
+
+    /** The line that asks a collector started with {@code --rounds} for round {@code n}. */
+    public static String roundRequest(int n, String jobId, boolean frames) {
+        return "round " + n + (jobId == null ? "" : " --job " + jobId) + (jobId != null && frames ? " --frames" : "");
+    }
+
+    /** A request read back: {@code round N [--job ID] [--frames]}; null when the line is not one. */
+    public record RoundRequest(int round, String jobId, boolean frames) {
+        public static RoundRequest parse(String line) {
+            String[] w = line.strip().split("\\s+");
+            if (w.length < 2 || !w[0].equals("round")) return null;
+            try {
+                int n = Integer.parseInt(w[1]);
+                String job = null;
+                boolean frames = false;
+                for (int i = 2; i < w.length; i++) {
+                    if (w[i].equals("--job") && i + 1 < w.length && SAFE_WORD.matcher(w[i + 1]).matches()) job = w[++i];
+                    else if (w[i].equals("--frames")) frames = true;
+                    else return null;
+                }
+                return new RoundRequest(n, job, frames);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+
+    /** The line that ends a collector's answer to round {@code n}. */
+    public static String roundEnd(int n) {
+        return "{\"kind\":\"end\",\"round\":" + n + "}";
+    }
+
+    private static final Pattern ROUND_END = Pattern.compile("\\{\"kind\":\"end\",\"round\":(\\d+)\\}");
+
+    /** The round a line ends, or -1. */
+    static int endedRound(String line) {
+        java.util.regex.Matcher m = ROUND_END.matcher(line.strip());
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /**
+     * Keeps one collector per host running from round to round (a {@code watch}): each round is a
+     * line on its standard input ({@code collect --rounds}), its report ends with an end line, so a
+     * host starts one JVM for the whole watch instead of one per round. A collector that does not
+     * answer in time is kept (its late answer is dropped) and asked again once it has answered; one
+     * that ended is started again at the next round. {@link #close} ends them (their input closed).
+     */
+    public HostCollectors keepRunning() {
+        keep = true;
+        return this;
+    }
+
+    /** Ends the collectors kept running: their input closed (they end by themselves), then stopped. */
+    @Override
+    public void close() {
+        for (Session s : sessions.values()) s.close();
+        sessions.clear();
+    }
+
     /** One round: the reports of the hosts that answered in time, and why each other host did not. */
     public record Round(List<CollectorReport> reports, Map<String, String> unanswered) {
     }
@@ -144,21 +208,32 @@ public final class HostCollectors {
         if (jobId != null && !SAFE_WORD.matcher(jobId).matches()) throw new IllegalArgumentException("'" + jobId + "' is not a job id");
         long start = System.nanoTime();
         Map<String, Call> calls = new LinkedHashMap<>();
+        Map<String, String> unanswered = new LinkedHashMap<>();
+        int round = rounds.incrementAndGet();
         for (String h : hosts) {
             List<String> cmd = new ArrayList<>(launcher);
             cmd.add(h);
             cmd.addAll(remote);
             cmd.add("collect");
+            if (keep) {
+                cmd.addAll(List.of("--rounds", "--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
+                Session session = sessions.get(h);
+                if (session != null && session.ended()) session = null;
+                if (session == null) sessions.put(h, session = new Session(h, cmd, mpirun, parser));
+                Call c = session.ask(round, jobId, frames, start);
+                if (c == null) unanswered.put(h, "its collector is still answering an earlier round (host overloaded?)");
+                else calls.put(h, c);
+                continue;
+            }
             if (jobId != null) cmd.addAll(List.of("--job", jobId));
             if (jobId != null && frames) cmd.add("--frames");
             cmd.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
-            calls.put(h, new Call(h, cmd, mpirun, start, parser));
+            calls.put(h, Call.run(h, cmd, mpirun, start, parser));
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
         JobObserver.awaitLatecomers(calls.values(), c -> c.result, c -> c.answeredNanos, skew, FLOOR, cap, start);
         List<CollectorReport> reports = new ArrayList<>();
-        Map<String, String> unanswered = new LinkedHashMap<>();
         List<Duration> answered = new ArrayList<>();
         for (Call c : calls.values()) {
             if (!c.result.isDone()) {
@@ -182,24 +257,53 @@ public final class HostCollectors {
         return new Round(reports, unanswered);
     }
 
-    /** One collector run: the process we started, its output read to the end in a thread of its own. */
+    /** Starts a collector's process ({@code input}: what it reads, /dev/null or a pipe). */
+    private static Process start(List<String> cmd, boolean mpirun, ProcessBuilder.Redirect input) throws IOException {
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(input);
+        if (mpirun && "root".equals(System.getProperty("user.name"))) {
+            // mpirun refuses root without these, as it does for the job itself (launch.Job)
+            b.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            b.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        return b.start();
+    }
+
+    /** One collector's answer to a round: its report, and when it came. */
     private static final class Call {
         final String host;
+        final long start;
         final CompletableFuture<CollectorReport> result = new CompletableFuture<>();
         volatile long answeredNanos = -1;
+        /** The process of a collector started for this round alone (ended when it is late); null for a kept one. */
         volatile Process process;
 
-        Call(String host, List<String> cmd, boolean mpirun, long start, Parser parser) {
+        Call(String host, long start) {
             this.host = host;
-            Thread t = new Thread(() -> {
+            this.start = start;
+        }
+
+        void answered(CollectorReport r) {
+            answeredNanos = System.nanoTime() - start;
+            result.complete(r);
+        }
+
+        void failed(Throwable e) {
+            answeredNanos = System.nanoTime() - start;
+            result.completeExceptionally(e);
+        }
+
+        /** A collector for this round alone: its output read to the end in a thread of its own. */
+        static Call run(String host, List<String> cmd, boolean mpirun, long start, Parser parser) {
+            Call call = new Call(host, start);
+            Thread t = new Thread(() -> call.runCollector(cmd, mpirun, parser), "mpilens-collect-" + host);
+            t.setDaemon(true);
+            t.start();
+            return call;
+        }
+
+        private void runCollector(List<String> cmd, boolean mpirun, Parser parser) {
                 try {
-                    ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-                    if (mpirun && "root".equals(System.getProperty("user.name"))) {
-                        // mpirun refuses root without these, as it does for the job itself (launch.Job)
-                        b.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-                        b.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-                    }
-                    Process p = b.start();
+                    Process p = start(cmd, mpirun, ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
                     process = p;
                     ByteArrayOutputStream err = new ByteArrayOutputStream();
                     Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "mpilens-collect-" + host + "-stderr");
@@ -208,20 +312,15 @@ public final class HostCollectors {
                     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                     int code = p.waitFor();
                     drain.join(1_000);
-                    answeredNanos = System.nanoTime() - start;
                     String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
                     if (code != 0 && out.isBlank()) {
                         throw new IOException("its collector failed (exit code " + code + " of '" + String.join(" ", cmd) + "')"
                                 + (why.isEmpty() ? "" : ": " + lastLine(why)));
                     }
-                    result.complete(parser.parse(out.lines().toList()));
+                    answered(parser.parse(out.lines().toList()));
                 } catch (Throwable e) {
-                    answeredNanos = System.nanoTime() - start;
-                    result.completeExceptionally(e);
+                    failed(e);
                 }
-            }, "mpilens-collect-" + host);
-            t.setDaemon(true);
-            t.start();
         }
 
         /** Ends the collector we started (ssh, or the stand-in, and what it started). */
@@ -243,6 +342,148 @@ public final class HostCollectors {
         private static String lastLine(String text) {
             String[] l = text.split("\n");
             return l[l.length - 1];
+        }
+    }
+
+    /**
+     * A collector kept running ({@link #keepRunning}): started once with {@code collect --rounds},
+     * asked for each round on its standard input; its standard output read line by line in a
+     * thread of its own, each answer up to its end line going to the round that asked for it (an
+     * answer to a round given up on is dropped).
+     */
+    private static final class Session {
+        final String host;
+        final List<String> cmd;
+        private final Process process;
+        private final java.io.Writer input;
+        private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        private volatile boolean ended;
+        /** The round asked and not answered yet, and its call; at most one at a time. */
+        private int askedRound = -1;
+        private Call asked;
+
+        Session(String host, List<String> cmd, boolean mpirun, Parser parser) {
+            this.host = host;
+            this.cmd = List.copyOf(cmd);
+            Process p = null;
+            java.io.Writer w = null;
+            try {
+                p = start(cmd, mpirun, ProcessBuilder.Redirect.PIPE);
+                w = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                ended = true;
+                failedToStart = e;
+            }
+            process = p;
+            input = w;
+            if (p == null) return;
+            Process started = p;
+            Thread drain = new Thread(() -> Call.copy(started.getErrorStream(), err), "mpilens-collector-" + host + "-stderr");
+            drain.setDaemon(true);
+            drain.start();
+            Thread reader = new Thread(() -> read(started, parser), "mpilens-collector-" + host);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private IOException failedToStart;
+
+        boolean ended() {
+            return ended;
+        }
+
+        /** Asks for round {@code n}; null when the previous round is not answered yet. */
+        synchronized Call ask(int n, String jobId, boolean frames, long start) {
+            Call c = new Call(host, start);
+            if (failedToStart != null) {
+                c.failed(new IOException("its collector could not be started ('" + String.join(" ", cmd) + "'): "
+                        + failedToStart.getMessage()));
+                return c;
+            }
+            if (asked != null && !ended) return null;
+            asked = c;
+            askedRound = n;
+            try {
+                input.write(roundRequest(n, jobId, frames) + "\n");
+                input.flush();
+            } catch (IOException e) {
+                ended = true;
+                asked = null;
+                c.failed(new IOException("its collector ended (" + e.getMessage() + ")"));
+            }
+            return c;
+        }
+
+        private synchronized Call answered(int n) {
+            if (n != askedRound) return null; // a round given up on: dropped
+            Call c = asked;
+            asked = null;
+            return c;
+        }
+
+        private void read(Process p, Parser parser) {
+            List<String> lines = new ArrayList<>();
+            try (java.io.BufferedReader out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    int n = endedRound(line);
+                    if (n < 0) {
+                        lines.add(line);
+                        continue;
+                    }
+                    Call c = answered(n);
+                    List<String> answer = lines;
+                    lines = new ArrayList<>();
+                    if (c == null) continue;
+                    if (answer.isEmpty()) {
+                        String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
+                        c.failed(new IOException("its collector had nothing to report" + (why.isEmpty() ? "" : ": " + Call.lastLine(why))));
+                        continue;
+                    }
+                    try {
+                        c.answered(parser.parse(answer));
+                    } catch (Throwable e) {
+                        c.failed(e);
+                    }
+                }
+            } catch (IOException e) {
+                // the collector's output closed: it ended
+            }
+            Call c;
+            synchronized (this) {
+                ended = true;
+                c = asked;
+                asked = null;
+            }
+            if (c != null) {
+                String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
+                Integer code = null;
+                try {
+                    if (p.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) code = p.exitValue();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                c.failed(new IOException("its collector ended (exit code " + (code == null ? "?" : code) + " of '"
+                        + String.join(" ", cmd) + "')" + (why.isEmpty() ? "" : ": " + Call.lastLine(why))));
+            }
+        }
+
+        /** Closes its input (the collector ends at the end of its input); stops it if it has not ended soon after. */
+        void close() {
+            if (process == null) return;
+            try {
+                input.close();
+            } catch (IOException e) {
+                // ended already
+            }
+            try {
+                if (process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
         }
     }
 }

@@ -71,6 +71,77 @@ class HostCollectorsTest {
     }
 
     /**
+     * Kept running (a watch): one collector process per host answers every round on its standard
+     * input; a host that answers a round too late is given up on for that round, is not asked
+     * again while it is still busy, and answers the round after it has caught up; {@link
+     * HostCollectors#close} ends them by closing their input.
+     */
+    @Test
+    void keptCollectorsStartOncePerHostAndAnswerEveryRound() throws Exception {
+        for (String host : List.of("fast", "slow")) {
+            Files.write(tmp.resolve("report-" + host), CollectorJson.lines(new CollectorReport(host, null, List.of(), List.of(), List.of(), List.of())));
+        }
+        Path script = tmp.resolve("rounds");
+        Files.writeString(script, "#!/bin/sh\nhost=$1; shift\necho \"$@\" >> " + tmp + "/starts-$host\n"
+                + "while read -r word n rest; do\n"
+                + "  [ \"$word\" = round ] || continue\n"
+                + "  echo \"$n $rest\" >> " + tmp + "/asked-$host\n"
+                + "  if [ \"$host\" = slow ] && [ \"$n\" = 2 ]; then sleep 12; fi\n"
+                + "  cat " + tmp + "/report-$host\n"
+                + "  echo \"{\\\"kind\\\":\\\"end\\\",\\\"round\\\":$n}\"\n"
+                + "  echo $n >> " + tmp + "/answered-$host\n"
+                + "done\necho ended > " + tmp + "/ended-$host\n");
+        script.toFile().setExecutable(true);
+        HostCollectors c = HostCollectors.of(List.of("fast", "slow"), HostCollectors.Via.SSH, Map.of(HostCollectors.SSH_ENV, script.toString()),
+                "mpilens", CollectorJson::parse).keepRunning();
+        try {
+            HostCollectors.Round first = c.collect("j9", Duration.ofSeconds(1), true);
+            assertEquals(Map.of(), first.unanswered());
+            assertEquals(2, first.reports().size());
+            HostCollectors.Round late = c.collect("j9", Duration.ofSeconds(1), false);
+            assertEquals(List.of("fast"), late.reports().stream().map(CollectorReport::host).toList());
+            assertTrue(late.unanswered().get("slow").contains("did not answer within the deadline"), late.unanswered().toString());
+            HostCollectors.Round busy = c.collect(null, Duration.ofSeconds(1), false);
+            assertEquals(List.of("fast"), busy.reports().stream().map(CollectorReport::host).toList());
+            assertTrue(busy.unanswered().get("slow").contains("still answering an earlier round"), busy.unanswered().toString());
+            // the slow host answers round 2 (dropped) in its own time
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            Path answered = tmp.resolve("answered-slow");
+            while (!(Files.exists(answered) && Files.readAllLines(answered).contains("2")) && System.nanoTime() < until) {
+                Thread.sleep(100);
+            }
+            HostCollectors.Round caughtUp;
+            do { // its end line read by the front end: asked again at the next round
+                caughtUp = c.collect("j9", Duration.ofSeconds(1), false);
+            } while (!caughtUp.unanswered().isEmpty() && System.nanoTime() < until);
+            assertEquals(Map.of(), caughtUp.unanswered());
+            assertEquals(2, caughtUp.reports().size());
+        } finally {
+            c.close();
+        }
+        for (String host : List.of("fast", "slow")) {
+            assertEquals(List.of("mpilens collect --rounds --timeout 1"), Files.readAllLines(tmp.resolve("starts-" + host)),
+                    host + ": one collector for every round");
+            assertEquals(List.of("ended"), Files.readAllLines(tmp.resolve("ended-" + host)), host + ": ended at the end of its input");
+        }
+        List<String> fast = Files.readAllLines(tmp.resolve("asked-fast"));
+        assertEquals(List.of("1 --job j9 --frames", "2 --job j9", "3 "), fast.subList(0, 3));
+        String last = fast.get(fast.size() - 1);
+        assertEquals(List.of("1 --job j9 --frames", "2 --job j9", last), Files.readAllLines(tmp.resolve("asked-slow")),
+                "not asked while busy, asked again once caught up");
+    }
+
+    @Test
+    void roundRequestsReadBackAsWritten() {
+        assertEquals(new HostCollectors.RoundRequest(7, "j1", true), HostCollectors.RoundRequest.parse(HostCollectors.roundRequest(7, "j1", true)));
+        assertEquals(new HostCollectors.RoundRequest(8, null, false), HostCollectors.RoundRequest.parse(HostCollectors.roundRequest(8, null, true)));
+        assertEquals(null, HostCollectors.RoundRequest.parse("round x"));
+        assertEquals(null, HostCollectors.RoundRequest.parse("round 1 --job ;rm"));
+        assertEquals(3, HostCollectors.endedRound(HostCollectors.roundEnd(3)));
+        assertEquals(-1, HostCollectors.endedRound("{\"kind\":\"collector\"}"));
+    }
+
+    /**
      * A round of collectors runs on a thread of its own: with every thread of the common
      * fork-join pool held (a {@code watch} running there in the same JVM, as in an IDE), it still
      * completes. It ran on that pool before, and waited behind the watch for good.
