@@ -373,7 +373,7 @@ final class WovenCache implements ClassFileTransformer {
     }
 
     private static Path defaultBase() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
+        String xdg = io.mpilens.agent.job.Environment.get("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isEmpty() && Paths.get(xdg).isAbsolute()) return Paths.get(xdg, "mpilens", "woven");
         String home = System.getProperty("user.home");
         if (home == null || home.isEmpty() || home.equals("?")) return null;

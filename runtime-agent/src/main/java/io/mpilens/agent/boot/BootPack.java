@@ -105,12 +105,9 @@ public final class BootPack {
             why.append("cannot read ").append(ENTRY).append(": ").append(t);
             return Outcome.NONE;
         }
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(pack));
         int defined = 0;
         try {
-            byte[] magic = new byte[MAGIC.length];
-            in.readFully(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC)) {
+            if (pack.length < MAGIC.length + 4 || !java.util.Arrays.equals(pack, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
                 why.append(ENTRY).append(" is not a pack of this agent");
                 return Outcome.NONE;
             }
@@ -124,12 +121,20 @@ public final class BootPack {
             // calls cost ≈ 4 ms, nor a method handle, whose first call spins four lambda forms
             Definer define = (Definer) Class.forName(BootPack.class.getPackageName() + ".Define")
                     .getDeclaredConstructor().newInstance();
-            int n = in.readInt();
+            // read in place, as DataOutputStream wrote it (not through a DataInputStream: a virtual
+            // call per byte in interpreted code, and readUTF's decoding, for 80 names)
+            int at = MAGIC.length;
+            int n = int32(pack, at);
+            at += 4;
             for (int i = 0; i < n; i++) {
-                String name = in.readUTF();
-                int length = in.readInt();
-                define.define(name, pack, pack.length - in.available(), length, domain);
-                in.skipBytes(length);
+                int nameLength = (pack[at] & 0xff) << 8 | (pack[at + 1] & 0xff);
+                String name = name(pack, at, nameLength);
+                at += 2 + nameLength;
+                int length = int32(pack, at);
+                at += 4;
+                if (length < 0 || length > pack.length - at) throw new java.io.EOFException(ENTRY + " is cut short");
+                define.define(name, pack, at, length, domain);
+                at += length;
                 defined++;
             }
             return Outcome.ALL;
@@ -138,6 +143,20 @@ public final class BootPack {
                     .append(" classes: ").append(t);
             return defined == 0 ? Outcome.NONE : Outcome.PARTIAL;
         }
+    }
+
+    private static int int32(byte[] b, int at) throws java.io.EOFException {
+        if (at < 0 || at + 4 > b.length) throw new java.io.EOFException(ENTRY + " is cut short");
+        return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | (b[at + 3] & 0xff);
+    }
+
+    /** The name written by {@code writeUTF} at {@code at} (its length first): ASCII as it is, anything else decoded. */
+    private static String name(byte[] b, int at, int length) throws IOException {
+        if (at + 2 + length > b.length) throw new java.io.EOFException(ENTRY + " is cut short");
+        for (int i = at + 2; i < at + 2 + length; i++) {
+            if (b[i] <= 0) return new DataInputStream(new ByteArrayInputStream(b, at, length + 2)).readUTF();
+        }
+        return new String(b, at + 2, length, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /**

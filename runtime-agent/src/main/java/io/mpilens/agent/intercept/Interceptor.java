@@ -643,7 +643,7 @@ public final class Interceptor {
     private static int[] fromEnvironment(String[] names) {
         if (names == null) return null;
         try {
-            return new int[] {Integer.parseInt(System.getenv(names[0]).trim()), Integer.parseInt(System.getenv(names[1]).trim())};
+            return new int[] {Integer.parseInt(io.mpilens.agent.job.Environment.get(names[0]).trim()), Integer.parseInt(io.mpilens.agent.job.Environment.get(names[1]).trim())};
         } catch (RuntimeException e) {
             return null;
         }

@@ -53,10 +53,10 @@ public final class JobRecords {
         instrumentation = inst;
         agentVersion = version;
         binding = bindingId;
-        if (JobRecordLayout.parentNamespace(System.getenv(JobRecordLayout.PARENT_PORT_ENV)) == null) return;
+        if (JobRecordLayout.parentNamespace(Environment.get(JobRecordLayout.PARENT_PORT_ENV)) == null) return;
         try {
-            int rank = (int) numberAfter(String.valueOf(System.getenv("OMPI_COMM_WORLD_RANK")), "");
-            int size = (int) numberAfter(String.valueOf(System.getenv("OMPI_COMM_WORLD_SIZE")), "");
+            int rank = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_RANK")), "");
+            int size = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_SIZE")), "");
             if (rank < 0 || size <= 0) return;
             synchronized (JobRecords.class) {
                 register(rank, size, "STARTING", 0);
@@ -232,7 +232,7 @@ public final class JobRecords {
     /** The job's directory, made on first use and kept: the job id must not change when the parent exits. */
     private static Path jobDir() throws IOException {
         if (jobDir != null) return jobDir;
-        Map<String, String> env = System.getenv();
+        Map<String, String> env = Environment.map();
         long ppid = ThisProcess.parentPid();
         String property = System.getProperty(JobRecordLayout.ROOT_PROPERTY);
         Path root = JobRecordLayout.root(env, property, uid());
@@ -303,11 +303,11 @@ public final class JobRecords {
 
     /** The namespace of the job that spawned this process, null for a rank its launcher started. */
     private static String spawnedBy() {
-        return JobRecordLayout.parentNamespace(System.getenv(JobRecordLayout.PARENT_PORT_ENV));
+        return JobRecordLayout.parentNamespace(Environment.get(JobRecordLayout.PARENT_PORT_ENV));
     }
 
     private static String ownNamespace() {
-        String ns = System.getenv("PMIX_NAMESPACE");
+        String ns = Environment.get("PMIX_NAMESPACE");
         return blank(ns) ? "pid" + ThisProcess.pid() : ns;
     }
 
@@ -409,8 +409,8 @@ public final class JobRecords {
      * listener to publish or follow, and neither the property read nor the refresher is needed.
      */
     static boolean jdwpRequested() {
-        for (String v : new String[] {System.getenv("JAVA_TOOL_OPTIONS"), System.getenv("JDK_JAVA_OPTIONS"),
-                System.getenv("_JAVA_OPTIONS")}) {
+        for (String v : new String[] {Environment.get("JAVA_TOOL_OPTIONS"), Environment.get("JDK_JAVA_OPTIONS"),
+                Environment.get("_JAVA_OPTIONS")}) {
             if (v != null && v.contains("jdwp")) return true;
         }
         try {
