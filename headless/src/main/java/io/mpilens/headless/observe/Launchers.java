@@ -16,7 +16,9 @@ import java.util.function.Function;
 
 /**
  * The hosts a job's ranks run on, found where the job was launched: this user's Open MPI
- * launchers on this host ({@code mpirun}, {@code mpiexec}, {@code orterun}, {@code prterun}), read
+ * launchers on this host ({@code mpirun}, {@code mpiexec}, {@code orterun}, {@code prterun}) and MPJ
+ * Express's starter ({@code java -jar …/starter.jar}, what {@code mpjrun.sh} runs: its machines file
+ * for {@code niodev} and {@code hybdev}), read
  * from {@code /proc} (arguments, working directory, environment), so the commands that take
  * {@code --hosts} find the other hosts of a job launched here without being told. Where a launcher
  * puts its ranks: its {@code --host}/{@code -H} list, else its hostfile ({@code --hostfile},
@@ -37,6 +39,9 @@ public final class Launchers {
             "preload-files", "cpus-per-proc", "cpus-per-rank", "rankfile", "rf", "cpu-set", "stdin", "launch-agent",
             "personality", "ompi-server", "am", "tune", "report-uri", "report-pid", "host", "H", "hostfile",
             "machinefile", "default-hostfile", "preload-files-dest-dir", "debugger", "max-vm-size", "ppr");
+    /** MPJ Express starter options that take a value. */
+    private static final Set<String> MPJ_ONE_VALUE = Set.of("np", "dev", "machinesfile", "dport", "wdir", "cp",
+            "classpath", "psl", "mpjport", "mxboardnum", "headnodeip", "jar", "src");
     /** Options that take a key and a value. */
     private static final Set<String> TWO_VALUES = Set.of("mca", "gmca");
 
@@ -99,7 +104,7 @@ public final class Launchers {
                 try {
                     if (!self.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))) continue;
                     List<String> argv = nulSeparated(Files.readAllBytes(dir.resolve("cmdline")));
-                    if (argv.isEmpty() || !NAMES.contains(baseName(argv.get(0)))) continue;
+                    if (argv.isEmpty() || !(NAMES.contains(baseName(argv.get(0))) || mpjStarter(argv) > 0)) continue;
                     Map<String, String> environ = environ(Files.readAllBytes(dir.resolve("environ")));
                     Path cwd = dir.resolve("cwd");
                     Launch l = parse(Long.parseLong(dir.getFileName().toString()), argv, environ, file -> readLines(cwd, file));
@@ -120,6 +125,8 @@ public final class Launchers {
      * its lines; null when it cannot be read).
      */
     static Launch parse(long pid, List<String> argv, Map<String, String> environ, Function<String, List<String>> readFile) {
+        int starter = mpjStarter(argv);
+        if (starter > 0) return parseMpj(pid, argv, starter, readFile);
         List<String> hostList = null;
         String hostfile = null;
         String agent = environ.get("OMPI_MCA_plm_rsh_agent");
@@ -180,6 +187,42 @@ public final class Launchers {
             from = "no host named";
         }
         return new Launch(pid, command, List.copyOf(new LinkedHashSet<>(hosts)), firstAgent(agent), from);
+    }
+
+    /** Where {@code -jar …/starter.jar} (MPJ Express's starter) ends in {@code argv}: the index after it, or -1. */
+    static int mpjStarter(List<String> argv) {
+        if (argv.isEmpty() || !baseName(argv.get(0)).startsWith("java")) return -1;
+        for (int i = 1; i + 1 < argv.size(); i++) {
+            String a = argv.get(i);
+            if (a.equals("-jar")) return baseName(argv.get(i + 1)).equals("starter.jar") ? i + 2 : -1;
+            if (!a.startsWith("-")) return -1; // the JVM's main class: not the starter
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) i++;
+        }
+        return -1;
+    }
+
+    /**
+     * MPJ Express's starter: with {@code -dev niodev} or {@code hybdev}, the hosts of its machines
+     * file ({@code -machinesfile}, else {@code machines} in its working directory); with
+     * {@code multicore} (the default) every rank is a thread here.
+     */
+    private static Launch parseMpj(long pid, List<String> argv, int from, Function<String, List<String>> readFile) {
+        String dev = "multicore";
+        String machines = null;
+        for (int i = from; i < argv.size(); i++) {
+            String a = argv.get(i);
+            if (!a.startsWith("-")) break; // the class
+            String name = a.substring(1);
+            if (!MPJ_ONE_VALUE.contains(name)) continue; // a flag, or a JVM option passed on to the ranks
+            if (i + 1 >= argv.size()) break;
+            String value = argv.get(++i);
+            if (name.equals("dev")) dev = value;
+            else if (name.equals("machinesfile")) machines = value;
+        }
+        if (dev.equals("multicore")) return new Launch(pid, "mpjrun", List.of(), null, "-dev multicore");
+        String file = machines != null ? machines : "machines";
+        return new Launch(pid, "mpjrun", List.copyOf(new LinkedHashSet<>(hostfileHosts(readFile.apply(file)))), null,
+                "machines file " + file);
     }
 
     /** {@code plm_rsh_agent} lists alternatives ({@code "ssh : rsh"}): Open MPI takes the first that exists. */

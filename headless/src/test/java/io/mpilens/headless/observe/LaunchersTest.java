@@ -55,6 +55,22 @@ class LaunchersTest {
     }
 
     @Test
+    void mpjExpressStarterNamesItsHostsInItsMachinesFile() {
+        Map<String, List<String>> files = Map.of("/job/machines", List.of("node1", "node2"), "machines", List.of("m1", "# x", "m2"));
+        Launchers.Launch niodev = parse(Map.of(), files, "/usr/lib/jvm/bin/java", "-Xmx1g", "-jar", "/opt/mpj/lib/starter.jar",
+                "-np", "4", "-dev", "niodev", "-machinesfile", "/job/machines", "-dport", "10000", "-javaagent:/a.jar",
+                "-cp", "x.jar", "Main", "-machinesfile", "elsewhere");
+        assertEquals(List.of("node1", "node2"), niodev.hosts());
+        assertEquals("mpjrun", niodev.command());
+        assertEquals("machines file /job/machines", niodev.from());
+        assertEquals(List.of("m1", "m2"), parse(Map.of(), files, "java", "-jar", "lib/starter.jar", "-dev", "hybdev", "-np", "2", "Main").hosts(),
+                "without -machinesfile: machines in its working directory");
+        assertEquals(List.of(), parse(Map.of(), files, "java", "-jar", "starter.jar", "-np", "4", "Main").hosts(), "multicore: all here");
+        assertEquals(-1, Launchers.mpjStarter(List.of("java", "-cp", "starter.jar", "Main")), "a class path naming it is not the starter");
+        assertEquals(-1, Launchers.mpjStarter(List.of("java", "-jar", "other.jar")));
+    }
+
+    @Test
     void anOptionItDoesNotKnowEndsTheReadingInsteadOfInventingHosts() {
         // --weird takes a value mpilens does not know of: "val" reads as the program, the --host after it is missed
         assertEquals(List.of(), parse(Map.of(), Map.of(), "mpirun", "--weird", "val", "--host", "a", "prog").hosts());
