@@ -120,7 +120,8 @@ abstract class FaultCommand implements Callable<Integer> {
 
     /** The collectors of {@code --hosts} / {@code $MPILENS_HOSTS}, null for this host only. */
     HostCollectors collectors() {
-        return hostsOption == null ? null : hostsOption.collectors(parent.env);
+        // only a job has ranks elsewhere (--attach names JVMs): no hosts looked for, no collector started
+        return hostsOption == null || target == null || target.job == null ? null : hostsOption.collectors(parent.env);
     }
 
     boolean color() {

@@ -71,18 +71,29 @@ final class HostsOption {
         if (found.hosts().isEmpty()) return null;
         Map<String, String> e = new HashMap<>(env);
         String way = via != null ? via : env.getOrDefault(HostCollectors.VIA_ENV, "ssh");
+        boolean mpirun = way.strip().equalsIgnoreCase("mpirun");
         String how = way;
         if (found.rshAgent() != null) {
-            boolean mpirun = way.strip().equalsIgnoreCase("mpirun");
             String key = mpirun ? HostCollectors.MPIRUN_ENV : HostCollectors.SSH_ENV;
             if (env.get(key) == null) {
-                e.put(key, mpirun ? "mpirun --mca plm_rsh_agent " + found.rshAgent() : found.rshAgent());
+                e.put(key, mpirun ? "mpirun --mca plm_rsh_agent " + found.rshAgent() : batch(found.rshAgent()));
                 how = mpirun ? "mpirun through its plm_rsh_agent " + found.rshAgent() : "its plm_rsh_agent " + found.rshAgent();
             }
+        } else if (!mpirun && env.get(HostCollectors.SSH_ENV) == null) {
+            e.put(HostCollectors.SSH_ENV, batch("ssh"));
         }
         command.commandLine().getErr().println("mpilens: also reading the hosts of " + found.describe()
                 + " (collectors started with " + how + "; --hosts none: this host only)");
         return collectors(found.hosts(), e);
+    }
+
+    /**
+     * Hosts nobody named are reached without questions: plain ssh gets {@code -o BatchMode=yes}, so
+     * a host that wants a password fails at once (named on stderr) instead of asking on the terminal.
+     */
+    static String batch(String agent) {
+        String first = agent.strip().split("\\s+")[0];
+        return first.equals("ssh") || first.endsWith("/ssh") ? agent.strip() + " -o BatchMode=yes" : agent;
     }
 
     private HostCollectors collectors(List<String> h, Map<String, String> env) {
