@@ -21,13 +21,31 @@ final class Cli {
 
     /** Output (then stderr) of an mpilens command reading the test's job directory; fails on another exit code. */
     static String run(Path jobs, int expectedExit, String... args) {
+        Result r = mpilens(Map.of("MPILENS_JOBS", jobs.toString()), args);
+        assertEquals(expectedExit, r.code(), r.all());
+        return r.all();
+    }
+
+    /** What one mpilens command printed, and its exit code. */
+    record Result(int code, String out, String err) {
+        String all() {
+            return out + "\n--- stderr:\n" + err;
+        }
+    }
+
+    /** An mpilens command with {@code env} as its environment. */
+    static Result mpilens(Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", jobs.toString()));
-        String text = out.toString(StandardCharsets.UTF_8) + "\n--- stderr:\n" + err.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedExit, code, text);
-        return text;
+                new PrintStream(err, true, StandardCharsets.UTF_8), env);
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Fails unless a line of the command's output matches {@code regex} as a whole. */
+    static void hasLine(Result r, String regex) {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(regex);
+        assertTrue(r.out().lines().anyMatch(l -> p.matcher(l).matches()), "a line matching " + regex + " in:\n" + r.all());
     }
 
     /** Everything a long-running command ({@code watch}) printed so far, safe to read while it writes. */

@@ -2,7 +2,6 @@ package io.mpilens.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
@@ -10,10 +9,8 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.cli.MpiLensCli;
 import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Job;
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,80 +28,58 @@ import org.junit.jupiter.api.Test;
  * Real Open MPI: 2 hosts x 2 ranks of {@code HangAfterFailure} with the agent.
  */
 class JobsAcrossHostsTest {
-    private record Result(int code, String out, String err) {
-        String all() {
-            return out + "\n--- stderr:\n" + err;
-        }
-    }
-
-    private static Result mpilens(Map<String, String> env, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env);
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static void hasLine(Result r, String regex) {
-        Pattern p = Pattern.compile(regex);
-        assertTrue(r.out().lines().anyMatch(l -> p.matcher(l).matches()), "a line matching " + regex + " in:\n" + r.all());
-    }
-
     @Test
     void jobsAndHostinfoOnTheLaunchHostMergeTheCollectorsOfBothHosts() throws Exception {
-        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
-        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         Path control = SimulatedHostsTest.control("across");
         Path localJobs = control.resolve("launch-host-jobs"); // none: no rank runs on the launch host
         try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
             String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
-            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
-                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            Map<String, String> env = hosts.frontEnd(localJobs, cli);
             try (Job job = Job.launch(SimulatedHostsTest.twoPerHost(hosts, "HangAfterFailure", control).build())) {
                 job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
                 String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
 
-                Result jobs = mpilens(env, "jobs", "--hosts", both);
+                Cli.Result jobs = Cli.mpilens(env, "jobs", "--hosts", both);
                 assertEquals(0, jobs.code(), jobs.all());
                 // the hosts column fits 80 columns: both names, the first and "+1", or "2 hosts" (JobsCommand.row)
-                hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
+                Cli.hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
                         + Pattern.quote(h1) + " \\+1|2 hosts)");
-                Result json = mpilens(env, "jobs", "--hosts", both, "--json");
+                Cli.Result json = Cli.mpilens(env, "jobs", "--hosts", both, "--json");
                 assertEquals(0, json.code(), json.all());
                 for (int r = 0; r < 4; r++) {
                     String rank = "\"rank\":" + r + ",\"size\":4,\"pid\":\\d+,\"parentPid\":\\d+,\"host\":\"" + (r < 2 ? h1 : h2)
                             + "\",[^}]*\"alive\":true";
                     assertTrue(Pattern.compile(rank).matcher(json.out()).find(), rank + " in " + json.all());
                 }
-                Result local = mpilens(env, "jobs", "--hosts", "none");
+                Cli.Result local = Cli.mpilens(env, "jobs", "--hosts", "none");
                 assertEquals(0, local.code(), local.all());
                 assertTrue(!local.out().contains(id), "with --hosts none the launch host knows no rank of it:\n" + local.all());
                 // named by nobody, no MPILENS_SSH: the hosts of the mpirun that launched the job here
                 // (its --host), reached through its own plm_rsh_agent
                 Map<String, String> bare = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
                         "MPILENS_REMOTE", "java -jar " + cli);
-                Result found = mpilens(bare, "jobs");
+                Cli.Result found = Cli.mpilens(bare, "jobs");
                 assertEquals(0, found.code(), found.all());
-                hasLine(found, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
+                Cli.hasLine(found, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
                         + Pattern.quote(h1) + " \\+1|2 hosts)");
                 assertTrue(Pattern.compile("mpilens: also reading the hosts of mpirun pid \\d+ \\(--host\\): " + Pattern.quote(both)
                         + " \\(collectors started with its plm_rsh_agent " + Pattern.quote(hosts.rshAgent().toString()) + ";")
                         .matcher(found.err()).find(), "the hosts found, and how they are reached, said on stderr:\n" + found.all());
-                Result foundInfo = mpilens(bare, "hostinfo", "--job", id);
+                Cli.Result foundInfo = Cli.mpilens(bare, "hostinfo", "--job", id);
                 assertEquals(0, foundInfo.code(), foundInfo.all());
-                hasLine(foundInfo, "\\+- " + h1 + " -+ UP -\\+");
-                hasLine(foundInfo, "\\+- " + h2 + " -+ UP -\\+");
+                Cli.hasLine(foundInfo, "\\+- " + h1 + " -+ UP -\\+");
+                Cli.hasLine(foundInfo, "\\+- " + h2 + " -+ UP -\\+");
                 assertEquals(4, foundInfo.out().lines().filter(l -> l.matches("\\| rank \\d +pid \\d+ +OK +answered +\\|")).count(),
                         foundInfo.all());
                 assertEquals(1, foundInfo.err().lines().filter(l -> l.contains("also reading the hosts")).count(),
                         "the hosts found are said once:\n" + foundInfo.all());
 
-                Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                Cli.Result hostinfo = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, hostinfo.code(), hostinfo.all());
-                hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
-                hasLine(hostinfo, "\\+- " + h2 + " -+ UP -\\+");
-                hasLine(hostinfo, "\\| daemon  orted pid \\d+ +\\|");
+                Cli.hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
+                Cli.hasLine(hostinfo, "\\+- " + h2 + " -+ UP -\\+");
+                Cli.hasLine(hostinfo, "\\| daemon  orted pid \\d+ +\\|");
                 String[] hostOf = {h1, h1, h2, h2};
                 List<String> lines = hostinfo.out().lines().toList();
                 for (int r = 0; r < 4; r++) {
@@ -117,14 +92,14 @@ class JobsAcrossHostsTest {
                 }
 
                 // the collectors send their ranks' snapshots: the communicators of ranks on both hosts
-                Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
+                Cli.Result cominfo = Cli.mpilens(env, "cominfo", "--job", id, "--hosts", both);
                 assertEquals(0, cominfo.code(), cominfo.all());
-                hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ OK -\\+");
+                Cli.hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ OK -\\+");
                 assertTrue(cominfo.out().contains("| members 0-3 "), "all four ranks in MPI_COMM_WORLD:\n" + cominfo.all());
                 assertTrue(!cominfo.out().contains("no communicator known"), cominfo.all());
 
                 // handles of every rank, each decoded on its own host and read back here field by field
-                Result handles = mpilens(env, "handles", "--job", id, "--hosts", both, "--all", "--json");
+                Cli.Result handles = Cli.mpilens(env, "handles", "--job", id, "--hosts", both, "--all", "--json");
                 assertEquals(0, handles.code(), handles.all());
                 List<ProcessSnapshot> read = SnapshotJsonReader.read(handles.out().strip());
                 assertEquals(List.of(0, 1, 2, 3), read.stream().map(ProcessSnapshot::rank).toList(), handles.all());
@@ -141,53 +116,53 @@ class JobsAcrossHostsTest {
                 }
                 assertTrue(Pattern.compile("\"address\":\"" + Pattern.quote(h2) + "/127\\.0\\.0\\.1:\\d+\"").matcher(handles.out()).find(),
                         "a rank of " + h2 + " named by its host and address there:\n" + handles.all());
-                Result table = mpilens(env, "handles", "--job", id, "--hosts", both);
+                Cli.Result table = Cli.mpilens(env, "handles", "--job", id, "--hosts", both);
                 assertEquals(0, table.code(), table.all());
-                for (int r = 0; r < 4; r++) hasLine(table, "rank " + r + "/4 +pid \\d+ on " + hostOf[r] + " .*");
-                Result one = mpilens(env, "handles", "--job", id, "--hosts", both, "--ranks", "2", "--json");
+                for (int r = 0; r < 4; r++) Cli.hasLine(table, "rank " + r + "/4 +pid \\d+ on " + hostOf[r] + " .*");
+                Cli.Result one = Cli.mpilens(env, "handles", "--job", id, "--hosts", both, "--ranks", "2", "--json");
                 assertEquals(0, one.code(), one.all());
                 assertEquals(List.of(2), SnapshotJsonReader.read(one.out().strip()).stream().map(ProcessSnapshot::rank).toList());
 
                 // leaks reads the same ranks: all four running, on both hosts
-                Result leaks = mpilens(env, "leaks", "--job", id, "--hosts", both);
+                Cli.Result leaks = Cli.mpilens(env, "leaks", "--job", id, "--hosts", both);
                 assertEquals(0, leaks.code(), leaks.all());
-                hasLine(leaks, "\\d+ leaked handles? in \\d+ places? \\(0 ranks ended, 4 still running\\)");
+                Cli.hasLine(leaks, "\\d+ leaked handles? in \\d+ places? \\(0 ranks ended, 4 still running\\)");
 
                 // the same through the job's own launcher: one 'mpirun -np 1 --host H' per host, with
                 // the MCA settings the job was started with (here: the ssh stand-in)
                 Map<String, String> viaMpirun = new java.util.HashMap<>(env);
                 viaMpirun.put("MPILENS_MPIRUN", "mpirun --mca plm_rsh_agent " + hosts.rshAgent() + " --mca plm_rsh_no_tree_spawn 1");
-                Result jobsViaMpirun = mpilens(viaMpirun, "jobs", "--hosts", both, "--via", "mpirun", "--json");
+                Cli.Result jobsViaMpirun = Cli.mpilens(viaMpirun, "jobs", "--hosts", both, "--via", "mpirun", "--json");
                 assertEquals(0, jobsViaMpirun.code(), jobsViaMpirun.all());
                 for (int r = 0; r < 4; r++) {
                     String rank = "\"rank\":" + r + ",\"size\":4,\"pid\":\\d+,\"parentPid\":\\d+,\"host\":\"" + (r < 2 ? h1 : h2)
                             + "\",[^}]*\"alive\":true";
                     assertTrue(Pattern.compile(rank).matcher(jobsViaMpirun.out()).find(), rank + " via mpirun in " + jobsViaMpirun.all());
                 }
-                Result hostinfoViaMpirun = mpilens(viaMpirun, "hostinfo", "--job", id, "--hosts", both, "--via", "mpirun");
+                Cli.Result hostinfoViaMpirun = Cli.mpilens(viaMpirun, "hostinfo", "--job", id, "--hosts", both, "--via", "mpirun");
                 assertEquals(0, hostinfoViaMpirun.code(), hostinfoViaMpirun.all());
-                hasLine(hostinfoViaMpirun, "\\+- " + h1 + " -+ UP -\\+");
-                hasLine(hostinfoViaMpirun, "\\+- " + h2 + " -+ UP -\\+");
-                for (int r = 0; r < 4; r++) hasLine(hostinfoViaMpirun, "\\| rank " + r + " +pid \\d+ +OK +answered +\\|");
+                Cli.hasLine(hostinfoViaMpirun, "\\+- " + h1 + " -+ UP -\\+");
+                Cli.hasLine(hostinfoViaMpirun, "\\+- " + h2 + " -+ UP -\\+");
+                for (int r = 0; r < 4; r++) Cli.hasLine(hostinfoViaMpirun, "\\| rank " + r + " +pid \\d+ +OK +answered +\\|");
 
                 hosts.freeze(h2);
                 long start = System.nanoTime();
-                Result frozen = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                Cli.Result frozen = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 hosts.thaw(h2);
                 assertEquals(MpiLensCli.EXIT_UNREADABLE, frozen.code(), frozen.all());
                 assertTrue(took.compareTo(Duration.ofSeconds(40)) < 0, "bounded by the deadline rule, took " + took);
-                hasLine(frozen, "\\+- " + h1 + " -+ UP -\\+");
-                hasLine(frozen, "\\+- " + h2 + " -+ UNKNOWN -\\+");
-                for (int r : new int[] {0, 1}) hasLine(frozen, "\\| rank " + r + " +pid \\d+ +OK .*");
-                for (int r : new int[] {2, 3}) hasLine(frozen, "\\| rank " + r + " +pid \\? +UNAVAILABLE +no report: the collector on .*");
+                Cli.hasLine(frozen, "\\+- " + h1 + " -+ UP -\\+");
+                Cli.hasLine(frozen, "\\+- " + h2 + " -+ UNKNOWN -\\+");
+                for (int r : new int[] {0, 1}) Cli.hasLine(frozen, "\\| rank " + r + " +pid \\d+ +OK .*");
+                for (int r : new int[] {2, 3}) Cli.hasLine(frozen, "\\| rank " + r + " +pid \\? +UNAVAILABLE +no report: the collector on .*");
                 assertTrue(frozen.err().contains("host " + h2 + ": its collector did not answer within the deadline"), frozen.all());
 
                 job.release("ready");
                 assertEquals(0, job.waitFor(Duration.ofSeconds(90)), job.tail());
-                Result after = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                Cli.Result after = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 assertEquals(0, after.code(), after.all());
-                for (int r = 0; r < 4; r++) hasLine(after, "\\| rank " + r + " +pid \\d+ +FINALIZED +finalized MPI, then exited +\\|");
+                for (int r = 0; r < 4; r++) Cli.hasLine(after, "\\| rank " + r + " +pid \\d+ +FINALIZED +finalized MPI, then exited +\\|");
             }
         }
     }
@@ -201,15 +176,12 @@ class JobsAcrossHostsTest {
      */
     @Test
     void callsConfirmSeesADeadlockBetweenRanksOfTwoHosts() throws Exception {
-        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
-        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         Path control = SimulatedHostsTest.control("across-deadlock");
         Path localJobs = control.resolve("launch-host-jobs");
         try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
             String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
-            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
-                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            Map<String, String> env = hosts.frontEnd(localJobs, cli);
             io.mpilens.headless.launch.JobSpec spec = io.mpilens.headless.launch.JobSpec
                     .builder(io.mpilens.headless.launch.Binding.OPENMPI, 5, "io.mpilens.examples.openmpi.Deadlock")
                     .classPath(Tours.classPath(io.mpilens.headless.launch.Binding.OPENMPI)).agentJar(Tours.AGENT).jdwp(true)
@@ -220,7 +192,7 @@ class JobsAcrossHostsTest {
                 job.awaitLines(l -> l.contains("MPILENS-STUCK "), 5, Tours.START);
                 String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
                 assertEquals(id, hosts.exec(h2, "ls /tmp/mpilens-$(id -u)/jobs").trim(), "one job on both hosts");
-                Result hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                Cli.Result hostinfo = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 for (int r = 0; r < 5; r++) {
                     String host = r % 2 == 0 ? h1 : h2, rank = "\\| rank " + r + " +pid \\d+ +OK +answered +\\|";
                     List<String> lines = hostinfo.out().lines().toList();
@@ -230,10 +202,10 @@ class JobsAcrossHostsTest {
                     assertTrue(at > box && lines.subList(box + 1, at).stream().noneMatch(l -> l.startsWith("+- ")),
                             "rank " + r + " on " + host + " (mapped by node):\n" + hostinfo.all());
                 }
-                Result calls = null;
+                Cli.Result calls = null;
                 long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
                 while (System.nanoTime() < deadline) {
-                    calls = mpilens(env, "calls", "--job", id, "--hosts", both, "--confirm", "1.5");
+                    calls = Cli.mpilens(env, "calls", "--job", id, "--hosts", both, "--confirm", "1.5");
                     if (calls.out().contains("\nDEADLOCK: ")) break;
                     Thread.sleep(500);
                 }
@@ -259,15 +231,12 @@ class JobsAcrossHostsTest {
      */
     @Test
     void callsOnTheLaunchHostSeeTheSurvivorsOfBothHostsStuckInTheBarrier() throws Exception {
-        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
-        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         Path control = SimulatedHostsTest.control("across-calls");
         Path localJobs = control.resolve("launch-host-jobs");
         try (SimulatedHosts hosts = SimulatedHosts.up(2)) {
             String h1 = hosts.names().get(0), h2 = hosts.names().get(1), both = h1 + "," + h2;
-            Map<String, String> env = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1",
-                    "MPILENS_SSH", hosts.rshAgent().toString(), "MPILENS_REMOTE", "java -jar " + cli);
+            Map<String, String> env = hosts.frontEnd(localJobs, cli);
             Cli.Output watched = new Cli.Output();
             Cli.Output watchErr = new Cli.Output();
             java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<Integer>> watching =
@@ -277,7 +246,7 @@ class JobsAcrossHostsTest {
                     .mpirunArgs("--mca orte_abort_on_non_zero_status 0").build())) {
                 job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
                 String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
-                Result json = mpilens(env, "jobs", "--hosts", both, "--json");
+                Cli.Result json = Cli.mpilens(env, "jobs", "--hosts", both, "--json");
                 java.util.regex.Matcher m = Pattern.compile("\"rank\":2,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
                 assertTrue(m.find(), json.all());
                 // watch from the launch host follows the ranks of both hosts, round after round
@@ -313,26 +282,26 @@ class JobsAcrossHostsTest {
 
                 String expected = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
                 long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-                Result calls;
+                Cli.Result calls;
                 do {
-                    calls = mpilens(env, "calls", "--job", id, "--hosts", both);
+                    calls = Cli.mpilens(env, "calls", "--job", id, "--hosts", both);
                 } while (!calls.out().lines().anyMatch(expected::equals) && System.nanoTime() < deadline);
-                hasLine(calls, Pattern.quote(expected));
+                Cli.hasLine(calls, Pattern.quote(expected));
 
                 // then every rank of the second host killed: that host is DOWN, as on one host
                 java.util.regex.Matcher m3 = Pattern.compile("\"rank\":3,\"size\":4,\"pid\":(\\d+)").matcher(json.out());
                 assertTrue(m3.find(), json.all());
                 new ProcessBuilder("kill", "-9", m3.group(1)).inheritIO().start().waitFor();
-                Result hostinfo;
+                Cli.Result hostinfo;
                 long downBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 do {
-                    hostinfo = mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                    hostinfo = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 } while (!hostinfo.out().contains(" DOWN -+") && System.nanoTime() < downBy);
-                hasLine(hostinfo, "\\+- " + h2 + " -+ DOWN -\\+");
-                hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
-                for (int r : new int[] {2, 3}) hasLine(hostinfo, "\\| rank " + r + " +pid \\d+ +FAILED .*");
-                Result cominfo = mpilens(env, "cominfo", "--job", id, "--hosts", both);
-                hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ DETECTED -\\+");
+                Cli.hasLine(hostinfo, "\\+- " + h2 + " -+ DOWN -\\+");
+                Cli.hasLine(hostinfo, "\\+- " + h1 + " -+ UP -\\+");
+                for (int r : new int[] {2, 3}) Cli.hasLine(hostinfo, "\\| rank " + r + " +pid \\d+ +FAILED .*");
+                Cli.Result cominfo = Cli.mpilens(env, "cominfo", "--job", id, "--hosts", both);
+                Cli.hasLine(cominfo, "\\+- MPI_COMM_WORLD -+ DETECTED -\\+");
                 Cli.await(watched, l -> l.contains("rank 3: OK -> FAILED"), "rank 3 FAILED", Duration.ofSeconds(60));
                 assertEquals(collectors, keptCollectors(), "the same two collectors, rounds later");
             }

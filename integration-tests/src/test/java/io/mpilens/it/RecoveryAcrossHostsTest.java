@@ -3,7 +3,6 @@ package io.mpilens.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
@@ -19,7 +18,6 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,9 +43,7 @@ class RecoveryAcrossHostsTest {
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aWholeHostKilledIsDownItsRanksFailedAndTheOtherHostsRecover() throws Exception {
-        assumeTrue(SimulatedHosts.available(), "simulated hosts need root, unshare and nsenter");
-        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         Path control = SimulatedHostsTest.control("recovery");
         Path localJobs = control.resolve("launch-host-jobs"); // none: no rank runs on the launch host
         try (SimulatedHosts hosts = SimulatedHosts.up(4)) {

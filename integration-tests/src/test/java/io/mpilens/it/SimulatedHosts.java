@@ -31,6 +31,23 @@ final class SimulatedHosts implements AutoCloseable {
                 && Files.isExecutable(Path.of("/usr/bin/nsenter"));
     }
 
+    /**
+     * The CLI jar the collectors on the hosts run ({@code java -jar}); the test is skipped where
+     * hosts cannot be simulated or the jar is not built.
+     */
+    static Path assumeCollectorsCanRun() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(available(), "simulated hosts need root, unshare and nsenter");
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        return cli;
+    }
+
+    /** The environment of a front end on the launch host: its job directory, no colours, these hosts through the stand-in. */
+    Map<String, String> frontEnd(Path jobs, Path cli) throws IOException, InterruptedException {
+        return Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1", "MPILENS_SSH", rshAgent().toString(),
+                "MPILENS_REMOTE", "java -jar " + cli);
+    }
+
     /** {@code n} hosts named {@code <prefix>1..n}, the prefix unique to this JVM. */
     static SimulatedHosts up(int n) throws IOException, InterruptedException {
         String tag = "mls" + ProcessHandle.current().pid();

@@ -16,7 +16,7 @@ import java.util.List;
  * every port from {@code $MPJ_HOME/conf/mpjexpress.conf} (there are no fixed ports), so jobs
  * with their own home, and their own niodev daemon, run side by side.
  */
-final class MpjJobHome {
+public final class MpjJobHome {
     private static final String CONF = "mpjexpress.conf";
 
     final Path dir;
@@ -31,8 +31,11 @@ final class MpjJobHome {
         this.starterPort = starterPort;
     }
 
-    /** Creates {@code jobDir/mpj-home} from {@code installed}, with fresh free ports. */
-    static MpjJobHome create(Path installed, Path jobDir) throws IOException {
+    /**
+     * Creates {@code jobDir/mpj-home} from {@code installed}, with fresh free ports (also used by
+     * the tests across simulated hosts: one home per host, each daemon on ports of its own).
+     */
+    public static MpjJobHome create(Path installed, Path jobDir) throws IOException {
         Path dir = jobDir.resolve("mpj-home");
         Path conf = dir.resolve("conf");
         Files.createDirectories(conf);
@@ -49,6 +52,18 @@ final class MpjJobHome {
         MpjJobHome home = new MpjJobHome(dir, ports[0], ports[1], ports[2]);
         home.writeConf(installed.resolve("conf").resolve(CONF));
         return home;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public int daemonPort() {
+        return daemonPort;
+    }
+
+    public int portManagerPort() {
+        return portManagerPort;
     }
 
     /** Every port this home's runtime listens on. */

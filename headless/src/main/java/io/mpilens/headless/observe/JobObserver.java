@@ -153,7 +153,7 @@ public final class JobObserver {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
                 if (a != null && a.outcome == Liveness.Outcome.REFUSED && processRunning(t.record) != Boolean.FALSE) {
-                    a = retryMovedListener(t, a);
+                    a = followMovedListener(t, a);
                 }
                 for (RankStatus r : statuses(t, a)) spawned.add(new Replacements.Spawned(r, t.record.namespace()));
                 continue;
@@ -163,7 +163,7 @@ public final class JobObserver {
                 if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
                     a = same;
                 } else {
-                    a = retryMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
+                    a = followMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
                     if (a.outcome == Liveness.Outcome.ANSWERED) answeredByJvm.putIfAbsent(jvm(t.record), a);
                 }
             }
@@ -291,11 +291,27 @@ public final class JobObserver {
         return r.host() + "/" + r.pid();
     }
 
-    private Attempt retryMovedListener(Target t, Attempt failed) throws IOException {
+    /**
+     * Follows a listener that moved, again while it keeps moving, within the rank's timeout:
+     * another reader (a {@code watch}, its collector, Eclipse) attaches and detaches meanwhile, and
+     * each detach moves the listener; one retry lost that race often against a watch every 0.5 s.
+     */
+    private Attempt followMovedListener(Target t, Attempt failed) throws IOException {
+        long until = System.nanoTime() + timeout.toNanos();
+        Attempt a = retryMovedListener(t, failed, t.address);
+        while (a.outcome == Liveness.Outcome.REFUSED && a != failed && System.nanoTime() < until
+                && processRunning(t.record) != Boolean.FALSE) {
+            failed = a;
+            a = retryMovedListener(t, a, a.address);
+        }
+        return a;
+    }
+
+    private Attempt retryMovedListener(Target t, Attempt failed, JdwpAddress tried) throws IOException {
         JdwpAddress now;
         try {
-            now = t.record.spawned() ? movedListener(t.record, t.address, LISTENER_MOVE_ROUND)
-                    : movedListeners(directory, jobId, Map.of(t.record.rank(), t.address), LISTENER_MOVE_ROUND)
+            now = t.record.spawned() ? movedListener(t.record, tried, LISTENER_MOVE_ROUND)
+                    : movedListeners(directory, jobId, Map.of(t.record.rank(), tried), LISTENER_MOVE_ROUND)
                     .get(t.record.rank());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

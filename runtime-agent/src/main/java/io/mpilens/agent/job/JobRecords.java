@@ -177,13 +177,40 @@ public final class JobRecords {
      * it, else Open MPI's, else the parent process. Safe as a file name.
      */
     static String jobId(Map<String, String> env, String property, long parentPid) {
+        return jobId(env, property, parentPid, null);
+    }
+
+    /**
+     * The same; {@code cmdline}: this JVM's command line (NUL-separated, /proc/self/cmdline), where
+     * MPJ Express's daemon names the starter that runs the job ({@link #mpjStarter}).
+     */
+    static String jobId(Map<String, String> env, String property, long parentPid, String cmdline) {
         String id = property;
         if (blank(id)) id = env.get(JobRecordLayout.JOB_ENV);
         if (blank(id)) id = JobRecordLayout.parentNamespace(env.get(JobRecordLayout.PARENT_PORT_ENV));
         if (blank(id)) id = env.get("PMIX_NAMESPACE");
         if (blank(id)) id = env.get("OMPI_MCA_orte_ess_jobid");
+        if (blank(id)) id = mpjStarter(cmdline);
         if (blank(id)) id = "ppid-" + parentPid;
         return safe(id);
+    }
+
+    /**
+     * An MPJ Express niodev rank runs {@code runtime.daemon.Wrapper PORTS NP DEVICE STARTER_HOST
+     * STARTER_PORT RANK CLASS …}, started by the daemon of its host: the starter's host and port are
+     * the same for every rank of the job on every host (the daemon's pid, the fallback, is not: each
+     * host has its own daemon, and one daemon serves job after job); null when this is not one.
+     */
+    static String mpjStarter(String cmdline) {
+        if (cmdline == null) return null;
+        String[] args = cmdline.split("\0");
+        for (int i = 0; i + 5 < args.length; i++) {
+            if (!args[i].equals("runtime.daemon.Wrapper")) continue;
+            String host = args[i + 4], port = args[i + 5];
+            if (host.isEmpty() || port.isEmpty() || !port.chars().allMatch(Character::isDigit)) return null;
+            return "mpj-" + host + "-" + port;
+        }
+        return null;
     }
 
     /** {@code id} as a file name: a character loop, not replaceAll (no regular expression compiled in every rank at MPI init). */
@@ -239,7 +266,7 @@ public final class JobRecords {
         boolean defaultRoot = JobRecordLayout.isDefaultRoot(env, property);
         if (defaultRoot) createPrivate(root.getParent()); // mpilens-<uid> under /tmp or $XDG_RUNTIME_DIR
         createPrivate(root);
-        jobId = jobId(env, System.getProperty(JobRecordLayout.JOB_PROPERTY), ppid);
+        jobId = jobId(env, System.getProperty(JobRecordLayout.JOB_PROPERTY), ppid, ThisProcess.read("/proc/self/cmdline"));
         Path dir = root.resolve(jobId);
         createPrivate(dir);
         jobDir = dir;

@@ -36,6 +36,18 @@ class JobRecordsTest {
         assertEquals("ppid-7", JobRecords.jobId(Map.of(), null, 7));
     }
 
+    /** MPJ Express niodev: every rank, on every host, names the starter's host and port; its daemon's pid differs per host. */
+    @Test
+    void anMpjNiodevRankIsNamedByTheStarterItsDaemonGotTheJobFrom() {
+        String rank = String.join("\0", "java", "-javaagent:/a.jar", "-cp", "x", "runtime.daemon.Wrapper",
+                "25000@host1;25002@host2", "4", "niodev", "launch.example", "41102", "2", "Main", "arg") + "\0";
+        assertEquals("mpj-launch.example-41102", JobRecords.jobId(Map.of(), null, 7, rank));
+        assertEquals("mpj-launch.example-41102", JobRecords.mpjStarter(rank));
+        assertEquals("ppid-7", JobRecords.jobId(Map.of(), null, 7, "java\0-cp\0x\0Main\0"), "not an MPJ rank");
+        assertEquals("ppid-7", JobRecords.jobId(Map.of(), null, 7, "java\0runtime.daemon.Wrapper\0a\0"), "cut short");
+        assertEquals("run-42", JobRecords.jobId(Map.of("MPILENS_JOB", "run-42"), null, 7, rank), "a job id the user chose still wins");
+    }
+
     @Test
     void jobIdsCannotLeaveTheJobsDirectory() {
         String id = JobRecords.jobId(Map.of("MPILENS_JOB", "../../etc/passwd"), null, 7);
