@@ -167,10 +167,15 @@ public final class HostCollectors implements AutoCloseable {
         return this;
     }
 
-    /** Ends the collectors kept running: their input closed (they end by themselves), then stopped. */
+    /**
+     * Ends the collectors kept running: every input closed first (they end by themselves), then
+     * those not ended within 2 s in all are stopped (not 2 s each: a watch over many hosts ends at once).
+     */
     @Override
     public void close() {
-        for (Session s : sessions.values()) s.close();
+        for (Session s : sessions.values()) s.closeInput();
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+        for (Session s : sessions.values()) s.stop(until);
         sessions.clear();
     }
 
@@ -469,16 +474,21 @@ public final class HostCollectors implements AutoCloseable {
             }
         }
 
-        /** Closes its input (the collector ends at the end of its input); stops it if it has not ended soon after. */
-        void close() {
+        /** Closes its input: the collector ends at the end of its input. */
+        void closeInput() {
             if (process == null) return;
             try {
                 input.close();
             } catch (IOException e) {
                 // ended already
             }
+        }
+
+        /** Stops it (and what it started) unless it has ended by {@code until} ({@link System#nanoTime}). */
+        void stop(long until) {
+            if (process == null) return;
             try {
-                if (process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) return;
+                if (process.waitFor(Math.max(0, until - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
