@@ -42,6 +42,16 @@ final class Cli {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * The {@code jobs} line of job {@code id}, 4 of 4 ranks alive, of {@code binding}, on {@code h1}
+     * and {@code h2}: the hosts column fits 80 columns as both names, the first and "+1", or "2 hosts"
+     * ({@code JobsCommand.row}).
+     */
+    static String jobsLineOfFourRanksOnTwoHosts(String id, String binding, String h1, String h2) {
+        return java.util.regex.Pattern.quote(id) + " +4/4 +4 +" + binding + " +\\S+ +(" + java.util.regex.Pattern.quote(h1 + "," + h2)
+                + "|" + java.util.regex.Pattern.quote(h1) + " \\+1|2 hosts)";
+    }
+
     /** Fails unless a line of the command's output matches {@code regex} as a whole. */
     static void hasLine(Result r, String regex) {
         java.util.regex.Pattern p = java.util.regex.Pattern.compile(regex);

@@ -42,9 +42,7 @@ class JobsAcrossHostsTest {
 
                 Cli.Result jobs = Cli.mpilens(env, "jobs", "--hosts", both);
                 assertEquals(0, jobs.code(), jobs.all());
-                // the hosts column fits 80 columns: both names, the first and "+1", or "2 hosts" (JobsCommand.row)
-                Cli.hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
-                        + Pattern.quote(h1) + " \\+1|2 hosts)");
+                Cli.hasLine(jobs, Cli.jobsLineOfFourRanksOnTwoHosts(id, "openmpi", h1, h2));
                 Cli.Result json = Cli.mpilens(env, "jobs", "--hosts", both, "--json");
                 assertEquals(0, json.code(), json.all());
                 for (int r = 0; r < 4; r++) {
@@ -61,8 +59,7 @@ class JobsAcrossHostsTest {
                         "MPILENS_REMOTE", "java -jar " + cli);
                 Cli.Result found = Cli.mpilens(bare, "jobs");
                 assertEquals(0, found.code(), found.all());
-                Cli.hasLine(found, Pattern.quote(id) + " +4/4 +4 +openmpi +\\S+ +(" + Pattern.quote(both) + "|"
-                        + Pattern.quote(h1) + " \\+1|2 hosts)");
+                Cli.hasLine(found, Cli.jobsLineOfFourRanksOnTwoHosts(id, "openmpi", h1, h2));
                 assertTrue(Pattern.compile("mpilens: also reading the hosts of mpirun pid \\d+ \\(--host\\): " + Pattern.quote(both)
                         + " \\(collectors started with its plm_rsh_agent " + Pattern.quote(hosts.rshAgent().toString()) + ";")
                         .matcher(found.err()).find(), "the hosts found, and how they are reached, said on stderr:\n" + found.all());

@@ -2,6 +2,7 @@ package io.mpilens.it;
 
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.launch.MpjJobHome;
+import io.mpilens.headless.launch.ProcessTree;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,10 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -120,8 +118,7 @@ final class MpjAcrossHosts implements AutoCloseable {
             daemons.add(daemon);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline && ProcessHandle.of(daemon).map(ProcessHandle::isAlive).orElse(false)) {
-                Set<Integer> listening = listeningPorts();
-                if (listening.contains(port) && listening.contains(manager)) return port;
+                if (Boolean.TRUE.equals(mpjHome.daemonListening())) return port;
                 Thread.sleep(50);
             }
             why = "the MPJ daemon in " + host + " (pid " + daemon + ", ports " + port + " and " + manager + ", attempt " + attempt
@@ -129,22 +126,6 @@ final class MpjAcrossHosts implements AutoCloseable {
             kill(daemon);
         }
         throw new IOException(why);
-    }
-
-    /** TCP ports in LISTEN state ({@code /proc/net/tcp*}; one network namespace for every simulated host). */
-    private static Set<Integer> listeningPorts() throws IOException {
-        Set<Integer> out = new HashSet<>();
-        for (String f : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-            Path p = Path.of(f);
-            if (!Files.isReadable(p)) continue;
-            List<String> lines = Files.readAllLines(p, StandardCharsets.US_ASCII);
-            for (int i = 1; i < lines.size(); i++) {
-                String[] cols = lines.get(i).trim().split("\\s+");
-                if (cols.length < 4 || !cols[3].toUpperCase(Locale.ROOT).equals("0A")) continue;
-                out.add(Integer.parseInt(cols[1].substring(cols[1].lastIndexOf(':') + 1), 16));
-            }
-        }
-        return out;
     }
 
     /** One port D free on every host address, held by the forwarder: 127.0.0.(K+1):D to 127.0.0.1:(host K's daemon port). */
@@ -327,23 +308,7 @@ final class MpjAcrossHosts implements AutoCloseable {
 
     /** The process and its descendants: TERM, then KILL after 3 s. */
     private static void kill(long pid) {
-        ProcessHandle.of(pid).ifPresent(p -> {
-            List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-            all.add(p);
-            all.forEach(ProcessHandle::destroy);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            for (ProcessHandle h : all) {
-                while (h.isAlive() && System.nanoTime() < deadline) {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-                if (h.isAlive()) h.destroyForcibly();
-            }
-        });
+        ProcessHandle.of(pid).ifPresent(p -> ProcessTree.destroy(ProcessTree.withDescendants(List.of(p)), 3_000));
     }
 
     private static void close(java.io.Closeable c) {

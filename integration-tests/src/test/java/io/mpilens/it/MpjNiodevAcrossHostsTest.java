@@ -55,8 +55,7 @@ class MpjNiodevAcrossHostsTest {
             // 1. jobs: 4 of 4 ranks alive, MPJ Express's binding, both hosts
             Cli.Result jobs = Cli.mpilens(env, "jobs", "--hosts", both);
             assertEquals(0, jobs.code(), jobs.all());
-            Cli.hasLine(jobs, Pattern.quote(id) + " +4/4 +4 +mpj +\\S+ +(" + Pattern.quote(both) + "|"
-                    + Pattern.quote(h1) + " \\+1|2 hosts)");
+            Cli.hasLine(jobs, Cli.jobsLineOfFourRanksOnTwoHosts(id, "mpj", h1, h2));
             Cli.Result json = Cli.mpilens(env, "jobs", "--hosts", both, "--json");
             assertEquals(0, json.code(), json.all());
             for (int r = 0; r < 4; r++) {
@@ -109,8 +108,7 @@ class MpjNiodevAcrossHostsTest {
             Map<String, String> bare = hosts.frontEnd(localJobs, cli);
             Cli.Result found = Cli.mpilens(bare, "jobs");
             assertEquals(0, found.code(), found.all());
-            Cli.hasLine(found, Pattern.quote(id) + " +4/4 +4 +mpj +\\S+ +(" + Pattern.quote(both) + "|"
-                    + Pattern.quote(h1) + " \\+1|2 hosts)");
+            Cli.hasLine(found, Cli.jobsLineOfFourRanksOnTwoHosts(id, "mpj", h1, h2));
             List<String> said = found.err().lines().filter(l -> l.startsWith("mpilens: also reading the hosts of mpjrun pid ")).toList();
             assertEquals(1, said.size(), "the hosts found are said once:\n" + found.all());
             assertTrue(said.get(0).contains("mpjrun pid " + mpj.pid() + " (machines file " + control.resolve("mpj/machines") + "): " + both),

@@ -130,7 +130,7 @@ final class WatchCommand extends FaultCommand {
         }
         openObserver();
         // one collector per other host for the whole watch, not one JVM there per round
-        HostCollectors kept = target.job != null ? collectors() : null;
+        HostCollectors kept = collectors();
         if (kept != null) kept.keepRunning();
         try {
             return watch();

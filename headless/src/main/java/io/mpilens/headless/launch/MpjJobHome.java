@@ -8,7 +8,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A private MPJ Express home for one job: {@code lib} links to the installed one, {@code conf}
@@ -64,6 +67,34 @@ public final class MpjJobHome {
 
     public int portManagerPort() {
         return portManagerPort;
+    }
+
+    /**
+     * Whether a daemon of this home listens on both its ports (daemon and port manager) now; null
+     * when this host cannot tell (no {@code /proc/net/tcp}).
+     */
+    public Boolean daemonListening() throws IOException {
+        Set<Integer> listening = listeningPorts();
+        return listening == null ? null : listening.contains(daemonPort) && listening.contains(portManagerPort);
+    }
+
+    /** TCP ports in LISTEN state on this host (Linux {@code /proc/net/tcp*}), or null when unknown. */
+    static Set<Integer> listeningPorts() throws IOException {
+        Set<Integer> out = new HashSet<>();
+        boolean any = false;
+        for (String f : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+            Path p = Path.of(f);
+            if (!Files.isReadable(p)) continue;
+            any = true;
+            List<String> lines = Files.readAllLines(p, StandardCharsets.US_ASCII);
+            for (int i = 1; i < lines.size(); i++) {
+                String[] cols = lines.get(i).trim().split("\\s+");
+                if (cols.length < 4 || !cols[3].toUpperCase(Locale.ROOT).equals("0A")) continue;
+                String local = cols[1];
+                out.add(Integer.parseInt(local.substring(local.lastIndexOf(':') + 1), 16));
+            }
+        }
+        return any ? out : null;
     }
 
     /** Every port this home's runtime listens on. */

@@ -5,11 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The MPJ Express daemon a niodev job needs, private to the job: it runs from the job's own
@@ -69,12 +66,12 @@ final class NiodevDaemon {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) return "exited with code " + process.exitValue() + " before listening";
-            Set<Integer> listening = listeningPorts();
+            Boolean listening = home.daemonListening();
             if (listening == null) {
                 sleep(2_000); // no /proc/net/tcp: give it the time it usually needs
                 return process.isAlive() ? null : "exited with code " + process.exitValue();
             }
-            if (listening.contains(home.daemonPort) && listening.contains(home.portManagerPort)) return null;
+            if (listening) return null;
             sleep(50);
         }
         return "did not listen within " + timeout.toSeconds() + " s";
@@ -87,25 +84,6 @@ final class NiodevDaemon {
         } catch (IOException e) {
             return "  (unreadable: " + e.getMessage() + ")";
         }
-    }
-
-    /** TCP ports in LISTEN state on this host (Linux {@code /proc/net/tcp*}), or null when unknown. */
-    static Set<Integer> listeningPorts() throws IOException {
-        Set<Integer> out = new HashSet<>();
-        boolean any = false;
-        for (String f : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-            Path p = Path.of(f);
-            if (!Files.isReadable(p)) continue;
-            any = true;
-            List<String> lines = Files.readAllLines(p, StandardCharsets.US_ASCII);
-            for (int i = 1; i < lines.size(); i++) {
-                String[] cols = lines.get(i).trim().split("\\s+");
-                if (cols.length < 4 || !cols[3].toUpperCase(Locale.ROOT).equals("0A")) continue;
-                String local = cols[1];
-                out.add(Integer.parseInt(local.substring(local.lastIndexOf(':') + 1), 16));
-            }
-        }
-        return any ? out : null;
     }
 
     private static void sleep(long millis) throws IOException {

@@ -7,13 +7,13 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-/** Ends processes the launcher started, with everything they started in turn. */
-final class ProcessTree {
+/** Ends processes the launcher started, with everything they started in turn (also the tests' MPJ daemons across hosts). */
+public final class ProcessTree {
     private ProcessTree() {
     }
 
     /** The roots and all their living descendants, leaves last. */
-    static Set<ProcessHandle> withDescendants(List<ProcessHandle> roots) {
+    public static Set<ProcessHandle> withDescendants(List<ProcessHandle> roots) {
         Set<ProcessHandle> out = new LinkedHashSet<>();
         for (ProcessHandle r : roots) {
             if (r == null) continue;
@@ -37,7 +37,7 @@ final class ProcessTree {
     }
 
     /** SIGTERM to all, up to {@code graceMillis} to go, then SIGKILL to what is left. */
-    static void destroy(Set<ProcessHandle> processes, long graceMillis) {
+    public static void destroy(Set<ProcessHandle> processes, long graceMillis) {
         for (ProcessHandle p : processes) p.destroy();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
         for (ProcessHandle p : processes) {

@@ -328,12 +328,10 @@ public final class HostCollectors implements AutoCloseable {
                 }
         }
 
-        /** Ends the collector we started (ssh, or the stand-in, and what it started). */
+        /** Ends the collector we started for this round (none for a kept one). */
         void end() {
             Process p = process;
-            if (p == null) return;
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+            if (p != null) destroyTree(p);
         }
 
         private static void copy(InputStream in, ByteArrayOutputStream out) {
@@ -492,8 +490,13 @@ public final class HostCollectors implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            destroyTree(process);
         }
+    }
+
+    /** Ends a collector's process (ssh, or the stand-in) and what it started. */
+    private static void destroyTree(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 }

@@ -107,8 +107,7 @@ public final class Launchers {
                     if (argv.isEmpty() || !(NAMES.contains(baseName(argv.get(0))) || mpjStarter(argv) > 0)) continue;
                     Map<String, String> environ = environ(Files.readAllBytes(dir.resolve("environ")));
                     Path cwd = dir.resolve("cwd");
-                    Launch l = parse(Long.parseLong(dir.getFileName().toString()), argv, environ, file -> readLines(cwd, file));
-                    if (l != null) out.add(l);
+                    out.add(parse(Long.parseLong(dir.getFileName().toString()), argv, environ, file -> readLines(cwd, file)));
                 } catch (IOException | RuntimeException e) {
                     // gone meanwhile, or not readable: not a launcher we can read
                 }

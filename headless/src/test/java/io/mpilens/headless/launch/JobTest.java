@@ -67,13 +67,13 @@ class JobTest {
         assertTrue(processes.size() >= 1 + jvms, () -> "processes of the job: " + describe(processes));
         Set<Integer> ports = new TreeSet<>(job.runtimePorts());
         for (String a : addresses) ports.add(Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
-        assertTrue(NiodevDaemon.listeningPorts().containsAll(ports), "listening before close: " + ports);
+        assertTrue(MpjJobHome.listeningPorts().containsAll(ports), "listening before close: " + ports);
 
         job.close();
 
         assertEquals(List.of(), processes.stream().filter(ProcessHandle::isAlive).toList(),
                 () -> "alive after close: " + describe(processes));
-        Set<Integer> stillListening = new TreeSet<>(NiodevDaemon.listeningPorts());
+        Set<Integer> stillListening = new TreeSet<>(MpjJobHome.listeningPorts());
         stillListening.retainAll(ports);
         assertEquals(Set.of(), stillListening, "ports still listening after close");
         assertFalse(job.isAlive());

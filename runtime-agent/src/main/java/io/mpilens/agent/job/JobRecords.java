@@ -207,7 +207,10 @@ public final class JobRecords {
         for (int i = 0; i + 5 < args.length; i++) {
             if (!args[i].equals("runtime.daemon.Wrapper")) continue;
             String host = args[i + 4], port = args[i + 5];
-            if (host.isEmpty() || port.isEmpty() || !port.chars().allMatch(Character::isDigit)) return null;
+            if (host.isEmpty() || port.isEmpty()) return null;
+            for (int c = 0; c < port.length(); c++) {
+                if (!Character.isDigit(port.charAt(c))) return null; // a loop, not a lambda: this runs at MPI init
+            }
             return "mpj-" + host + "-" + port;
         }
         return null;
