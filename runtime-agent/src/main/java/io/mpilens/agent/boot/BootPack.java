@@ -7,11 +7,9 @@ import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.ProtectionDomain;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,8 +22,8 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
- * The agent's classes as one resource, {@value #ENTRY}, defined straight into the boot loader at
- * start-up.
+ * The agent's classes as one resource, {@value #ENTRY}, which {@code Premain} defines straight
+ * into the boot loader at start-up; this class writes it at build time and is not loaded at run time.
  *
  * <p>Why: the agent's start-up cost was mostly class loading. Each of the ≈ 60 classes it needs
  * before {@code main} went through the system class loader's Java code (class path search, jar
@@ -44,12 +42,13 @@ import java.util.jar.JarFile;
  * the boot loader could never resolve it.
  *
  * <p>All or nothing: a failure before the first class is defined leaves the agent to the system
- * class loader as before; a failure after it installs nothing at all ({@link Premain}).
+ * class loader as before; a failure after it installs nothing at all ({@code Premain}).
  */
 public final class BootPack {
     /** The resource in the agent jar. */
     public static final String ENTRY = "META-INF/mpilens/boot.pack";
-    static final byte[] MAGIC = "mpilens-boot-pack/1\n".getBytes(StandardCharsets.US_ASCII);
+    /** The pack's first bytes (ASCII): a constant, compiled into {@code Premain}, which reads the pack. */
+    static final String MAGIC = "mpilens-boot-pack/1\n";
     /** The agent's entry point in the pack: the reachability root. */
     static final String ROOT = "io/mpilens/agent/MpiLensAgent";
     /** Packages never packed: they must stay with the system class loader. */
@@ -58,105 +57,7 @@ public final class BootPack {
     static final String[] UNREACHABLE_FROM_BOOT = {"io/mpilens/agent/boot/", "io/mpilens/agent/weave/", "net/bytebuddy/",
             "io/mpilens/agent/shaded/"};
 
-    /** Defines one class in the boot loader ({@link Define}: compiled apart, against java.base's internals). */
-    interface Definer {
-        Class<?> define(String name, byte[] b, int off, int len, ProtectionDomain domain);
-    }
-
-    /** How {@link #defineAll} ended. */
-    enum Outcome {
-        /** There is no pack, or it could not be defined: nothing was defined, load the agent as before. */
-        NONE,
-        /** Every class of the pack is in the boot loader. */
-        ALL,
-        /** Some were defined, then one failed: the agent must not start (its classes would be split). */
-        PARTIAL
-    }
-
     private BootPack() {
-    }
-
-    /**
-     * Defines the pack's classes in the boot loader, with {@code domain} as their protection domain
-     * (the agent jar's: the woven-class cache finds the jar through it). Never throws.
-     */
-    static Outcome defineAll(Instrumentation inst, ProtectionDomain domain, StringBuilder why) {
-        byte[] pack;
-        // from the agent jar itself, not through a resource URL: the class path's resource search
-        // looks in the JDK's modules first and builds a URL connection (≈ 10 ms that early)
-        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(new File(domain.getCodeSource().getLocation().toURI()))) {
-            java.util.zip.ZipEntry entry = jar.getEntry(ENTRY);
-            if (entry == null) {
-                why.append("no ").append(ENTRY).append(" in the agent jar");
-                return Outcome.NONE;
-            }
-            try (InputStream in = jar.getInputStream(entry)) {
-                // its size is known: one array, filled by few large inflates (readAllBytes grows
-                // a list of 8 KB buffers in interpreted code: 3 ms of the start-up)
-                long size = entry.getSize();
-                if (size < 0 || size > Integer.MAX_VALUE - 8) {
-                    pack = in.readAllBytes();
-                } else {
-                    pack = new byte[(int) size];
-                    if (in.readNBytes(pack, 0, pack.length) != pack.length) throw new java.io.EOFException(ENTRY + " is cut short");
-                }
-            }
-        } catch (Throwable t) {
-            why.append("cannot read ").append(ENTRY).append(": ").append(t);
-            return Outcome.NONE;
-        }
-        int defined = 0;
-        try {
-            if (pack.length < MAGIC.length + 4 || !java.util.Arrays.equals(pack, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-                why.append(ENTRY).append(" is not a pack of this agent");
-                return Outcome.NONE;
-            }
-            // jdk.internal.misc.Unsafe is the one JDK interface that defines a class in the boot
-            // loader without touching the boot class path; java.base exports it to this module
-            // only, and only now
-            inst.redefineModule(Object.class.getModule(), Set.of(),
-                    Map.of("jdk.internal.misc", Set.of(BootPack.class.getModule())), Map.of(), Set.of(), Map.of());
-            // a direct call, by a class compiled apart (the agent compiles against --release 11,
-            // which hides jdk.internal.*): not reflection, whose accessor generated after 15
-            // calls cost ≈ 4 ms, nor a method handle, whose first call spins four lambda forms
-            Definer define = (Definer) Class.forName(BootPack.class.getPackageName() + ".Define")
-                    .getDeclaredConstructor().newInstance();
-            // read in place, as DataOutputStream wrote it (not through a DataInputStream: a virtual
-            // call per byte in interpreted code, and readUTF's decoding, for 80 names)
-            int at = MAGIC.length;
-            int n = int32(pack, at);
-            at += 4;
-            for (int i = 0; i < n; i++) {
-                int nameLength = (pack[at] & 0xff) << 8 | (pack[at + 1] & 0xff);
-                String name = name(pack, at, nameLength);
-                at += 2 + nameLength;
-                int length = int32(pack, at);
-                at += 4;
-                if (length < 0 || length > pack.length - at) throw new java.io.EOFException(ENTRY + " is cut short");
-                define.define(name, pack, at, length, domain);
-                at += length;
-                defined++;
-            }
-            return Outcome.ALL;
-        } catch (Throwable t) {
-            why.append("defining the agent's classes in the boot loader failed after ").append(defined)
-                    .append(" classes: ").append(t);
-            return defined == 0 ? Outcome.NONE : Outcome.PARTIAL;
-        }
-    }
-
-    private static int int32(byte[] b, int at) throws java.io.EOFException {
-        if (at < 0 || at + 4 > b.length) throw new java.io.EOFException(ENTRY + " is cut short");
-        return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | (b[at + 3] & 0xff);
-    }
-
-    /** The name written by {@code writeUTF} at {@code at} (its length first): ASCII as it is, anything else decoded. */
-    private static String name(byte[] b, int at, int length) throws IOException {
-        if (at + 2 + length > b.length) throw new java.io.EOFException(ENTRY + " is cut short");
-        for (int i = at + 2; i < at + 2 + length; i++) {
-            if (b[i] <= 0) return new DataInputStream(new ByteArrayInputStream(b, at, length + 2)).readUTF();
-        }
-        return new String(b, at + 2, length, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -175,7 +76,7 @@ public final class BootPack {
         List<String> order = order(classes);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.write(MAGIC);
+            out.write(MAGIC.getBytes(StandardCharsets.US_ASCII));
             out.writeInt(order.size());
             for (String name : order) {
                 byte[] b = classes.get(name);
