@@ -59,8 +59,8 @@ public final class MpiLensAgent {
             BindingProfile[] profiles = {present};
             HandleRegistry.INSTANCE.configure(VERSION, present.id, options.historyOfRequests, options.requestStacks);
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
-            Interceptor.configure(profiles, options.requestStacks, options.failOn);
             boolean inWrappers = requestsInWrappers(options, late, present);
+            Interceptor.configure(profiles, options.requestStacks, options.failOn, inWrappers);
             io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
             // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
             // classes of an earlier JVM with this agent and binding jar are used when there are some.
@@ -106,14 +106,14 @@ public final class MpiLensAgent {
     }
 
     /**
-     * Whether requests (but persistent ones) are recorded in their wrappers: the binding has a
-     * native request handle that says when a request is complete (Open MPI), the request classes
+     * Whether requests (but persistent ones) are recorded in their wrappers: the agent can see
+     * every completion of the binding's requests (BindingProfile.wrapperCompletion), the request classes
      * load after the agent (a retransformation cannot add fields), and neither creation stacks
      * nor the request history is asked for (those live in the request tables).
      */
     public static boolean requestsInWrappers(AgentOptions options, boolean late, BindingProfile present) {
         return !late && options.requests && options.requestsInWrappers && !options.requestStacks
-                && !options.historyOfRequests && present.requestKeyField != null
+                && !options.historyOfRequests && present.wrapperCompletion
                 && present.persistentRequestClass != null && present.requestClass != null;
     }
 

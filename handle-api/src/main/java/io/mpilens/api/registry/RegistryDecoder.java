@@ -128,9 +128,12 @@ public final class RegistryDecoder {
     public long wrapperIdField(TargetObject wrapper) {
         Map<String, Object> f = reader.fields(wrapper, WRAPPER_ID_FIELDS);
         Object v = f.get(WRAPPER_ID_FIELD);
-        if (v instanceof Long) return Math.max(0, (Long) v);
-        // a request in its wrapper: its id is its creation sequence's (rare duplicates aside)
+        // a request in its wrapper: its id is its creation sequence's (rare duplicates aside); a
+        // binding without native request handles (MPJ Express) also has the id field, which only
+        // its persistent requests, kept in the tables, fill
         Object seq = f.get(REQUEST_SEQ_FIELD);
+        if (seq instanceof Long && (Long) seq > 0 && !(v instanceof Long && (Long) v > 0)) return ringRequestId((Long) seq);
+        if (v instanceof Long) return Math.max(0, (Long) v);
         if (seq instanceof Long) return ringRequestId((Long) seq);
         return -1;
     }
@@ -408,8 +411,15 @@ public final class RegistryDecoder {
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
         }
+        // several MPI processes in this JVM (MPJ Express multicore): a request in the ring is its
+        // holder's process's (every request of that binding is made on a communicator)
+        Map<Long, Integer> ownerOf = new HashMap<>();
+        if (procCount > 1 && !wrapped.isEmpty()) {
+            for (int s = 0; s < c.rows; s++) if (usable[s]) ownerOf.put(c.id[s], c.owner[s]);
+        }
         for (WrappedRequests.Request w : wrapped) {
-            int p = procCount <= 1 ? 0 : -1; // one MPI process per JVM where requests live in wrappers (Open MPI)
+            int owner = procCount <= 1 ? 0 : ownerOf.getOrDefault(w.holder, -1);
+            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(HandleInfo.builder(w.id, HandleKind.REQUEST)
                     .ownerRank(p >= 0 && p < procRank.length ? procRank[p] : HandleInfo.UNKNOWN)
                     .creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)

@@ -286,12 +286,18 @@ public final class Interceptor {
         return !writebackCoversArrays || persistentSeen;
     }
 
-    /** Every profile has a handle write-back method (set at {@link #configure}). */
+    /**
+     * Array completions of requests that are not persistent are seen elsewhere (set at
+     * {@link #configure}): every profile has a handle write-back method, or the requests live in
+     * their wrappers, whose completions the one-request wait sees (MPJ Express's array calls call
+     * {@code Wait()} on each request they complete).
+     */
     private static boolean writebackCoversArrays;
 
-    public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall) {
+    public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall,
+                                 boolean requestsInWrappers) {
         boolean covers = all.length > 0;
-        for (BindingProfile p : all) covers &= p.handleWritebackMethod != null;
+        for (BindingProfile p : all) covers &= p.handleWritebackMethod != null || requestsInWrappers;
         writebackCoversArrays = covers;
         profiles = all;
         lastLoader = null;
@@ -384,8 +390,9 @@ public final class Interceptor {
         final boolean waitAll;
         final boolean testAll;
         /**
-         * Non-persistent requests of a binding with a write-back method were handled there; what
-         * is left (persistent requests, bindings tracked by reference) is done here.
+         * Non-persistent requests of a binding with a write-back method, or living in their
+         * wrappers, were handled there; what is left (persistent requests, requests in the tables
+         * of a binding without a write-back) is done here.
          */
         final boolean onlyPersistent;
 
@@ -395,7 +402,7 @@ public final class Interceptor {
             this.profile = p;
             this.waitAll = p != null && p.waitAllMethods.contains(call);
             this.testAll = p != null && p.testAllMethods.contains(call);
-            this.onlyPersistent = p != null && p.handleWritebackMethod != null;
+            this.onlyPersistent = p != null && writebackCoversArrays;
         }
     }
 

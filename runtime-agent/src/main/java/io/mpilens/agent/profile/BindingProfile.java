@@ -89,6 +89,15 @@ public final class BindingProfile {
      * still in the wrappers, so the agent sees which requests completed.
      */
     public String handleWritebackMethod;
+    /**
+     * Whether the agent can tell that a request recorded in its wrapper completed, without a table
+     * (else requests live in the request tables): its one-request wait returning, a test saying
+     * so, and where there is one the array write-back ({@link #handleWritebackMethod}) cover every
+     * completion. Open MPI: the write-back sees the null request handle written into completed
+     * wrappers. MPJ Express: {@code Test}, {@code Waitall}, {@code Waitany}, ... call {@code Wait()}
+     * on each request they find complete (read in 0.44's {@code mpi.Request}).
+     */
+    public boolean wrapperCompletion;
     /** A request that finished (non-persistent) answers true; null if the binding has no such getter. */
     public String requestIsNullMethod;
 

@@ -38,6 +38,8 @@ final class MpjExpressProfile {
         p.testAllMethods = Set.of("Testall");
         p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitAny(), Set.of("Testany", "Testsome"));
         p.requestIsNullMethod = "Is_null";
+        // Request.Wait() sets isNull, and every other completion calls it
+        p.wrapperCompletion = true;
         // (buf, offset, count, type, peer, tag)
         for (String m : new String[] {"Isend", "Ibsend", "Issend", "Irsend", "Irecv", "Send_init", "Bsend_init",
                 "Ssend_init", "Rsend_init", "Recv_init"}) {

@@ -43,6 +43,7 @@ final class OpenMpiProfile {
             "MODE_DELETE_ON_CLOSE", "MODE_UNIQUE_OPEN", "MODE_SEQUENTIAL", "MODE_APPEND"};
         p.requestKeyField = "handle";
         p.handleWritebackMethod = "setHandles";
+        p.wrapperCompletion = true;
         // (buf, count, type, peer, tag [, ...])
         for (String m : new String[] {"iSend", "ibSend", "isSend", "irSend", "iRecv", "sendInit", "bSendInit",
                 "sSendInit", "rSendInit", "recvInit"}) {

@@ -254,6 +254,20 @@ public final class Advices {
         }
     }
 
+    /**
+     * Request creation with peer and tag at positions 4 and 5, recorded in the request wrapper: MPJ
+     * Express, whose ranks can be threads of one JVM (multicore), so the sequence is atomic.
+     */
+    public static final class WrapperRequest45 {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
+                         @Advice.Argument(4) int peer, @Advice.Argument(5) int tag,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
+                         @Advice.Thrown Throwable thrown) {
+            if (thrown == null) WrapperRequests.createdSharingJvm(self, call, peer, tag, result);
+        }
+    }
+
     /** Other request creation (no peer or tag), recorded in the request wrapper. */
     public static final class WrapperRequestOther {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

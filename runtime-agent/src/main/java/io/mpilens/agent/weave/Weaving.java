@@ -86,9 +86,11 @@ public final class Weaving implements Weaver {
         ElementMatcher.Junction<TypeDescription> isPersistentType = present.persistentRequestClass == null ? none()
                 : hasSuperType(named(present.persistentRequestClass));
         ElementMatcher.Junction<MethodDescription> wrapperP2p34 = p2p34.and(not(returns(isPersistentType)));
+        ElementMatcher.Junction<MethodDescription> wrapperP2p45 = p2p45.and(not(returns(isPersistentType)));
         ElementMatcher.Junction<MethodDescription> wrapperOthers = otherRequests.and(not(returns(isPersistentType)));
         if (inWrappers) {
             p2p34 = p2p34.and(returns(isPersistentType));
+            p2p45 = p2p45.and(returns(isPersistentType));
             otherRequests = otherRequests.and(returns(isPersistentType));
         }
         ElementMatcher.Junction<TypeDescription> isFailingType = hasSuperType(namedOneOf(failingClasses.toArray(new String[0])));
@@ -96,7 +98,7 @@ public final class Weaving implements Weaver {
                 .and(returns(isHandleType).or(namedOneOf(n.clones.toArray(new String[0])).and(takesArguments(0))));
 
         // each advice is read (its class file parsed) once, here, not again for every binding class
-        Woven w = new Woven(n, creators, p2p34, p2p45, otherRequests, wrapperP2p34, wrapperOthers);
+        Woven w = new Woven(n, creators, p2p34, p2p45, otherRequests, wrapperP2p34, wrapperP2p45, wrapperOthers);
         AgentBuilder b = new AgentBuilder.Default();
         // loaded after the agent, a root handle class gets the wrapper id field; on late attach the
         // binding's classes are already loaded, and a retransformation cannot add a field. Request
@@ -131,7 +133,7 @@ public final class Weaving implements Weaver {
                     }
                     builder = builder.visit(w.create);
                     if (options.requests) builder = builder.visit(w.p2p34).visit(w.p2p45).visit(w.otherRequests);
-                    if (inWrappers) builder = builder.visit(w.wrapperP2p34).visit(w.wrapperOthers);
+                    if (inWrappers) builder = builder.visit(w.wrapperP2p34).visit(w.wrapperP2p45).visit(w.wrapperOthers);
                     if (constructed.contains(type.getName())) builder = builder.visit(w.construct);
                     if (isHandleType.matches(type) && (options.requests || !isRequestType.matches(type))) {
                         builder = builder.visit(w.free);
@@ -161,12 +163,14 @@ public final class Weaving implements Weaver {
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
                 completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize,
-                wrapperP2p34, wrapperOthers, completePersistentOne, wrapperWait, wrapperTest, wrapperWriteback, infoSet, infoDelete, attrSet, attrDelete;
+                wrapperP2p34, wrapperP2p45, wrapperOthers, completePersistentOne, wrapperWait, wrapperTest, wrapperWriteback, infoSet, infoDelete, attrSet, attrDelete;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
               ElementMatcher.Junction<MethodDescription> p2p45s, ElementMatcher.Junction<MethodDescription> others,
-              ElementMatcher.Junction<MethodDescription> wrapperP2p34s, ElementMatcher.Junction<MethodDescription> wrapperOtherss) {
+              ElementMatcher.Junction<MethodDescription> wrapperP2p34s, ElementMatcher.Junction<MethodDescription> wrapperP2p45s,
+              ElementMatcher.Junction<MethodDescription> wrapperOtherss) {
             wrapperP2p34 = Advice.to(Advices.WrapperRequest34.class).on(wrapperP2p34s);
+            wrapperP2p45 = Advice.to(Advices.WrapperRequest45.class).on(wrapperP2p45s);
             wrapperOthers = Advice.to(Advices.WrapperRequestOther.class).on(wrapperOtherss);
             create = Advice.to(Advices.Create.class).on(creators);
             p2p34 = Advice.to(Advices.P2pRequest34.class).on(p2p34s);
