@@ -7,7 +7,7 @@ public final class AgentOptions {
     public boolean requests = true;
     /**
      * Requests recorded in their wrappers and the request ring instead of the request tables, where
-     * the binding allows it (Open MPI); {@code requestsInWrappers=false} keeps them in the tables.
+     * the binding allows it (Open MPI, MPJ Express); {@code requestsInWrappers=false} keeps them in the tables.
      */
     boolean requestsInWrappers = true;
     boolean historyOfRequests;
