@@ -59,7 +59,10 @@ public final class MessageRateBench {
      */
     private static final Pattern INNER_TAG = Pattern.compile("\\[\\d+,\\d+\\]<std(?:out|err)>:");
     private static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(3);
-    private static final double GOAL_RATIO = 0.98;
+    /** Issues 2 and 15: Open MPI ≥ 0.98 of the rate without the agent, MPJ Express multicore ≥ 0.97. */
+    private static double goalRatio() {
+        return binding == Binding.OPENMPI ? 0.98 : 0.97;
+    }
 
     private MessageRateBench() {
     }
@@ -149,10 +152,11 @@ public final class MessageRateBench {
             // setting aside each side's most extreme launch (one disturbed launch is common on 2 shared cores)
             double lowest = r.with.lowWithoutOutlier() / r.without.highWithoutOutlier();
             double highest = r.with.highWithoutOutlier() / r.without.lowWithoutOutlier();
-            boolean met = ratio >= GOAL_RATIO;
-            boolean clear = met ? lowest >= GOAL_RATIO : highest < GOAL_RATIO;
+            double goal = goalRatio();
+            boolean met = ratio >= goal;
+            boolean clear = met ? lowest >= goal : highest < goal;
             System.out.printf(Locale.ROOT, "%-4s goal with/without >= %.2f: %s (median ratio %.3f; launch against"
-                    + " launch %.3f .. %.3f without the extreme launch of each side%s)%n", r.workload.mode, GOAL_RATIO,
+                    + " launch %.3f .. %.3f without the extreme launch of each side%s)%n", r.workload.mode, goal,
                     met ? "MET" : "NOT MET", ratio, lowest, highest,
                     clear ? "" : ", on both sides of the goal: indicative only");
         }
