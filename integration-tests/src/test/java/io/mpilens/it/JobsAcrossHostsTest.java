@@ -189,7 +189,14 @@ class JobsAcrossHostsTest {
                 job.awaitLines(l -> l.contains("MPILENS-STUCK "), 5, Tours.START);
                 String id = hosts.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
                 assertEquals(id, hosts.exec(h2, "ls /tmp/mpilens-$(id -u)/jobs").trim(), "one job on both hosts");
-                Cli.Result hostinfo = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                // where each rank runs is the point here: a rank that missed the deadline (five
+                // rank JVMs polling in MPI on this machine's two CPUs, a CI run's load beside them:
+                // one did, once, after the first answer's 1 s floor) is asked again, twice at most
+                Cli.Result asked = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                for (int again = 0; again < 2 && asked.out().contains("UNAVAILABLE"); again++) {
+                    asked = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
+                }
+                Cli.Result hostinfo = asked;
                 for (int r = 0; r < 5; r++) {
                     String host = r % 2 == 0 ? h1 : h2, rank = "\\| rank " + r + " +pid \\d+ +OK +answered +\\|";
                     List<String> lines = hostinfo.out().lines().toList();
