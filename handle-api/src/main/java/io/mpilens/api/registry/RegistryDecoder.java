@@ -128,14 +128,13 @@ public final class RegistryDecoder {
     public long wrapperIdField(TargetObject wrapper) {
         Map<String, Object> f = reader.fields(wrapper, WRAPPER_ID_FIELDS);
         Object v = f.get(WRAPPER_ID_FIELD);
+        Object seq = f.get(REQUEST_SEQ_FIELD);
+        if (v instanceof Long && (Long) v > 0) return (Long) v;
         // a request in its wrapper: its id is its creation sequence's (rare duplicates aside); a
         // binding without native request handles (MPJ Express) also has the id field, which only
         // its persistent requests, kept in the tables, fill
-        Object seq = f.get(REQUEST_SEQ_FIELD);
-        if (seq instanceof Long && (Long) seq > 0 && !(v instanceof Long && (Long) v > 0)) return ringRequestId((Long) seq);
-        if (v instanceof Long) return Math.max(0, (Long) v);
-        if (seq instanceof Long) return ringRequestId((Long) seq);
-        return -1;
+        if (seq instanceof Long && (Long) seq > 0) return ringRequestId((Long) seq);
+        return v instanceof Long || seq instanceof Long ? 0 : -1;
     }
 
     private static final List<String> WRAPPER_ID_FIELDS = List.of(WRAPPER_ID_FIELD, REQUEST_SEQ_FIELD);
@@ -395,8 +394,7 @@ public final class RegistryDecoder {
                     && f.get(REQUEST_RING) != null && (kind == HandleKind.COMMUNICATOR || kind == HandleKind.WINDOW || kind == HandleKind.FILE)) {
                 continue;
             }
-            int owner = c.owner[s];
-            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+            int p = procIndex(c.owner[s], procCount);
             HandleInfo h = row(c, s, side.get(s), table, procRank, p, holders, attached, inv,
                     requestHolds.getOrDefault(c.id[s], 0));
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
@@ -405,8 +403,7 @@ public final class RegistryDecoder {
             RequestRows t = c.tables.get(i);
             for (int r = 0; r < t.rows; r++) {
                 if (!t.usable(r)) continue;
-                int owner = requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]);
-                int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+                int p = procIndex(requestOwner(t.reqs[r * REQ_STRIDE + REQ_META]), procCount);
                 HandleInfo h = requestRow(t.ids[r], t.reqs, r, requestSide.get(i).get(r), table, procRank, p);
                 byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(h);
             }
@@ -418,8 +415,7 @@ public final class RegistryDecoder {
             for (int s = 0; s < c.rows; s++) if (usable[s]) ownerOf.put(c.id[s], c.owner[s]);
         }
         for (WrappedRequests.Request w : wrapped) {
-            int owner = procCount <= 1 ? 0 : ownerOf.getOrDefault(w.holder, -1);
-            int p = owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+            int p = procIndex(ownerOf.getOrDefault(w.holder, -1), procCount);
             byProc.computeIfAbsent(p, x -> new ArrayList<>()).add(HandleInfo.builder(w.id, HandleKind.REQUEST)
                     .ownerRank(p >= 0 && p < procRank.length ? procRank[p] : HandleInfo.UNKNOWN)
                     .creatingCall(w.call).state(Lifecycle.ACTIVE).heldBy(NO_IDS)
@@ -557,6 +553,11 @@ public final class RegistryDecoder {
      * number (the registry's own ids, one per handle ever registered, stay far below it).
      */
     public static final long WRAPPED_REQUEST_ID = 1L << 40;
+
+    /** The MPI process index a row's owner names; the only one when the JVM has one, -1 when unknown. */
+    private static int procIndex(int owner, int procCount) {
+        return owner >= 0 && owner < procCount ? owner : (procCount <= 1 ? 0 : -1);
+    }
 
     /** The id of the request in the ring with creation sequence {@code seq} (the one its wrapper carries); 0 for none. */
     public static long ringRequestId(long seq) {

@@ -283,7 +283,7 @@ public final class Interceptor {
      * {@link #completedArray} is too big to be: message loops call {@code waitAll} per message.
      */
     public static boolean arrayCompletionNeeded() {
-        return !writebackCoversArrays || persistentSeen;
+        return !arraysSeenElsewhere || persistentSeen;
     }
 
     /**
@@ -292,13 +292,13 @@ public final class Interceptor {
      * their wrappers, whose completions the one-request wait sees (MPJ Express's array calls call
      * {@code Wait()} on each request they complete).
      */
-    private static boolean writebackCoversArrays;
+    private static boolean arraysSeenElsewhere;
 
     public static void configure(BindingProfile[] all, boolean stacksForRequests, String failOnCall,
                                  boolean requestsInWrappers) {
         boolean covers = all.length > 0;
         for (BindingProfile p : all) covers &= p.handleWritebackMethod != null || requestsInWrappers;
-        writebackCoversArrays = covers;
+        arraysSeenElsewhere = covers;
         profiles = all;
         lastLoader = null;
         NullHandles.configure(all);
@@ -402,7 +402,7 @@ public final class Interceptor {
             this.profile = p;
             this.waitAll = p != null && p.waitAllMethods.contains(call);
             this.testAll = p != null && p.testAllMethods.contains(call);
-            this.onlyPersistent = p != null && writebackCoversArrays;
+            this.onlyPersistent = p != null && arraysSeenElsewhere;
         }
     }
 

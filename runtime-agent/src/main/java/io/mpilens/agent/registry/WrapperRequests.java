@@ -38,7 +38,7 @@ public final class WrapperRequests {
         long holder = self instanceof RequestHolder ? ((RequestHolder) self).mpilens$id() : 0;
         long s = ++seq;
         r.mpilens$seq(s);
-        RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder);
+        RequestRing.created(s, call, HandleRegistry.peerTag(peer, tag), holder);
     }
 
     /**
@@ -62,7 +62,7 @@ public final class WrapperRequests {
         }
         block[0] = s + 1;
         r.mpilens$seq(s);
-        RequestRing.created(s, call, (long) peer << 32 | (tag & 0xffffffffL), holder);
+        RequestRing.created(s, call, HandleRegistry.peerTag(peer, tag), holder);
     }
 
     /**
