@@ -45,20 +45,20 @@ class AgentOpensNoSocketTest {
     }
 
     private static void assertAgentAddsNoListeningPort(Binding binding, Path control) throws Exception {
-        List<Set<Integer>> without = listeningPortsAtCreated(binding, control.resolve("without"), false);
-        List<Set<Integer>> with = listeningPortsAtCreated(binding, control.resolve("with"), true);
+        List<Set<String>> without = listeningPortsAtCreated(binding, control.resolve("without"), false);
+        List<Set<String>> with = listeningPortsAtCreated(binding, control.resolve("with"), true);
         String shown = "listening ports per rank JVM without the agent " + without + ", with it " + with;
         assertEquals(without.size(), with.size(), "rank JVMs; " + shown);
         // rank JVMs are listed by pid, not by rank: compare how many ports each listens on
         assertEquals(portCounts(without), portCounts(with), shown);
     }
 
-    private static List<Integer> portCounts(List<Set<Integer>> perJvm) {
+    private static List<Integer> portCounts(List<Set<String>> perJvm) {
         return perJvm.stream().map(Set::size).sorted().collect(Collectors.toList());
     }
 
     /** Listening TCP ports of each rank JVM, with every rank paused at "created". */
-    private static List<Set<Integer>> listeningPortsAtCreated(Binding binding, Path control, boolean agent)
+    private static List<Set<String>> listeningPortsAtCreated(Binding binding, Path control, boolean agent)
             throws Exception {
         Files.createDirectories(control);
         // verbose: the agent says it is watching the binding, so "with" is known to be with it
@@ -70,12 +70,12 @@ class AgentOpensNoSocketTest {
             if (agent) job.awaitLines(l -> l.startsWith("mpilens: agent") && l.contains("watching"), jvms, Tours.START);
             List<Long> pids = Tours.rankJvmPids(job);
             assertEquals(jvms, pids.size(), "rank JVMs of the job: " + describe(job));
-            Map<Long, Integer> listening = listeningSocketPorts();
-            List<Set<Integer>> out = new ArrayList<>();
+            Map<Long, String> listening = listeningSockets();
+            List<Set<String>> out = new ArrayList<>();
             for (long pid : pids) {
-                Set<Integer> ports = new TreeSet<>();
+                Set<String> ports = new TreeSet<>();
                 for (long inode : socketInodes(pid)) {
-                    Integer port = listening.get(inode);
+                    String port = listening.get(inode);
                     if (port != null) ports.add(port);
                 }
                 out.add(ports);
@@ -106,9 +106,14 @@ class AgentOpensNoSocketTest {
         return out;
     }
 
-    /** Socket inode to local port, for TCP sockets (IPv4 and IPv6) in state LISTEN. */
-    private static Map<Long, Integer> listeningSocketPorts() throws IOException {
-        Map<Long, Integer> out = new HashMap<>();
+    /**
+     * Socket inode to "family:port", for TCP sockets (IPv4 and IPv6) in state LISTEN. The family is
+     * part of the key: Open MPI's TCP transport listens on both, and one rank may draw port 1025 for
+     * IPv4 and 1026 for IPv6 while another draws the reverse; counted by port number alone those two
+     * ranks would seem to listen on two ports and their neighbours on one.
+     */
+    private static Map<Long, String> listeningSockets() throws IOException {
+        Map<Long, String> out = new HashMap<>();
         for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
             Path p = Paths.get(table);
             if (!Files.exists(p)) continue;
@@ -119,7 +124,7 @@ class AgentOpensNoSocketTest {
                 if (f.length < 10 || !f[3].equals(TCP_LISTEN)) continue;
                 String local = f[1];
                 int port = Integer.parseInt(local.substring(local.lastIndexOf(':') + 1), 16);
-                out.put(Long.parseLong(f[9]), port);
+                out.put(Long.parseLong(f[9]), (table.endsWith("6") ? "tcp6:" : "tcp:") + port);
             }
         }
         return out;
