@@ -98,6 +98,7 @@ public final class Premain {
             inst.redefineModule(Object.class.getModule(), Set.of(),
                     Map.of("jdk.internal.misc", Set.of(Premain.class.getModule())), Map.of(), Set.of(), Map.of());
             jdk.internal.misc.Unsafe unsafe = jdk.internal.misc.Unsafe.getUnsafe();
+            Module agentModule = null;
             // read in place, as DataOutputStream wrote it (not through a DataInputStream: a virtual
             // call per byte in interpreted code, and readUTF's decoding, for 80 names)
             int at = magic.length();
@@ -110,15 +111,34 @@ public final class Premain {
                 int length = int32(pack, at);
                 at += 4;
                 if (length < 0 || length > pack.length - at) throw new EOFException(BootPack.ENTRY + " is cut short");
-                unsafe.defineClass(name, pack, at, length, null, domain);
+                Class<?> c = unsafe.defineClass(name, pack, at, length, null, domain);
+                if (agentModule == null) agentModule = c.getModule();
                 at += length;
                 defined++;
             }
+            exportToAgent(inst, agentModule);
             return ALL;
         } catch (Throwable t) {
             why.append("defining the agent's classes in the boot loader failed after ").append(defined)
                     .append(" classes: ").append(t);
             return defined == 0 ? NONE : PARTIAL;
+        }
+    }
+
+    /**
+     * The same export to the agent's classes (the boot loader's unnamed module): the registry's
+     * ordered stores use {@code jdk.internal.misc.Unsafe} where they may, VarHandles (linked on
+     * first use, ≈ 5 ms at start-up) where not ({@code io.mpilens.agent.registry.Ordered}). The
+     * JDK's code behind this call is linked by the first one: it costs little. A failure leaves
+     * the agent on VarHandles.
+     */
+    private static void exportToAgent(Instrumentation inst, Module agentModule) {
+        if (agentModule == null) return;
+        try {
+            inst.redefineModule(Object.class.getModule(), Set.of(),
+                    Map.of("jdk.internal.misc", Set.of(agentModule)), Map.of(), Set.of(), Map.of());
+        } catch (Throwable t) {
+            // the agent works without it
         }
     }
 

@@ -6,7 +6,6 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.registry.RegistryLayout;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
@@ -1160,18 +1159,12 @@ public final class HandleRegistry {
      * and exit); this lock costs one (the exit is a release store), which matters on the request
      * hot path, called twice per message. Reentrant, because public operations call each
      * other. Contended (MPJ multicore ranks share the registry) it spins briefly, then parks.
+     * The lock word is an int taken by compare-and-set (Ordered: no VarHandle to link at
+     * start-up); the owner is written by the thread that took it, so only that thread can read
+     * itself there.
      */
-    private static final VarHandle LOCK_OWNER;
-
-    static {
-        try {
-            LOCK_OWNER = MethodHandles.lookup().findVarHandle(HandleRegistry.class, "lockOwner", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private volatile Thread lockOwner;
+    private final int[] lockWord = new int[1];
+    private Thread lockOwner;
     private int lockDepth;
 
     private void lock() {
@@ -1180,7 +1173,7 @@ public final class HandleRegistry {
             lockDepth++;
             return;
         }
-        for (int spins = 0; !LOCK_OWNER.compareAndSet(this, null, me); spins++) {
+        for (int spins = 0; !Ordered.compareAndSet(lockWord, 0, 0, 1); spins++) {
             if (spins < 100) {
                 Thread.onSpinWait();
             } else if (spins < 200) {
@@ -1189,13 +1182,15 @@ public final class HandleRegistry {
                 java.util.concurrent.locks.LockSupport.parkNanos(20_000);
             }
         }
+        lockOwner = me;
     }
 
     private void unlock() {
         if (lockDepth > 0) {
             lockDepth--;
         } else {
-            LOCK_OWNER.setRelease(this, null);
+            lockOwner = null;
+            Ordered.setRelease(lockWord, 0, 0);
         }
     }
 

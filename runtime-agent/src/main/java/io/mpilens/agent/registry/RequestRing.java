@@ -1,7 +1,6 @@
 package io.mpilens.agent.registry;
 
 import io.mpilens.api.registry.RegistryLayout;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
@@ -31,8 +30,6 @@ public final class RequestRing {
     private static final int MASK = SIZE - 1;
     static final int OVERFLOW_LIMIT = 1 << 16;
     private static final int CALL_TABLE = 256;
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle STRINGS = MethodHandles.arrayElementVarHandle(String[].class);
 
     static final RequestRing RING = new RequestRing();
 
@@ -66,7 +63,7 @@ public final class RequestRing {
         if (previous > 0 && SLOTS[b + 1] != previous) RING.evict(b, previous);
         SLOTS[b + 2] = peerAndTag;
         SLOTS[b + 3] = callAndHolder;
-        LONGS.setRelease(SLOTS, b, s);
+        Ordered.setRelease(SLOTS, b, s);
     }
 
     /** Request {@code s} completed (or was freed); 0 is no request of the ring. Idempotent. */
@@ -103,7 +100,12 @@ public final class RequestRing {
             int j = (h + i) & (CALL_TABLE - 1);
             String c = calls[j];
             if (c == null) {
-                STRINGS.setRelease(calls, j, call.intern());
+                // a String is safely published by its final fields; the fence keeps the store after
+                // whatever this thread wrote before it (a VarHandle's release store did the same, at
+                // the price of linking one at start-up: Ordered)
+                String interned = call.intern();
+                VarHandle.storeStoreFence();
+                calls[j] = interned;
                 return j + 1;
             }
             if (c.equals(call)) return j + 1;

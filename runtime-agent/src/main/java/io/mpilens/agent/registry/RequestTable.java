@@ -2,7 +2,6 @@ package io.mpilens.agent.registry;
 
 import static io.mpilens.api.registry.RegistryLayout.*;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
@@ -34,16 +33,6 @@ import java.util.Arrays;
  * Replacing an array (growth) happens under the registry lock, which publishes the new one.
  */
 final class RequestTable {
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle MARKS;
-
-    static {
-        try {
-            MARKS = MethodHandles.lookup().findVarHandle(RequestTable.class, "marks", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
     /** Owner id of the shared table: no thread has it. */
     static final long SHARED = -1;
     /** Request ids are taken from the registry in blocks, so creating one needs no lock. */
@@ -81,7 +70,7 @@ final class RequestTable {
     /** Live rows (ring). */
     int pending;
     /** {@code counters[REQ_COUNT_DONE]}, for the owner's hot path (see {@link #anyMarks}). */
-    private int marks;
+    private final int[] marks = new int[1];
     /** Ring: row + 1 of the request whose native handle hashes to each entry, 0 for none. Lossy. */
     private int[] byKey;
     /** Main-table slot of the communicator (window, file) of each row, -1 if none. */
@@ -133,7 +122,7 @@ final class RequestTable {
 
     /** Marks not yet taken in by the owner (a volatile read: the owner's hot path must see a new one). */
     int doneCount() {
-        return (int) (long) LONGS.getVolatile(counters, REQ_COUNT_DONE);
+        return (int) Ordered.getVolatile(counters, REQ_COUNT_DONE);
     }
 
     /**
@@ -141,12 +130,12 @@ final class RequestTable {
      * a loop, no ordering); the marks themselves are then read under the registry lock.
      */
     boolean anyMarks() {
-        return (int) MARKS.getOpaque(this) != 0;
+        return Ordered.getOpaque(marks, 0) != 0;
     }
 
     void setDoneCount(int n) {
-        LONGS.setVolatile(counters, REQ_COUNT_DONE, (long) n);
-        MARKS.setVolatile(this, n); // the owner's copy, in a field beside the others it reads
+        Ordered.setVolatile(counters, REQ_COUNT_DONE, (long) n);
+        Ordered.setVolatile(marks, 0, n); // the owner's copy, apart from the published counters
     }
 
     /** An empty row (grown when needed). */
@@ -155,7 +144,7 @@ final class RequestTable {
             if (freeCount > 0) return free[--freeCount];
             if (reqHighWater == reqId.length) registry.grow(this);
             int r = reqHighWater++;
-            LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
+            Ordered.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
             return r;
         }
         if ((pending + 1) * 2 > reqId.length) {
@@ -292,7 +281,7 @@ final class RequestTable {
 
     private void raiseHighWater(int hw) {
         reqHighWater = hw;
-        LONGS.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) hw);
+        Ordered.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) hw);
     }
 
     /** Registry lock held: larger arrays, published by the caller. */
@@ -354,27 +343,27 @@ final class RequestTable {
         rows[b + REQ_COMM] = comm;
         rows[b + REQ_META] = meta;
         commSlot[r] = slotOfComm;
-        LONGS.setRelease(reqId, r, id);
+        Ordered.setRelease(reqId, r, id);
     }
 
     /** Around a replacement of the table's arrays (registry lock held); rows are stamped by their ids. */
     void beginWrites() {
-        LONGS.setOpaque(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
+        Ordered.setOpaque(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
         VarHandle.storeStoreFence();
     }
 
     void endWrites() {
-        LONGS.setRelease(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
+        Ordered.setRelease(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
     }
 
     /** One 64-bit store: a reader sees the old or the new value, never a mix. */
     void setMeta(int r, long meta) {
-        LONGS.setOpaque(reqs, r * REQ_STRIDE + REQ_META, meta);
+        Ordered.setOpaque(reqs, r * REQ_STRIDE + REQ_META, meta);
     }
 
     /** Empties row r (one store: the row is there or gone); a keyed table puts it on the free list. */
     void clear(int r) {
-        LONGS.setRelease(reqId, r, 0L);
+        Ordered.setRelease(reqId, r, 0L);
         if (reqSideAt != null) {
             reqSideAt[r] = -1;
             reqSideLen[r] = 0;
@@ -439,10 +428,10 @@ final class RequestTable {
         long[] ids = reqId;
         long[] rows = reqs;
         if (r >= ids.length || (r + 1) * REQ_STRIDE > rows.length) return false;
-        long before = (long) LONGS.getAcquire(ids, r);
+        long before = Ordered.getAcquire(ids, r);
         long k = rows[r * REQ_STRIDE + REQ_KEY];
         VarHandle.loadLoadFence();
-        long after = (long) LONGS.getVolatile(ids, r);
+        long after = Ordered.getVolatile(ids, r);
         if (before != after || before == 0 || k != key) return false;
         if (doneId[r] == before) return false; // already completed by another thread
         foundId = before;

@@ -1,6 +1,5 @@
 package io.mpilens.agent.registry;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -10,16 +9,14 @@ import java.lang.invoke.VarHandle;
  * registry lock.
  */
 final class SlotStamps {
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
-
     private SlotStamps() {}
 
     static void begin(int[] stamps, int i) {
-        INTS.setOpaque(stamps, i, stamps[i] + 1);
+        Ordered.setOpaque(stamps, i, stamps[i] + 1);
         VarHandle.storeStoreFence();
     }
 
     static void end(int[] stamps, int i) {
-        INTS.setRelease(stamps, i, stamps[i] + 1);
+        Ordered.setRelease(stamps, i, stamps[i] + 1);
     }
 }
