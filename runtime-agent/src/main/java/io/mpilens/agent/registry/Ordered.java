@@ -17,8 +17,8 @@ import java.lang.invoke.VarHandle;
  * system class loader loaded) to VarHandles, as before. The choice is a constant to the JIT.
  *
  * <p>Only methods with the same name and signature from JDK 11 to today are called directly (no
- * reference compare-and-set: renamed in JDK 12; {@code arrayBaseOffset} by reflection: its
- * return type changed in JDK 22), and each is tried once when this class initialises.
+ * reference compare-and-set: renamed in JDK 12; its array base offsets read by reflection:
+ * ints in JDK 17, longs in JDK 25), and each is tried once when this class initialises.
  */
 final class Ordered {
     /** Whether {@code jdk.internal.misc.Unsafe} is used here (exported to this module, and it passed the check below). */
@@ -39,8 +39,8 @@ final class Ordered {
         try {
             if (Object.class.getModule().isExported("jdk.internal.misc", Ordered.class.getModule())) {
                 u = jdk.internal.misc.Unsafe.getUnsafe();
-                longBase = baseOffset(u, long[].class);
-                intBase = baseOffset(u, int[].class);
+                longBase = baseOffset("ARRAY_LONG_BASE_OFFSET");
+                intBase = baseOffset("ARRAY_INT_BASE_OFFSET");
                 longShift = shift(u.arrayIndexScale(long[].class));
                 intShift = shift(u.arrayIndexScale(int[].class));
                 ok = works(u, longBase, longShift, intBase, intShift);
@@ -60,11 +60,13 @@ final class Ordered {
     }
 
     /**
-     * {@code arrayBaseOffset} returns an int up to JDK 21 and a long after it: one compiled call
-     * cannot link on both, a reflective one returns a number either way (once per element type).
+     * {@code arrayBaseOffset} and its constants are ints in JDK 17 and longs in JDK 25: one
+     * compiled access cannot link on both, a reflective read of the constant gives a number
+     * either way (a field, not the method: {@code getMethod} on Unsafe lists its hundreds of
+     * methods first).
      */
-    private static long baseOffset(jdk.internal.misc.Unsafe u, Class<?> arrayType) throws ReflectiveOperationException {
-        return ((Number) jdk.internal.misc.Unsafe.class.getMethod("arrayBaseOffset", Class.class).invoke(u, arrayType)).longValue();
+    private static long baseOffset(String constant) throws ReflectiveOperationException {
+        return ((Number) jdk.internal.misc.Unsafe.class.getField(constant).get(null)).longValue();
     }
 
     private static int shift(int scale) {
@@ -105,15 +107,14 @@ final class Ordered {
         static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
     }
 
-    /** The bounds check the array access would make: Unsafe makes none, and a wrong index must never write outside the array. */
+    /** The bounds check the array access would make (Unsafe makes none): a wrong index throws, never writes outside the array. */
     private static long at(long[] a, int i) {
-        if (i < 0 || i >= a.length) throw new ArrayIndexOutOfBoundsException(i);
-        return LONG_BASE + ((long) i << LONG_SHIFT);
+        // the JIT's own range check (an intrinsic): one it has already made for the same index goes
+        return LONG_BASE + ((long) java.util.Objects.checkIndex(i, a.length) << LONG_SHIFT);
     }
 
     private static long at(int[] a, int i) {
-        if (i < 0 || i >= a.length) throw new ArrayIndexOutOfBoundsException(i);
-        return INT_BASE + ((long) i << INT_SHIFT);
+        return INT_BASE + ((long) java.util.Objects.checkIndex(i, a.length) << INT_SHIFT);
     }
 
     static void setRelease(long[] a, int i, long v) {

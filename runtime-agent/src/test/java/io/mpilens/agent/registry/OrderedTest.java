@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * {@code jdk.internal.misc} to the tests) and {@code jdk.internal.misc.Unsafe} (a child JVM
  * given the export on its command line, as the agent's entry point gives it at start-up). The
  * same checks run on each: values land in the element named, nowhere else, and an index outside
- * the array throws instead of writing beside it.
+ * the array throws (IndexOutOfBoundsException, as an array store's) instead of writing beside it.
  */
 class OrderedTest {
 
@@ -67,13 +67,13 @@ class OrderedTest {
             try {
                 Ordered.setRelease(longs, bad, 99L);
                 return "long index " + bad + " accepted";
-            } catch (ArrayIndexOutOfBoundsException expected) {
+            } catch (IndexOutOfBoundsException expected) {
                 // as an array store
             }
             try {
                 Ordered.compareAndSet(ints, bad, 0, 99);
                 return "int index " + bad + " accepted";
-            } catch (ArrayIndexOutOfBoundsException expected) {
+            } catch (IndexOutOfBoundsException expected) {
                 // as an array store
             }
         }
