@@ -273,20 +273,23 @@ final class WovenCache implements ClassFileTransformer {
                 File f = file.toFile();
                 if (!f.isFile()) return new Bundle(all, at);
                 all = readAll(f);
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(all);
-                if (all.length < BUNDLE_MAGIC.length || !Arrays.equals(all, 0, BUNDLE_MAGIC.length, BUNDLE_MAGIC, 0, BUNDLE_MAGIC.length)) {
-                    return new Bundle(new byte[0], at);
+                // read by hand, as body() reads an entry (no ByteBuffer: see there)
+                if (all.length < BUNDLE_MAGIC.length) return new Bundle(new byte[0], at);
+                for (int i = 0; i < BUNDLE_MAGIC.length; i++) {
+                    if (all[i] != BUNDLE_MAGIC[i]) return new Bundle(new byte[0], at);
                 }
-                b.position(BUNDLE_MAGIC.length);
-                while (b.remaining() >= 2) {
-                    int nameLength = b.getShort() & 0xffff;
-                    if (b.remaining() < nameLength + 4) break;
-                    String name = new String(all, b.position(), nameLength, StandardCharsets.UTF_8);
-                    b.position(b.position() + nameLength);
-                    int length = b.getInt();
-                    if (length < 0 || length > b.remaining()) break;
-                    at.put(name, new int[] {b.position(), length});
-                    b.position(b.position() + length);
+                int pos = BUNDLE_MAGIC.length;
+                while (all.length - pos >= 2) {
+                    int nameLength = (int) bigEndian(all, pos, 2);
+                    pos += 2;
+                    if (all.length - pos < nameLength + 4) break;
+                    String name = new String(all, pos, nameLength, StandardCharsets.UTF_8);
+                    pos += nameLength;
+                    int length = (int) bigEndian(all, pos, 4);
+                    pos += 4;
+                    if (length < 0 || length > all.length - pos) break;
+                    at.put(name, new int[] {pos, length});
+                    pos += length;
                 }
             } catch (Throwable t) {
                 // what was read so far stands; the rest comes from the entry files
@@ -344,13 +347,23 @@ final class WovenCache implements ClassFileTransformer {
 
     /** The woven bytes of the entry at {@code all[offset, offset + length)}, or null when it is not whole. */
     private static byte[] body(byte[] all, int offset, int length) {
-        if (length < HEAD || !Arrays.equals(all, offset, offset + MAGIC.length, MAGIC, 0, MAGIC.length)) return null;
-        java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(all, offset + MAGIC.length, HEAD - MAGIC.length);
-        int bodyLength = head.getInt();
-        long sum = head.getLong();
+        if (length < HEAD || offset < 0 || offset + length > all.length) return null;
+        // by hand, not through a ByteBuffer and Arrays.equals: their first use in a JVM (buffer and
+        // scoped-memory classes, the vectorized mismatch) cost every rank ≈ 1 ms at start-up
+        for (int i = 0; i < MAGIC.length; i++) if (all[offset + i] != MAGIC[i]) return null;
+        int at = offset + MAGIC.length;
+        int bodyLength = (int) bigEndian(all, at, 4);
+        long sum = bigEndian(all, at + 4, 8);
         if (bodyLength != length - HEAD) return null;
         byte[] body = Arrays.copyOfRange(all, offset + HEAD, offset + length);
         return checksum(body) == sum ? body : null;
+    }
+
+    /** {@code n} bytes at {@code at}, most significant first (as a ByteBuffer writes them). */
+    private static long bigEndian(byte[] b, int at, int n) {
+        long v = 0;
+        for (int i = 0; i < n; i++) v = v << 8 | (b[at + i] & 0xff);
+        return v;
     }
 
     /** A whole file by java.io (a NIO channel's first use costs every rank JVM its natives and classes). */

@@ -153,6 +153,9 @@ public final class Premain {
         for (int i = at + 2; i < at + 2 + length; i++) {
             if (b[i] <= 0) return new DataInputStream(new ByteArrayInputStream(b, at, length + 2)).readUTF();
         }
-        return new String(b, at + 2, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        // ASCII, widened by hand: naming a charset initialises StandardCharsets and five charsets
+        char[] c = new char[length];
+        for (int i = 0; i < length; i++) c[i] = (char) b[at + 2 + i];
+        return new String(c);
     }
 }

@@ -17,7 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HandleDescriber {
     private static final int STACK_FRAMES = 8;
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    /** Made when the first creation stack is taken (requestStacks, the tables): not at every rank's start-up. */
+    private static final class Walker {
+        static final StackWalker WALKER = StackWalker.getInstance();
+    }
     private static final Map<Integer, Object> WORLD_GROUPS = new ConcurrentHashMap<>();
 
     private HandleDescriber() {
@@ -364,7 +367,7 @@ public final class HandleDescriber {
 
     static String[] stack(BindingProfile p) {
         List<String> frames = new ArrayList<>(STACK_FRAMES);
-        WALKER.forEach(f -> {
+        Walker.WALKER.forEach(f -> {
             if (frames.size() >= STACK_FRAMES) return;
             String c = f.getClassName();
             if (p.isBindingFrame(c) || c.startsWith("io.mpilens.agent.") || c.startsWith("java.")

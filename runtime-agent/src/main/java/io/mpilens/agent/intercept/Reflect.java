@@ -64,12 +64,22 @@ final class Reflect {
     /** The field of this name declared by the class or a superclass, made accessible; null if absent. */
     static Field declaredField(Class<?> type, String name) {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            // each class's fields looked through, not getDeclaredField: its NoSuchFieldException for
+            // every subclass on the way up (Intracomm, then Comm) was built, stack and all, at start-up
+            Field[] declared;
             try {
-                Field found = c.getDeclaredField(name);
-                found.setAccessible(true);
-                return found;
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // keep looking in the superclass
+                declared = c.getDeclaredFields();
+            } catch (RuntimeException | LinkageError e) {
+                continue; // keep looking in the superclass
+            }
+            for (Field f : declared) {
+                if (!f.getName().equals(name)) continue;
+                try {
+                    f.setAccessible(true);
+                    return f;
+                } catch (RuntimeException e) {
+                    break; // not accessible: keep looking in the superclass, as before
+                }
             }
         }
         return null;

@@ -6,7 +6,6 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.registry.RegistryLayout;
-import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
 import java.lang.ref.ReferenceQueue;
@@ -654,7 +653,7 @@ public final class HandleRegistry {
         tables[t.index] = t;
         reqCounters[t.index] = t.counters;
         publish(t);
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
         reqTableCount = t.index + 1;
     }
 

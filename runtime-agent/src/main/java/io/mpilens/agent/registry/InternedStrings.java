@@ -2,7 +2,6 @@ package io.mpilens.agent.registry;
 
 import static io.mpilens.api.registry.RegistryLayout.INFO_MAX_CHARS;
 
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -57,7 +56,7 @@ final class InternedStrings {
         }
         root.strings[count] = s;
         stringIndex.put(s, count);
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
         return root.stringCount++;
     }
 

@@ -8,7 +8,7 @@ import java.lang.invoke.VarHandle;
  * compare-and-set), each with its index checked as the array access it stands for.
  *
  * <p>Why not VarHandles everywhere: each VarHandle and each of its call sites is linked on first
- * use, by interpreted {@code java.lang.invoke} code, in every rank JVM that loads the agent
+ * use (and even VarHandle's static fences initialise its class and its guards), by interpreted {@code java.lang.invoke} code, in every rank JVM that loads the agent
  * (≈ 5 ms of CPU at start-up for the registry's six; docs/performance.md, start-up). Where
  * {@code java.base} exports {@code jdk.internal.misc} to this class's module (the agent's entry
  * point does so at start-up, before it defines the agent's classes in the boot loader), the same
@@ -98,6 +98,8 @@ final class Ordered {
         u.putIntVolatile(ints, i1, 5);
         ints[2] = 6;
         if (ints[1] != 5 || u.getIntOpaque(ints, i2) != 6) return false;
+        u.storeStoreFence();
+        u.loadLoadFence();
         return u.compareAndSetInt(ints, i2, 6, 9) && !u.compareAndSetInt(ints, i2, 6, 10) && ints[2] == 9;
     }
 
@@ -157,6 +159,18 @@ final class Ordered {
 
     static int getOpaque(int[] a, int i) {
         return UNSAFE ? U.getIntOpaque(a, at(a, i)) : (int) Handles.INTS.getOpaque(a, i);
+    }
+
+    /** Stores before it are not reordered with stores after it. */
+    static void storeStoreFence() {
+        if (UNSAFE) U.storeStoreFence();
+        else VarHandle.storeStoreFence();
+    }
+
+    /** Loads before it are not reordered with loads after it. */
+    static void loadLoadFence() {
+        if (UNSAFE) U.loadLoadFence();
+        else VarHandle.loadLoadFence();
     }
 
     static boolean compareAndSet(int[] a, int i, int expected, int v) {

@@ -1,7 +1,6 @@
 package io.mpilens.agent.registry;
 
 import io.mpilens.api.registry.RegistryLayout;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -104,7 +103,7 @@ public final class RequestRing {
                 // whatever this thread wrote before it (a VarHandle's release store did the same, at
                 // the price of linking one at start-up: Ordered)
                 String interned = call.intern();
-                VarHandle.storeStoreFence();
+                Ordered.storeStoreFence();
                 calls[j] = interned;
                 return j + 1;
             }
@@ -135,7 +134,7 @@ public final class RequestRing {
         if (SLOTS[b] != s) return; // another thread was first
         // a reader that meets the slot while it changes sees it empty, not s with another's facts
         SLOTS[b] = 0;
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
         int n = overflowCount;
         if (n == OVERFLOW_LIMIT) {
             overflowLost++;

@@ -2,7 +2,6 @@ package io.mpilens.agent.registry;
 
 import static io.mpilens.api.registry.RegistryLayout.*;
 
-import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
@@ -349,7 +348,7 @@ final class RequestTable {
     /** Around a replacement of the table's arrays (registry lock held); rows are stamped by their ids. */
     void beginWrites() {
         Ordered.setOpaque(counters, REQ_COUNT_WRITES, counters[REQ_COUNT_WRITES] + 1);
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
     }
 
     void endWrites() {
@@ -377,7 +376,7 @@ final class RequestTable {
         if (reqSideAt == null) registry.addSideColumns(this);
         reqSideAt[r] = at;
         reqSideLen[r] = len;
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
     }
 
     int sideAt(int r) {
@@ -430,7 +429,7 @@ final class RequestTable {
         if (r >= ids.length || (r + 1) * REQ_STRIDE > rows.length) return false;
         long before = Ordered.getAcquire(ids, r);
         long k = rows[r * REQ_STRIDE + REQ_KEY];
-        VarHandle.loadLoadFence();
+        Ordered.loadLoadFence();
         long after = Ordered.getVolatile(ids, r);
         if (before != after || before == 0 || k != key) return false;
         if (doneId[r] == before) return false; // already completed by another thread

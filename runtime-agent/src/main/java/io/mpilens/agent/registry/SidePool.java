@@ -1,6 +1,5 @@
 package io.mpilens.agent.registry;
 
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -18,7 +17,7 @@ final class SidePool {
         if (root.sidePoolUsed + record.length > root.sidePool.length) compact(root, record.length);
         int at = root.sidePoolUsed;
         System.arraycopy(record, 0, root.sidePool, at, record.length);
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
         root.sidePoolUsed = at + record.length;
         return at;
     }

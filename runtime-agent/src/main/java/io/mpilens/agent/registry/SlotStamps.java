@@ -1,6 +1,5 @@
 package io.mpilens.agent.registry;
 
-import java.lang.invoke.VarHandle;
 
 /**
  * The seqlock bracket around a write to one published slot (a row, a history or an error
@@ -13,7 +12,7 @@ final class SlotStamps {
 
     static void begin(int[] stamps, int i) {
         Ordered.setOpaque(stamps, i, stamps[i] + 1);
-        VarHandle.storeStoreFence();
+        Ordered.storeStoreFence();
     }
 
     static void end(int[] stamps, int i) {

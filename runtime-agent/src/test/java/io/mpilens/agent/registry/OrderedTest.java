@@ -62,6 +62,8 @@ class OrderedTest {
         Ordered.setVolatile(ints, 3, 23);
         if (ints[0] != 0 || ints[1] != 21 || ints[2] != 22 || ints[3] != 23 || ints[4] != 0) return "int stores " + java.util.Arrays.toString(ints);
         if (Ordered.getOpaque(ints, 3) != 23) return "int load";
+        Ordered.storeStoreFence();
+        Ordered.loadLoadFence();
         if (!Ordered.compareAndSet(ints, 4, 0, 1) || Ordered.compareAndSet(ints, 4, 0, 2) || ints[4] != 1) return "compare-and-set";
         for (int bad : new int[] {-1, 5, Integer.MAX_VALUE}) {
             try {
