@@ -8,13 +8,15 @@ import java.lang.invoke.VarHandle;
  * compare-and-set), each with its index checked as the array access it stands for.
  *
  * <p>Why not VarHandles everywhere: each VarHandle and each of its call sites is linked on first
- * use (and even VarHandle's static fences initialise its class and its guards), by interpreted {@code java.lang.invoke} code, in every rank JVM that loads the agent
- * (≈ 5 ms of CPU at start-up for the registry's six; docs/performance.md, start-up). Where
- * {@code java.base} exports {@code jdk.internal.misc} to this class's module (the agent's entry
- * point does so at start-up, before it defines the agent's classes in the boot loader), the same
- * operations go to {@code jdk.internal.misc.Unsafe}, which the JIT compiles to the same
- * instructions and which needs no linking; elsewhere (a late attach, an agent whose classes the
- * system class loader loaded) to VarHandles, as before. The choice is a constant to the JIT.
+ * use (and even VarHandle's static fences initialise its class and its guards), by interpreted
+ * {@code java.lang.invoke} code, in every rank JVM that loads the agent (≈ 5 ms of CPU at
+ * start-up for the registry's six, in an agent that does nothing else; docs/performance.md,
+ * start-up). Where {@code java.base} exports {@code jdk.internal.misc} to this class's module
+ * (the agent's entry point does so at start-up, right after it defines the agent's classes in
+ * the boot loader), the same operations go to {@code jdk.internal.misc.Unsafe}, which the JIT
+ * compiles to the same instructions and which needs no linking; elsewhere (a late attach, an
+ * agent whose classes the system class loader loaded) to VarHandles, as before. The choice is a
+ * constant to the JIT.
  *
  * <p>Only methods with the same name and signature from JDK 11 to today are called directly (no
  * reference compare-and-set: renamed in JDK 12; its array base offsets read by reflection:
