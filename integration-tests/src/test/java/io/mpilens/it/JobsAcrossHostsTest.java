@@ -210,7 +210,10 @@ class JobsAcrossHostsTest {
                 long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
                 while (System.nanoTime() < deadline) {
                     calls = Cli.mpilens(env, "calls", "--job", id, "--hosts", both, "--confirm", "1.5");
-                    if (calls.out().contains("\nDEADLOCK: ")) break;
+                    // every rank answered (exit 0) as well: one of the five polling rank JVMs that
+                    // misses the deadline under a CI run's load (rank 4 once, in session 20) is read
+                    // again with the next round, as hostinfo above
+                    if (calls.out().contains("\nDEADLOCK: ") && calls.code() == 0) break;
                     Thread.sleep(500);
                 }
                 String text = calls.out();
