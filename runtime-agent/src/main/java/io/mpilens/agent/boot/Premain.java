@@ -95,8 +95,7 @@ public final class Premain {
             // jdk.internal.misc.Unsafe is the one JDK interface that defines a class in the boot
             // loader without touching the boot class path; java.base exports it to this module
             // only, and only now
-            inst.redefineModule(Object.class.getModule(), Set.of(),
-                    Map.of("jdk.internal.misc", Set.of(Premain.class.getModule())), Map.of(), Set.of(), Map.of());
+            exportInternals(inst, Premain.class.getModule());
             jdk.internal.misc.Unsafe unsafe = jdk.internal.misc.Unsafe.getUnsafe();
             Module agentModule = null;
             // read in place, as DataOutputStream wrote it (not through a DataInputStream: a virtual
@@ -135,11 +134,15 @@ public final class Premain {
     private static void exportToAgent(Instrumentation inst, Module agentModule) {
         if (agentModule == null) return;
         try {
-            inst.redefineModule(Object.class.getModule(), Set.of(),
-                    Map.of("jdk.internal.misc", Set.of(agentModule)), Map.of(), Set.of(), Map.of());
+            exportInternals(inst, agentModule);
         } catch (Throwable t) {
             // the agent works without it
         }
+    }
+
+    /** java.base exports jdk.internal.misc to {@code module}. */
+    private static void exportInternals(Instrumentation inst, Module module) {
+        inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.misc", Set.of(module)), Map.of(), Set.of(), Map.of());
     }
 
     private static int int32(byte[] b, int at) throws EOFException {

@@ -1,6 +1,5 @@
 package io.mpilens.agent.registry;
 
-
 /**
  * The seqlock bracket around a write to one published slot (a row, a history or an error
  * entry): its stamp turns odd before the slot's values are stored and even after, so a reader
