@@ -4,7 +4,6 @@ import io.mpilens.agent.job.JobRecords;
 import java.io.File;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.IllegalClassFormatException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -45,7 +44,7 @@ import java.util.function.Supplier;
  * read from its own file.
  */
 final class WovenCache implements ClassFileTransformer {
-    private static final byte[] MAGIC = "mpilens-woven/2\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = utf8("mpilens-woven/2\n");
     /** After the magic: the body's length (4 bytes) and checksum (8 bytes). */
     private static final int HEAD = 16 + 12;
     private static final long UNUSED_DAYS = 30;
@@ -85,18 +84,38 @@ final class WovenCache implements ClassFileTransformer {
             if (agentJar == null) return null;
             Path base = configuredDir != null ? Paths.get(configuredDir).toAbsolutePath() : defaultBase();
             if (base == null) return null;
-            if (base.getParent() != null) Files.createDirectories(base.getParent());
+            // createDirectories on a directory that exists throws and catches an exception first
+            Path parent = base.getParent();
+            if (parent != null && !Files.isDirectory(parent)) Files.createDirectories(parent);
             JobRecords.createPrivate(base); // this user's, 0700, or refused (an exception: no cache)
-            byte[] jarId = (agentJar.getAbsolutePath() + "\n" + agentJar.length() + "\n" + agentJar.lastModified())
-                    .getBytes(StandardCharsets.UTF_8);
+            byte[] jarId = utf8(agentJar.getAbsolutePath() + "\n" + agentJar.length() + "\n" + agentJar.lastModified());
             String agentId = (hex(checksum(jarId)) + hex(jarId.length)).substring(0, 20);
             Path dir = base.resolve(agentId);
-            boolean fresh = !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
-            JobRecords.createPrivate(dir);
-            if (fresh) removeUnused(base, dir);
+            if (JobRecords.createPrivate(dir)) removeUnused(base, dir); // a new agent jar
             return new WovenCache(dir, weaving, weaver, failed);
         } catch (Throwable t) {
             return null;
+        }
+    }
+
+    /**
+     * UTF-8 by the charset's name: {@code StandardCharsets} would initialise its class and five
+     * charsets that nothing else in a rank JVM uses at start-up; the name finds the JVM's default
+     * UTF-8 in the charset cache.
+     */
+    static byte[] utf8(String s) {
+        try {
+            return s.getBytes("UTF-8");
+        } catch (java.io.UnsupportedEncodingException e) {
+            throw new IllegalStateException(e); // every JDK has UTF-8
+        }
+    }
+
+    static String utf8(byte[] b, int from, int length) {
+        try {
+            return new String(b, from, length, "UTF-8");
+        } catch (java.io.UnsupportedEncodingException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -229,7 +248,7 @@ final class WovenCache implements ClassFileTransformer {
             // named by path below
         }
         if (id == null) id = path + "\n" + source.length() + "\n" + source.lastModified();
-        String context = hex(checksum((weaving + "\n" + id).getBytes(StandardCharsets.UTF_8)));
+        String context = hex(checksum(utf8(weaving + "\n" + id)));
         contexts.putIfAbsent(path, context);
         return context;
     }
@@ -250,7 +269,7 @@ final class WovenCache implements ClassFileTransformer {
 
     private static final String ENTRY = ".class";
     private static final String BUNDLE = ".bundle";
-    private static final byte[] BUNDLE_MAGIC = "mpilens-bundle/1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] BUNDLE_MAGIC = utf8("mpilens-bundle/1");
 
     /** One bundle's bytes and where each entry is in them. */
     private static final class Bundle {
@@ -283,7 +302,7 @@ final class WovenCache implements ClassFileTransformer {
                     int nameLength = (int) bigEndian(all, pos, 2);
                     pos += 2;
                     if (all.length - pos < nameLength + 4) break;
-                    String name = new String(all, pos, nameLength, StandardCharsets.UTF_8);
+                    String name = utf8(all, pos, nameLength);
                     pos += nameLength;
                     int length = (int) bigEndian(all, pos, 4);
                     pos += 4;
@@ -321,7 +340,7 @@ final class WovenCache implements ClassFileTransformer {
                 if (!name.endsWith(suffix) || !f.isFile()) continue;
                 byte[] bytes = readAll(f);
                 if (body(bytes, 0, bytes.length) == null) continue;
-                byte[] n = name.getBytes(StandardCharsets.UTF_8);
+                byte[] n = utf8(name);
                 data.writeShort(n.length);
                 data.write(n);
                 data.writeInt(bytes.length);

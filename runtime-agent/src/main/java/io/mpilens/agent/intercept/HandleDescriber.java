@@ -41,7 +41,7 @@ public final class HandleDescriber {
         s.proc = proc;
         s.bindingClass = result.getClass().getName();
         s.call = call;
-        Object nativeHandle = Reflect.field(result, p.nativeHandleField);
+        Object nativeHandle = Reflect.nativeHandle(result, p.nativeHandleField);
         if (nativeHandle instanceof Long) {
             s.cHandle = (Long) nativeHandle;
             s.flags |= RegistryLayout.F_HAS_CHANDLE;

@@ -4,7 +4,6 @@ import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.agent.registry.RowSpec;
-import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
 import java.lang.reflect.Array;
@@ -24,6 +23,12 @@ import java.util.Optional;
  * describing a new handle lives in {@link HandleDescriber}.
  */
 public final class Interceptor {
+    /**
+     * A peer or tag the call does not give: {@code HandleInfo.UNKNOWN}'s value. Not named through
+     * that class: javac keeps a class entry for a constant's class, and the boot pack would then
+     * carry the readers' model (HandleInfo and its builder, ≈ 20 KB defined at every start-up).
+     */
+    public static final int UNKNOWN = Integer.MIN_VALUE;
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
     static final ThreadLocal<int[]> AGENT_DEPTH = new ThreadLocal<>() {
         @Override
@@ -224,7 +229,7 @@ public final class Interceptor {
 
     /**
      * The request hot path: a point-to-point call (peer and tag known) or another request-creating
-     * call ({@link HandleInfo#UNKNOWN} for both).
+     * call ({@link #UNKNOWN} for both).
      */
     public static void requestCreated(Class<?> origin, String call, Object self, int peer, int tag, Object result) {
         if (result == null) return;
@@ -319,7 +324,7 @@ public final class Interceptor {
             injectFailure(call);
             int proc = PROC_OF.get(origin);
             if (kind == HandleKind.REQUEST) {
-                requestCreated(origin, call, self, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
+                requestCreated(origin, call, self, UNKNOWN, UNKNOWN, result);
             } else if (!call.startsWith("new ") && NullHandles.isNull(p, proc, kind, result)) {
                 // MPI answered with its null handle (split with MPI.UNDEFINED, create for a
                 // non-member, a graph's surplus ranks, getParent when not spawned): no object to show
@@ -605,7 +610,7 @@ public final class Interceptor {
                 // no handle is a primitive: Open MPI's MPI class has 117 int constants of 161
                 // fields, and each field read makes the JDK build an accessor (docs/performance.md, start-up)
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
-                Object v = f.get(null);
+                Object v = io.mpilens.agent.registry.Ordered.staticValue(f);
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;

@@ -40,7 +40,7 @@ final class NullHandles {
      * Returns the constant's native handle, null when it has none.
      */
     static Long constant(int proc, HandleKind kind, Object wrapper, BindingProfile p) throws IllegalAccessException {
-        Object h = Reflect.field(wrapper, p.nativeHandleField);
+        Object h = Reflect.nativeHandle(wrapper, p.nativeHandleField);
         java.util.List<Object[]> list = CONSTANTS.get(proc);
         if (list == null) { // no lambda on the start-up path (docs/performance.md, start-up)
             java.util.List<Object[]> made = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -55,7 +55,7 @@ final class NullHandles {
     /** The wrapper names no MPI object: the binding's null handle of its kind. */
     static boolean isNull(BindingProfile p, int proc, HandleKind kind, Object wrapper) throws IllegalAccessException {
         if (wrapper == null) return true;
-        Object h = Reflect.field(wrapper, p.nativeHandleField);
+        Object h = Reflect.nativeHandle(wrapper, p.nativeHandleField);
         if (h instanceof Long) return isNullValue(p, proc, kind, wrapper.getClass(), (Long) h);
         return isConstant(proc, kind, wrapper, null);
     }

@@ -1,5 +1,6 @@
 package io.mpilens.agent.intercept;
 
+import io.mpilens.agent.registry.NativeHandle;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -45,6 +46,17 @@ final class Reflect {
             members.putIfAbsent("m:" + name, m);
         }
         return m == MISSING ? null : (Method) m;
+    }
+
+    /**
+     * The binding's native handle of a wrapper ({@code BindingProfile.nativeHandleField}): through
+     * the getter the weaver added ({@link NativeHandle}; only where the class declares a {@code long}
+     * field of that name) or by reflection; null if the wrapper has none.
+     */
+    static Object nativeHandle(Object wrapper, String field) throws IllegalAccessException {
+        if (field == null || wrapper == null) return null;
+        if (wrapper instanceof NativeHandle) return ((NativeHandle) wrapper).mpilens$handle();
+        return field(wrapper, field);
     }
 
     /** Reads a field declared by the class or a superclass, whatever its access; null if absent. */

@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -279,24 +278,31 @@ public final class JobRecords {
     /**
      * Makes {@code dir} (mode 0700) unless it exists; either way it must be a real directory of
      * this user (a directory planted by someone else in /tmp is refused), and it is left 0700.
-     * Also the woven-class cache's ({@code WovenCache}).
+     * Also the woven-class cache's ({@code WovenCache}). True when this call made it.
      */
-    public static void createPrivate(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+    public static boolean createPrivate(Path dir) throws IOException {
+        // one stat for type, owner and mode; made first where it is missing (the usual case, a
+        // directory that exists, costs one stat: these run at every rank JVM's start-up)
+        Map<String, Object> a;
+        boolean made = false;
+        try {
+            a = Files.readAttributes(dir, "unix:isDirectory,uid,mode", LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException missing) {
             try {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(DIR_MODE));
+                made = true;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 // another rank made it at the same moment: checked below
             }
+            a = Files.readAttributes(dir, "unix:isDirectory,uid,mode", LinkOption.NOFOLLOW_LINKS);
         }
-        // one stat for type, owner and mode
-        Map<String, Object> a = Files.readAttributes(dir, "unix:isDirectory,uid,mode", LinkOption.NOFOLLOW_LINKS);
         if (!Boolean.TRUE.equals(a.get("isDirectory"))) {
             throw new IOException(dir + " is not a directory (or is a symbolic link)");
         }
         String owner = String.valueOf(a.get("uid"));
         if (!owner.equals(uid())) throw new IOException(dir + " belongs to uid " + owner + ", not to this user");
         if ((((Integer) a.get("mode")) & 0777) != 0700) Files.setPosixFilePermissions(dir, DIR_MODE);
+        return made;
     }
 
     private static String uid() throws IOException {
@@ -328,7 +334,7 @@ public final class JobRecords {
         String spawnedBy = spawnedBy();
         String name = spawnedBy == null ? JobRecordLayout.recordFileName(r.rank)
                 : JobRecordLayout.spawnedRecordFileName(safe(ownNamespace()), r.rank);
-        writeAtomically(jobDir().resolve(name), json(r).getBytes(StandardCharsets.UTF_8));
+        writeAtomically(jobDir().resolve(name), json(r).getBytes("UTF-8"));
     }
 
     /** The namespace of the job that spawned this process, null for a rank its launcher started. */

@@ -3,7 +3,6 @@ package io.mpilens.agent.job;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * This JVM's process facts (pid, parent pid, start time, uid), read from {@code /proc} with
@@ -107,10 +106,17 @@ public final class ThisProcess {
         return v;
     }
 
-    /** A small /proc file as text, or null. */
+    /**
+     * A small /proc file as text (ISO-8859-1), or null. Widened by hand: naming a charset
+     * initialises {@code StandardCharsets} and its charsets, which nothing else in a rank JVM uses
+     * at start-up.
+     */
     static String read(String path) {
         try (InputStream in = new FileInputStream(path)) {
-            return new String(in.readNBytes(64 * 1024), StandardCharsets.ISO_8859_1);
+            byte[] b = in.readNBytes(64 * 1024);
+            char[] c = new char[b.length];
+            for (int i = 0; i < b.length; i++) c[i] = (char) (b[i] & 0xff);
+            return new String(c);
         } catch (IOException | RuntimeException e) {
             return null;
         }

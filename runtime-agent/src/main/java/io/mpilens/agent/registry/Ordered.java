@@ -19,10 +19,11 @@ import java.lang.invoke.VarHandle;
  * constant to the JIT.
  *
  * <p>Only methods with the same name and signature from JDK 11 to today are called directly (no
- * reference compare-and-set: renamed in JDK 12; its array base offsets read by reflection:
- * ints in JDK 17, longs in JDK 25), and each is tried once when this class initialises.
+ * reference compare-and-set: renamed in JDK 12; its array base offsets, ints in JDK 17 and longs
+ * in JDK 25, are found by reading scratch arrays), and each is tried once when this class
+ * initialises.
  */
-final class Ordered {
+public final class Ordered {
     /** Whether {@code jdk.internal.misc.Unsafe} is used here (exported to this module, and it passed the check below). */
     static final boolean UNSAFE;
     private static final jdk.internal.misc.Unsafe U;
@@ -30,6 +31,12 @@ final class Ordered {
     private static final long INT_BASE;
     private static final int LONG_SHIFT;
     private static final int INT_SHIFT;
+
+    /**
+     * Where the header of an array may end: with and without compressed class pointers, and
+     * compact headers (before the static block below, which reads it).
+     */
+    private static final long[] BASES = {16, 24, 12, 20, 8};
 
     static {
         jdk.internal.misc.Unsafe u = null;
@@ -41,10 +48,10 @@ final class Ordered {
         try {
             if (Object.class.getModule().isExported("jdk.internal.misc", Ordered.class.getModule())) {
                 u = jdk.internal.misc.Unsafe.getUnsafe();
-                longBase = baseOffset("ARRAY_LONG_BASE_OFFSET");
-                intBase = baseOffset("ARRAY_INT_BASE_OFFSET");
                 longShift = shift(u.arrayIndexScale(long[].class));
                 intShift = shift(u.arrayIndexScale(int[].class));
+                longBase = longBase(u);
+                intBase = intBase(u);
                 ok = works(u, longBase, longShift, intBase, intShift);
             }
         } catch (Throwable t) {
@@ -62,13 +69,32 @@ final class Ordered {
     }
 
     /**
-     * {@code arrayBaseOffset} and its constants are ints in JDK 17 and longs in JDK 25: one
-     * compiled access cannot link on both, a reflective read of the constant gives a number
-     * either way (a field, not the method: {@code getMethod} on Unsafe lists its hundreds of
-     * methods first).
+     * The offset of a {@code long[]}'s first element. {@code arrayBaseOffset} and its constants
+     * are ints in JDK 17 and longs in JDK 25: one compiled access cannot link on both, and reading
+     * the constant by reflection builds the reflection data of Unsafe's fields (≈ 1 ms at
+     * start-up). So the element is looked for where an array header may end, with plain reads
+     * inside a scratch array (never past it), and confirmed on a second array; {@link #works}
+     * then checks every operation at that offset. Throws when no candidate fits.
      */
-    private static long baseOffset(String constant) throws ReflectiveOperationException {
-        return ((Number) jdk.internal.misc.Unsafe.class.getField(constant).get(null)).longValue();
+    private static long longBase(jdk.internal.misc.Unsafe u) {
+        long[] a = {0x6d70696c656e7331L, 0x6d70696c656e7332L, 0x6d70696c656e7333L, 0x6d70696c656e7334L};
+        long[] b = {0x4d50494c454e5331L, 0x4d50494c454e5332L, 0x4d50494c454e5333L, 0x4d50494c454e5334L};
+        for (long base : BASES) {
+            if (u.getLong(a, base) == a[0] && u.getLong(a, base + 8) == a[1]
+                    && u.getLong(b, base) == b[0] && u.getLong(b, base + 24) == b[3]) return base;
+        }
+        throw new IllegalStateException("no long[] base offset found");
+    }
+
+    /** The offset of an {@code int[]}'s first element, found as {@link #longBase}'s. */
+    private static long intBase(jdk.internal.misc.Unsafe u) {
+        int[] a = {0x6d706931, 0x6d706932, 0x6d706933, 0x6d706934};
+        int[] b = {0x4d504931, 0x4d504932, 0x4d504933, 0x4d504934};
+        for (long base : BASES) {
+            if (u.getInt(a, base) == a[0] && u.getInt(a, base + 4) == a[1]
+                    && u.getInt(b, base) == b[0] && u.getInt(b, base + 12) == b[3]) return base;
+        }
+        throw new IllegalStateException("no int[] base offset found");
     }
 
     private static int shift(int scale) {
@@ -103,6 +129,22 @@ final class Ordered {
         u.storeStoreFence();
         u.loadLoadFence();
         return u.compareAndSetInt(ints, i2, 6, 9) && !u.compareAndSetInt(ints, i2, 6, 10) && ints[2] == 9;
+    }
+
+    /**
+     * The value of a static field of a reference type (a predefined handle in the binding's MPI
+     * class): through Unsafe where it may be used here, which builds no accessor object per field
+     * as {@code Field.get} does (≈ 40 of them at {@code MPI_Init}), by reflection elsewhere.
+     */
+    public static Object staticValue(java.lang.reflect.Field f) throws IllegalAccessException {
+        if (UNSAFE && java.lang.reflect.Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()) {
+            try {
+                return U.getReferenceVolatile(U.staticFieldBase(f), U.staticFieldOffset(f));
+            } catch (LinkageError | RuntimeException e) {
+                // a JDK without these methods: reflection
+            }
+        }
+        return f.get(null);
     }
 
     /** The VarHandles, made only where Unsafe may not be used. */

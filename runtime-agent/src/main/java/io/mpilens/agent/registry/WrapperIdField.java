@@ -8,8 +8,10 @@ import java.util.Optional;
 /**
  * The wrapper id field ({@link RegistryLayout#WRAPPER_ID_FIELD}) the agent adds to the root class
  * of each handle hierarchy it transforms at load time: set when the wrapper is registered, so a
- * debugger holding a wrapper reads its handle id with one field read. Classes without the field
- * (loaded before a late attach, request classes) are simply skipped. Never throws.
+ * debugger holding a wrapper reads its handle id with one field read. Through the setter the
+ * weaver adds with it ({@link WrapperId}); by reflection where a class has the field without it.
+ * Classes without the field (loaded before a late attach, request classes) are simply skipped.
+ * Never throws.
  */
 final class WrapperIdField {
     /** Per class: the field (declared by the class or a superclass), if it has one. */
@@ -37,6 +39,10 @@ final class WrapperIdField {
 
     static void set(Object wrapper, long id) {
         if (wrapper == null) return;
+        if (wrapper instanceof WrapperId) { // woven with its setter: no reflection
+            ((WrapperId) wrapper).mpilens$setId(id);
+            return;
+        }
         try {
             Optional<Field> f = FIELD.get(wrapper.getClass());
             if (f.isPresent()) f.get().setLong(wrapper, id);

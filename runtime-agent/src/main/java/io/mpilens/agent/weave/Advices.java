@@ -2,7 +2,6 @@ package io.mpilens.agent.weave;
 
 import io.mpilens.agent.intercept.Interceptor;
 import io.mpilens.agent.registry.WrapperRequests;
-import io.mpilens.api.model.HandleInfo;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
@@ -68,7 +67,7 @@ public final class Advices {
                          @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.requestCreated(origin, call, self, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
+            if (thrown == null) Interceptor.requestCreated(origin, call, self, Interceptor.UNKNOWN, Interceptor.UNKNOWN, result);
         }
     }
 
@@ -274,7 +273,7 @@ public final class Advices {
         static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) WrapperRequests.created(self, call, HandleInfo.UNKNOWN, HandleInfo.UNKNOWN, result);
+            if (thrown == null) WrapperRequests.created(self, call, Interceptor.UNKNOWN, Interceptor.UNKNOWN, result);
         }
     }
 

@@ -51,9 +51,11 @@ public final class Weaving implements Weaver {
         Set<String> mpiClasses = new LinkedHashSet<>();
         Set<String> failingClasses = new LinkedHashSet<>();
         Set<String> holderKinds = new LinkedHashSet<>(); // classes of communicators, windows, files
+        Set<String> nativeHandleFields = new LinkedHashSet<>();
         Names n = new Names();
         for (BindingProfile p : profiles) {
             handleClasses.addAll(p.handleClasses.keySet());
+            if (p.nativeHandleField != null) nativeHandleFields.add(p.nativeHandleField);
             constructed.addAll(p.constructedClasses);
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
@@ -117,12 +119,23 @@ public final class Weaving implements Weaver {
                             && !type.isInterface()
                             && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
-                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000);
+                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
+                                .implement(io.mpilens.agent.registry.WrapperId.class)
+                                .method(named("mpilens$setId")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         // with requests in wrappers only, and only where requests are made: other classes keep their shape
                         if (inWrappers && holderKinds.contains(type.getName())) {
                             builder = builder.implement(io.mpilens.agent.registry.RequestHolder.class)
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         }
+                    }
+                    // the native handle's getter on the root class that declares the field (not on a
+                    // late attach: a retransformation cannot add methods)
+                    String handleField = late || type.isInterface() || !isHandleType.matches(type)
+                            || (type.getSuperClass() != null && isHandleType.matches(type.getSuperClass().asErasure()))
+                            ? null : nativeHandleField(type, nativeHandleFields);
+                    if (handleField != null) {
+                        builder = builder.implement(io.mpilens.agent.registry.NativeHandle.class)
+                                .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(handleField));
                     }
                     if (inWrappers && isRequestType.matches(type) && !type.isInterface()
                             && (type.getSuperClass() == null || !isRequestType.matches(type.getSuperClass().asErasure()))) {
@@ -153,6 +166,14 @@ public final class Weaving implements Weaver {
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
                     return builder;
                 });
+    }
+
+    /** The instance {@code long} field of one of these names the type itself declares; null if none. */
+    private static String nativeHandleField(TypeDescription type, Set<String> names) {
+        for (net.bytebuddy.description.field.FieldDescription.InDefinedShape f : type.getDeclaredFields()) {
+            if (!f.isStatic() && names.contains(f.getName()) && f.getType().represents(long.class)) return f.getName();
+        }
+        return null;
     }
 
     /**

@@ -46,7 +46,7 @@ class BootPackTest {
         }
         for (String needed : List.of("io/mpilens/agent/MpiLensAgent", "io/mpilens/agent/intercept/Interceptor",
                 "io/mpilens/agent/registry/HandleRegistry", "io/mpilens/agent/registry/WrapperRequests",
-                "io/mpilens/agent/Weaver", "io/mpilens/api/model/HandleInfo")) {
+                "io/mpilens/agent/Weaver", "io/mpilens/api/model/HandleKind")) {
             assertTrue(order.contains(needed), needed + " is packed: " + order);
         }
         for (String c : order) {
@@ -55,6 +55,7 @@ class BootPackTest {
         }
         assertTrue(order.size() < classes.size(), "classes nothing reaches stay out (" + order.size() + " of " + classes.size() + ")");
         assertFalse(order.contains("io/mpilens/api/registry/RegistryDecoder"), "the reader's decoder is not the agent's");
+        assertFalse(order.contains("io/mpilens/api/model/HandleInfo"), "nor is the readers' model of a handle (Interceptor.UNKNOWN)");
     }
 
     @Test
