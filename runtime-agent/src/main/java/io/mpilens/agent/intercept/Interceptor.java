@@ -591,6 +591,7 @@ public final class Interceptor {
                 // a report, nothing more
             }
         }
+        BindingProfile.bindingLoaded();
         try {
             BindingProfile p = PROFILE_OF.get(mpiClass);
             if (p == null) return;

@@ -212,6 +212,11 @@ public final class BindingProfile {
      * The profile of the binding on the system class path (its marker class, or its launcher's),
      * in the order of {@link #all()}; only that one is built. Null when neither is there.
      */
+    /** The binding has initialised: what {@link #present()}'s scan kept open for its class loader is closed. */
+    public static void bindingLoaded() {
+        ClassPathScan.release();
+    }
+
     public static BindingProfile present() {
         // the class path's own directories and jars first (ClassPathScan: the class loader's
         // search costs ≈ 5 ms); the class loader when the scan cannot tell or finds neither

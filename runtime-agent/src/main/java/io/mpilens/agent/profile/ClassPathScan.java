@@ -21,6 +21,33 @@ final class ClassPathScan {
     }
 
     /**
+     * The jars the binding was found in, left open until the binding has initialised: the class
+     * loader opens the same jar when it loads the binding, and while one is open the JDK shares
+     * its index (read once, entry by entry, in interpreted code) instead of reading it again.
+     */
+    private static final java.util.List<java.util.jar.JarFile> HELD = new java.util.ArrayList<>();
+
+    private static void hold(java.util.jar.JarFile jar) {
+        synchronized (HELD) {
+            HELD.add(jar);
+        }
+    }
+
+    /** Closes what {@link #hold} kept (the class loader's own copy of the index stays). Never throws. */
+    static void release() {
+        synchronized (HELD) {
+            for (java.util.jar.JarFile jar : HELD) {
+                try {
+                    jar.close();
+                } catch (java.io.IOException | RuntimeException e) {
+                    // nothing to do: it was only kept open
+                }
+            }
+            HELD.clear();
+        }
+    }
+
+    /**
      * For each of {@code names}, whether the class path has it; null when the scan cannot tell.
      * The scan ends as soon as the first name is found: the others then say only what it saw before.
      */
@@ -46,8 +73,14 @@ final class ClassPathScan {
                 if (f.isDirectory()) {
                     for (int i = 0; i < names.length; i++) found[i] |= new File(f, names[i]).isFile();
                 } else if (f.isFile()) {
-                    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(f, false)) {
-                        for (int i = 0; i < names.length; i++) found[i] |= jar.getEntry(names[i]) != null;
+                    java.util.jar.JarFile jar = new java.util.jar.JarFile(f, false);
+                    boolean keep = false;
+                    try {
+                        for (int i = 0; i < names.length; i++) {
+                            boolean here = jar.getEntry(names[i]) != null;
+                            found[i] |= here;
+                            keep |= here;
+                        }
                         java.util.jar.Manifest m = jar.getManifest();
                         String more = m == null ? null : m.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
                         if (more != null) {
@@ -59,6 +92,9 @@ final class ClassPathScan {
                                 else return null;
                             }
                         }
+                    } finally {
+                        if (keep) hold(jar);
+                        else jar.close();
                     }
                 }
                 // an entry that does not exist holds nothing, for the class loader too
