@@ -12,9 +12,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code -javaagent} entry point: defines the agent's classes in the boot loader from the
- * pack {@link BootPack} wrote at build time, then hands over to
- * {@code io.mpilens.agent.MpiLensAgent}. Never throws into the application.
+ * Every entry point of the agent jar — {@code -javaagent} ({@code Premain-Class}), a late attach
+ * ({@code Agent-Class}) — and, with {@link AttachMain} ({@code java -jar mpilens-agent.jar attach}),
+ * its only class files besides the weaver's: the agent's classes travel in the pack
+ * {@link BootPack} wrote at build time. They are defined in the boot loader, then
+ * {@code io.mpilens.agent.MpiLensAgent} takes over. Never throws into the application.
  *
  * <p>The one class the system class loader loads at start-up, and the one compiled against
  * java.base's internals (its own compiler execution in runtime-agent/pom.xml): it calls
@@ -24,53 +26,73 @@ import java.util.Set;
  * an interface and its implementation, an enum), each found on the class path, read from the jar
  * and verified while all of that was interpreted (≈ 2 ms; docs/performance.md, start-up). It names
  * no other class of the agent, so none is loaded by the system class loader before the pack is
- * defined; {@link BootPack}'s constants are compiled in.
+ * defined; {@link BootPack}'s constants are compiled in. The jar holds no copy of the agent's
+ * classes as files: the class path indexes every entry of the agent jar, in interpreted code,
+ * when it loads this class (≈ 3.5 ms of every rank JVM's start-up for the 115 it had).
  *
- * <p>All or nothing: a failure before the first class is defined leaves the agent to the system
- * class loader, as without a pack; a failure after it installs nothing at all (its classes would
- * be split between two loaders).
+ * <p>All or nothing: when a class cannot be defined the agent is not installed (and says so on
+ * stderr); the application runs without it.
  */
 public final class Premain {
     static final String AGENT = "io.mpilens.agent.MpiLensAgent";
-    /** {@link #defineAll}'s outcomes: nothing defined (load the agent as before), all, some then a failure. */
+    /** {@link #defineAll}'s outcomes: nothing defined, all, some then a failure. */
     static final int NONE = 0, ALL = 1, PARTIAL = 2;
 
     private Premain() {
     }
 
     public static void premain(String args, Instrumentation inst) {
+        start("premain", args, inst);
+    }
+
+    /**
+     * A late attach ({@code Agent-Class}): the same, unless the boot loader already has the agent
+     * (a JVM started with {@code -javaagent}), whose own {@code agentmain} then sees it installed.
+     */
+    public static void agentmain(String args, Instrumentation inst) {
+        start("agentmain", args, inst);
+    }
+
+    private static void start(String entry, String args, Instrumentation inst) {
         try {
-            StringBuilder why = new StringBuilder();
-            int outcome = defineAll(inst, Premain.class.getProtectionDomain(), why);
-            if (outcome == PARTIAL) {
-                System.err.println("mpilens: agent not installed, the application runs without it: " + why);
-                return;
+            Class<?> agent = "agentmain".equals(entry) ? bootAgent() : null;
+            if (agent == null) {
+                StringBuilder why = new StringBuilder();
+                if (defineAll(inst, Premain.class.getProtectionDomain(), why) != ALL) {
+                    System.err.println("mpilens: agent not installed, the application runs without it: " + why);
+                    return;
+                }
+                agent = Class.forName(AGENT, true, null);
             }
-            // ALL: the boot loader has it; NONE: the system class loader finds it in the agent jar
-            Class<?> agent = Class.forName(AGENT, true, outcome == ALL ? null : Premain.class.getClassLoader());
-            agent.getMethod("premain", String.class, Instrumentation.class).invoke(null, args, inst);
+            agent.getMethod(entry, String.class, Instrumentation.class).invoke(null, args, inst);
         } catch (Throwable t) {
             System.err.println("mpilens: agent not installed, the application runs without it: " + t);
         }
     }
 
-    /**
-     * Defines the pack's classes in the boot loader, with {@code domain} as their protection domain
-     * (the agent jar's: the woven-class cache finds the jar through it). Never throws.
-     */
-    static int defineAll(Instrumentation inst, ProtectionDomain domain, StringBuilder why) {
-        byte[] pack;
+    /** The agent's entry class in the boot loader, null when it is not defined there. */
+    private static Class<?> bootAgent() {
+        try {
+            return Class.forName(AGENT, false, null);
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+    }
+
+    /** The pack from the agent jar, null (and why) when it cannot be had. Never throws. */
+    static byte[] readPack(ProtectionDomain domain, StringBuilder why) {
         // from the agent jar itself, not through a resource URL: the class path's resource search
         // looks in the JDK's modules first and builds a URL connection (≈ 10 ms that early)
         try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(new File(domain.getCodeSource().getLocation().toURI()))) {
             java.util.zip.ZipEntry entry = jar.getEntry(BootPack.ENTRY);
             if (entry == null) {
                 why.append("no ").append(BootPack.ENTRY).append(" in the agent jar");
-                return NONE;
+                return null;
             }
+            byte[] pack;
             try (InputStream in = jar.getInputStream(entry)) {
-                // its size is known: one array, filled by few large inflates (readAllBytes grows
-                // a list of 8 KB buffers in interpreted code: 3 ms of the start-up)
+                // its size is known: one array, filled by one read of the stored entry (readAllBytes
+                // grows a list of 8 KB buffers in interpreted code: 3 ms of the start-up)
                 long size = entry.getSize();
                 if (size < 0 || size > Integer.MAX_VALUE - 8) {
                     pack = in.readAllBytes();
@@ -79,49 +101,80 @@ public final class Premain {
                     if (in.readNBytes(pack, 0, pack.length) != pack.length) throw new EOFException(BootPack.ENTRY + " is cut short");
                 }
             }
-        } catch (Throwable t) {
-            why.append("cannot read ").append(BootPack.ENTRY).append(": ").append(t);
-            return NONE;
-        }
-        int defined = 0;
-        try {
             String magic = BootPack.MAGIC;
             boolean ours = pack.length >= magic.length() + 4;
             for (int i = 0; ours && i < magic.length(); i++) ours = pack[i] == magic.charAt(i);
             if (!ours) {
                 why.append(BootPack.ENTRY).append(" is not a pack of this agent");
-                return NONE;
+                return null;
             }
+            return pack;
+        } catch (Throwable t) {
+            why.append("cannot read ").append(BootPack.ENTRY).append(": ").append(t);
+            return null;
+        }
+    }
+
+    /**
+     * Defines the pack's classes in the boot loader, with {@code domain} as their protection domain
+     * (the agent jar's: the woven-class cache finds the jar through it). Never throws: {@link #NONE}
+     * when nothing was defined, {@link #PARTIAL} when a class failed after others were.
+     */
+    static int defineAll(Instrumentation inst, ProtectionDomain domain, StringBuilder why) {
+        byte[] pack = readPack(domain, why);
+        if (pack == null) return NONE;
+        int[] defined = new int[1];
+        try {
             // jdk.internal.misc.Unsafe is the one JDK interface that defines a class in the boot
             // loader without touching the boot class path; java.base exports it to this module
             // only, and only now
             exportInternals(inst, Premain.class.getModule());
-            jdk.internal.misc.Unsafe unsafe = jdk.internal.misc.Unsafe.getUnsafe();
-            Module agentModule = null;
-            // read in place, as DataOutputStream wrote it (not through a DataInputStream: a virtual
-            // call per byte in interpreted code, and readUTF's decoding, for 80 names)
-            int at = magic.length();
-            int n = int32(pack, at);
-            at += 4;
-            for (int i = 0; i < n; i++) {
-                int nameLength = (pack[at] & 0xff) << 8 | (pack[at + 1] & 0xff);
-                String name = name(pack, at, nameLength);
-                at += 2 + nameLength;
-                int length = int32(pack, at);
-                at += 4;
-                if (length < 0 || length > pack.length - at) throw new EOFException(BootPack.ENTRY + " is cut short");
-                Class<?> c = unsafe.defineClass(name, pack, at, length, null, domain);
-                if (agentModule == null) agentModule = c.getModule();
-                at += length;
-                defined++;
-            }
+            Module agentModule = forEachClass(pack, jdk.internal.misc.Unsafe.getUnsafe(), domain, null, defined);
             exportToAgent(inst, agentModule);
             return ALL;
         } catch (Throwable t) {
-            why.append("defining the agent's classes in the boot loader failed after ").append(defined)
+            why.append("defining the agent's classes in the boot loader failed after ").append(defined[0])
                     .append(" classes: ").append(t);
-            return defined == 0 ? NONE : PARTIAL;
+            return defined[0] == 0 ? NONE : PARTIAL;
         }
+    }
+
+    static void forEachClass(byte[] pack, jdk.internal.misc.Unsafe unsafe, ProtectionDomain domain,
+                             java.util.Map<String, byte[]> into) throws IOException {
+        forEachClass(pack, unsafe, domain, into, new int[1]);
+    }
+
+    /**
+     * Each class of the pack, in its order: defined in the boot loader through {@code unsafe}, or
+     * copied into {@code into} when that is not null; {@code count[0]} counts them. Returns the
+     * module of the classes defined (null when none was). Read in place, as DataOutputStream wrote
+     * it (not through a DataInputStream: a virtual call per byte in interpreted code, and
+     * readUTF's decoding, for 80 names).
+     */
+    private static Module forEachClass(byte[] pack, jdk.internal.misc.Unsafe unsafe, ProtectionDomain domain,
+                                       java.util.Map<String, byte[]> into, int[] count) throws IOException {
+        Module module = null;
+        int at = BootPack.MAGIC.length();
+        int n = int32(pack, at);
+        at += 4;
+        for (int i = 0; i < n; i++) {
+            if (at + 2 > pack.length) throw new EOFException(BootPack.ENTRY + " is cut short");
+            int nameLength = (pack[at] & 0xff) << 8 | (pack[at + 1] & 0xff);
+            String name = name(pack, at, nameLength);
+            at += 2 + nameLength;
+            int length = int32(pack, at);
+            at += 4;
+            if (length < 0 || length > pack.length - at) throw new EOFException(BootPack.ENTRY + " is cut short");
+            if (into != null) {
+                into.put(name, java.util.Arrays.copyOfRange(pack, at, at + length));
+            } else {
+                Class<?> c = unsafe.defineClass(name, pack, at, length, null, domain);
+                if (module == null) module = c.getModule();
+            }
+            at += length;
+            count[0]++;
+        }
+        return module;
     }
 
     /**

@@ -14,9 +14,9 @@ import java.lang.invoke.VarHandle;
  * start-up). Where {@code java.base} exports {@code jdk.internal.misc} to this class's module
  * (the agent's entry point does so at start-up, right after it defines the agent's classes in
  * the boot loader), the same operations go to {@code jdk.internal.misc.Unsafe}, which the JIT
- * compiles to the same instructions and which needs no linking; elsewhere (a late attach, an
- * agent whose classes the system class loader loaded) to VarHandles, as before. The choice is a
- * constant to the JIT.
+ * compiles to the same instructions and which needs no linking; elsewhere (the copy
+ * {@code java -jar mpilens-agent.jar attach} loads, unit tests) to VarHandles, as before. The
+ * choice is a constant to the JIT.
  *
  * <p>Only methods with the same name and signature from JDK 11 to today are called directly (no
  * reference compare-and-set: renamed in JDK 12; its array base offsets, ints in JDK 17 and longs
