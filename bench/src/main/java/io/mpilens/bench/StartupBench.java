@@ -161,6 +161,12 @@ public final class StartupBench {
         System.out.printf(Locale.ROOT, "goal: <= +%.3f s CPU per JVM with a warm woven-class cache; this case (%s): %+.3f s -> %s%n",
                 GOAL_CPU_SECONDS, kase, addedCpu, !kase.equals("warm") ? "(the goal is for the warm case)"
                         : addedCpu <= GOAL_CPU_SECONDS ? "MET" : "NOT MET");
+        if (jvms > Machine.cpus()) {
+            // said, not folded into the verdict: the reader decides what the oversubscribed case means
+            System.out.printf(Locale.ROOT, "note: %d rank JVMs share %d CPUs: each JVM's CPU time here includes time-sharing with"
+                            + " the others, and what any -javaagent costs grows with it (--floor yes shows it); --np %d"
+                            + " gives each rank JVM a CPU of its own%n", jvms, Machine.cpus(), Machine.cpus());
+        }
     }
 
     /**
