@@ -58,11 +58,14 @@ public final class Premain {
             Class<?> agent = "agentmain".equals(entry) ? bootAgent() : null;
             if (agent == null) {
                 StringBuilder why = new StringBuilder();
-                if (defineAll(inst, Premain.class.getProtectionDomain(), why) != ALL) {
+                int outcome = defineAll(inst, Premain.class.getProtectionDomain(), why);
+                // nothing defined because the boot loader has it all: this jar given twice, the
+                // first copy runs (and sees itself installed)
+                agent = outcome == ALL ? Class.forName(AGENT, true, null) : outcome == NONE ? bootAgent() : null;
+                if (agent == null) {
                     System.err.println("mpilens: agent not installed, the application runs without it: " + why);
                     return;
                 }
-                agent = Class.forName(AGENT, true, null);
             }
             agent.getMethod(entry, String.class, Instrumentation.class).invoke(null, args, inst);
         } catch (Throwable t) {
