@@ -91,11 +91,15 @@ class HandlesViewLatencyTest {
     @Test
     void fromASuspendEventToAPopulatedViewWith100kHandlesOverJdwp() throws Exception {
         Path benchClasses = ROOT.resolve("bench/target/classes");
-        Path agent = ROOT.resolve("runtime-agent/target/mpilens-agent.jar");
-        assumeTrue(Files.isDirectory(benchClasses.resolve("io/mpilens/bench")) && Files.isRegularFile(agent),
-                "needs bench/ and runtime-agent/ built (the reactor builds them first)");
+        // the agent's registry classes on the target's class path (the agent jar holds them only in its boot pack)
+        Path agentClasses = ROOT.resolve("runtime-agent/target/classes");
+        Path apiClasses = ROOT.resolve("handle-api/target/classes");
+        assumeTrue(Files.isDirectory(benchClasses.resolve("io/mpilens/bench"))
+                        && Files.isDirectory(agentClasses.resolve("io/mpilens/agent/registry"))
+                        && Files.isDirectory(apiClasses.resolve("io/mpilens/api")),
+                "needs bench/, runtime-agent/ and handle-api/ built (the reactor builds them first)");
         Process target = new ProcessBuilder("java", "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0",
-                "-cp", benchClasses + File.pathSeparator + agent, "io.mpilens.bench.SnapshotTarget",
+                "-cp", benchClasses + File.pathSeparator + agentClasses + File.pathSeparator + apiClasses, "io.mpilens.bench.SnapshotTarget",
                 String.valueOf(HANDLES), "100", "100", "0").redirectErrorStream(true).start();
         ILaunch launch = null;
         try {

@@ -64,7 +64,7 @@ public final class HprofBench {
             System.out.printf(Locale.ROOT, "writing a dump of %,d handles and %,d ballast objects (%s) ...%n", handles,
                     objects, java);
             Workspace ws = Workspace.detect();
-            try (TargetJvm target = TargetJvm.start(java, List.of(), List.of(ws.benchClasses(), ws.agentJar()),
+            try (TargetJvm target = TargetJvm.start(java, List.of(), ws.targetClassPath(),
                     HeapDumpTarget.class.getName(), List.of(Integer.toString(handles), Integer.toString(objects),
                             dump.toString()), HeapDumpTarget.READY, Duration.ofMinutes(5))) {
                 System.out.println(target.readyLine());

@@ -75,7 +75,7 @@ public final class RequestReadBench {
     private static Samples snapshots(Workspace ws, String java, List<String> jvmOptions, int pending, long fillerMb,
                                      int rounds, int expected) throws Exception {
         if (fillerMb > 0) System.out.println("starting a target with " + fillerMb + " MB of 64-byte objects ...");
-        try (TargetJvm target = TargetJvm.start(java, jvmOptions, List.of(ws.benchClasses(), ws.agentJar()),
+        try (TargetJvm target = TargetJvm.start(java, jvmOptions, ws.targetClassPath(),
                 WrappedRequestTarget.class.getName(), List.of(Integer.toString(pending), Long.toString(fillerMb)),
                 WrappedRequestTarget.READY, Duration.ofMinutes(10));
              JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.address()),

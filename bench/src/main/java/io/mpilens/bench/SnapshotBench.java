@@ -63,7 +63,7 @@ public final class SnapshotBench {
                 Integer.toString(datatypes), Integer.toString(wrappers));
         String loadBefore = Machine.loadAverage();
         System.out.println("starting the target (" + java + ") and filling its registry ...");
-        try (TargetJvm target = TargetJvm.start(java, List.of(), List.of(ws.benchClasses(), ws.agentJar()),
+        try (TargetJvm target = TargetJvm.start(java, List.of(), ws.targetClassPath(),
                 SnapshotTarget.class.getName(), targetArgs, SnapshotTarget.READY, Duration.ofSeconds(120));
              JdiTargetReader reader = JdiTargetReader.attach(JdwpAddress.parse(target.address()),
                      Duration.ofSeconds(30))) {

@@ -32,9 +32,25 @@ final class Workspace {
         return require("runtime-agent/target/mpilens-agent.jar");
     }
 
-    /** The snapshot target's own classes; the registry classes come from the agent jar. */
+    /** The snapshot target's own classes; the registry classes come from {@link #registryClasses()}. */
     Path benchClasses() {
         return require("bench/target/classes");
+    }
+
+    /**
+     * The agent's classes and the handle-api classes they use, for a target that fills the
+     * registry itself (on its class path; the agent jar holds them only in its boot pack).
+     */
+    List<Path> registryClasses() {
+        return List.of(require("runtime-agent/target/classes"), require("handle-api/target/classes"));
+    }
+
+    /** {@link #benchClasses()} then {@link #registryClasses()}: a synthetic target's class path. */
+    List<Path> targetClassPath() {
+        List<Path> cp = new java.util.ArrayList<>();
+        cp.add(benchClasses());
+        cp.addAll(registryClasses());
+        return cp;
     }
 
     /** What the Open MPI examples run from (the launcher adds Open MPI's mpi.jar). */
