@@ -38,7 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
 class DamagedDumpTest {
     private static final int MUTANTS = Integer.getInteger("mpilens.mutants", 200);
     private static final long SEED = Long.getLong("mpilens.seed", 20240605L);
-    private static final long TIMEOUT_SECONDS = 10;
+    /**
+     * A decode that does not answer in this time is taken for a hang. Generous: a mutant that
+     * sends the decoder down a slow but finite path, on a machine shared with a whole CI run, once
+     * took more than the 10 s this was; the stack and the mutant are kept when it happens.
+     */
+    private static final long TIMEOUT_SECONDS = 60;
 
     @TempDir
     static Path dir;
@@ -140,8 +145,21 @@ class DamagedDumpTest {
         try {
             return result.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
+            StringBuilder where = new StringBuilder();
+            for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
+                if (!t.getKey().getName().equals("mutant-decoder")) continue;
+                for (StackTraceElement f : t.getValue()) where.append("\n\tat ").append(f);
+            }
+            Path kept = Path.of("target", "damaged-dump-no-answer.hprof").toAbsolutePath();
+            try {
+                Files.createDirectories(kept.getParent());
+                Files.copy(file, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (java.io.IOException copy) {
+                kept = null;
+            }
             result.cancel(true);
-            throw new AssertionError(what + ": no answer within " + TIMEOUT_SECONDS + " s");
+            throw new AssertionError(what + ": no answer within " + TIMEOUT_SECONDS + " s"
+                    + (kept == null ? "" : " (the mutant: " + kept + ")") + "; the decoder was at:" + where);
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof AssertionError) throw (AssertionError) e.getCause();
             throw e;
