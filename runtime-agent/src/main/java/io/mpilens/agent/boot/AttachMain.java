@@ -22,7 +22,7 @@ public final class AttachMain {
             System.exit(1);
         }
         java.util.Map<String, byte[]> classes = new java.util.HashMap<>();
-        Premain.forEachClass(pack, null, domain, classes);
+        Premain.forEachClass(pack, null, domain, classes, new int[1]);
         ClassLoader loader = new PackLoader(classes, domain);
         try {
             Class.forName(Premain.AGENT, true, loader).getMethod("main", String[].class).invoke(null, (Object) args);

@@ -142,11 +142,6 @@ public final class Premain {
         }
     }
 
-    static void forEachClass(byte[] pack, jdk.internal.misc.Unsafe unsafe, ProtectionDomain domain,
-                             java.util.Map<String, byte[]> into) throws IOException {
-        forEachClass(pack, unsafe, domain, into, new int[1]);
-    }
-
     /**
      * Each class of the pack, in its order: defined in the boot loader through {@code unsafe}, or
      * copied into {@code into} when that is not null; {@code count[0]} counts them. Returns the
@@ -154,8 +149,8 @@ public final class Premain {
      * it (not through a DataInputStream: a virtual call per byte in interpreted code, and
      * readUTF's decoding, for 80 names).
      */
-    private static Module forEachClass(byte[] pack, jdk.internal.misc.Unsafe unsafe, ProtectionDomain domain,
-                                       java.util.Map<String, byte[]> into, int[] count) throws IOException {
+    static Module forEachClass(byte[] pack, jdk.internal.misc.Unsafe unsafe, ProtectionDomain domain,
+                               java.util.Map<String, byte[]> into, int[] count) throws IOException {
         Module module = null;
         int at = BootPack.MAGIC.length();
         int n = int32(pack, at);

@@ -107,16 +107,13 @@ public final class ThisProcess {
     }
 
     /**
-     * A small /proc file as text (ISO-8859-1), or null. Widened by hand: naming a charset
-     * initialises {@code StandardCharsets} and its charsets, which nothing else in a rank JVM uses
-     * at start-up.
+     * A small /proc file as text (ISO-8859-1), or null. The charset by its name, not through
+     * {@code StandardCharsets}, which would initialise its class and charsets nothing else in a
+     * rank JVM uses at start-up.
      */
     static String read(String path) {
         try (InputStream in = new FileInputStream(path)) {
-            byte[] b = in.readNBytes(64 * 1024);
-            char[] c = new char[b.length];
-            for (int i = 0; i < b.length; i++) c[i] = (char) (b[i] & 0xff);
-            return new String(c);
+            return new String(in.readNBytes(64 * 1024), "ISO-8859-1");
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -208,15 +208,15 @@ public final class BindingProfile {
         return new BindingProfile[] {OpenMpiProfile.create(), MpjExpressProfile.create()};
     }
 
-    /**
-     * The profile of the binding on the system class path (its marker class, or its launcher's),
-     * in the order of {@link #all()}; only that one is built. Null when neither is there.
-     */
     /** The binding has initialised: what {@link #present()}'s scan kept open for its class loader is closed. */
     public static void bindingLoaded() {
         ClassPathScan.release();
     }
 
+    /**
+     * The profile of the binding on the system class path (its marker class, or its launcher's),
+     * in the order of {@link #all()}; only that one is built. Null when neither is there.
+     */
     public static BindingProfile present() {
         // the class path's own directories and jars first (ClassPathScan: the class loader's
         // search costs ≈ 5 ms); the class loader when the scan cannot tell or finds neither

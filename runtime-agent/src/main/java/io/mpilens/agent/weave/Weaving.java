@@ -115,9 +115,10 @@ public final class Weaving implements Weaver {
         return b.ignore(not(nameStartsWith("mpi.")))
                 .type(nameStartsWith("mpi."))
                 .transform((builder, type, loader, module, pd) -> {
-                    if (!late && isHandleType.matches(type) && (requestsById || !isRequestType.matches(type))
-                            && !type.isInterface()
-                            && (type.getSuperClass() == null || !isHandleType.matches(type.getSuperClass().asErasure()))) {
+                    // the root class of a handle hierarchy gets fields and accessors (not on a late
+                    // attach: a retransformation can add neither)
+                    boolean handleRoot = !late && isRoot(type, isHandleType);
+                    if (handleRoot && (requestsById || !isRequestType.matches(type))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
                                 java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
                                 .implement(io.mpilens.agent.registry.WrapperId.class)
@@ -128,17 +129,13 @@ public final class Weaving implements Weaver {
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         }
                     }
-                    // the native handle's getter on the root class that declares the field (not on a
-                    // late attach: a retransformation cannot add methods)
-                    String handleField = late || type.isInterface() || !isHandleType.matches(type)
-                            || (type.getSuperClass() != null && isHandleType.matches(type.getSuperClass().asErasure()))
-                            ? null : nativeHandleField(type, nativeHandleFields);
+                    // the native handle's getter, where the root class declares the field
+                    String handleField = handleRoot ? nativeHandleField(type, nativeHandleFields) : null;
                     if (handleField != null) {
                         builder = builder.implement(io.mpilens.agent.registry.NativeHandle.class)
                                 .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(handleField));
                     }
-                    if (inWrappers && isRequestType.matches(type) && !type.isInterface()
-                            && (type.getSuperClass() == null || !isRequestType.matches(type.getSuperClass().asErasure()))) {
+                    if (inWrappers && isRoot(type, isRequestType)) {
                         int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
                         builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
                                 .implement(io.mpilens.agent.registry.RequestFacts.class)
@@ -166,6 +163,12 @@ public final class Weaving implements Weaver {
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
                     return builder;
                 });
+    }
+
+    /** A class of {@code kind} whose superclass is not one: the root of its hierarchy. */
+    private static boolean isRoot(TypeDescription type, ElementMatcher<TypeDescription> kind) {
+        return !type.isInterface() && kind.matches(type)
+                && (type.getSuperClass() == null || !kind.matches(type.getSuperClass().asErasure()));
     }
 
     /** The instance {@code long} field of one of these names the type itself declares; null if none. */
