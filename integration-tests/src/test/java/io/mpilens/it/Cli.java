@@ -43,6 +43,34 @@ final class Cli {
     }
 
     /**
+     * An mpilens command in a JVM of its own, {@code java JVM_OPTIONS… -jar CLI ARGS…}, as a user runs
+     * it (its class path is then the CLI jar, which a collector started through MPJ Express's daemons
+     * runs too); {@code env} on top of this JVM's environment without its {@code MPILENS_} variables.
+     */
+    static Result external(Path cli, List<String> jvmOptions, Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", cli.toString()));
+        cmd.addAll(Arrays.asList(args));
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("MPILENS_"));
+        b.environment().putAll(env);
+        java.io.File err = java.io.File.createTempFile("mpilens-cli-", ".err");
+        try {
+            b.redirectError(err);
+            Process p = b.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("'" + String.join(" ", cmd) + "' did not end");
+            }
+            return new Result(p.exitValue(), out, java.nio.file.Files.readString(err.toPath()));
+        } finally {
+            err.delete();
+        }
+    }
+
+    /**
      * The {@code jobs} line of job {@code id}, 4 of 4 ranks alive, of {@code binding}, on {@code h1}
      * and {@code h2}: the hosts column fits 80 columns as both names, the first and "+1", or "2 hosts"
      * ({@code JobsCommand.row}).

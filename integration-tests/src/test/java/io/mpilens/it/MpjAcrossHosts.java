@@ -243,6 +243,21 @@ final class MpjAcrossHosts implements AutoCloseable {
         return starter.pid();
     }
 
+    /** The port the starter reaches every host's daemon on (the forwarder's). */
+    int daemonPort() {
+        return forwardedPort;
+    }
+
+    /** The launch host's MPJ home (the starter's {@code MPJ_HOME}). */
+    Path launchHome() {
+        return launchHome;
+    }
+
+    /** The JDK hosts file naming the launch host and the simulated hosts ({@code -Djdk.net.hosts.file}). */
+    Path hostsFile() {
+        return hostsFile;
+    }
+
     /** The daemons' pids, in host order. */
     List<Long> daemons() {
         return List.copyOf(daemons);

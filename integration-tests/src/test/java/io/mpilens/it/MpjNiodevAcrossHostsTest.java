@@ -104,6 +104,39 @@ class MpjNiodevAcrossHostsTest {
                 assertEquals(List.of(0, 1, 2, 3), java.util.Arrays.stream(world.members()).boxed().toList());
             }
 
+            // 3b. the same through MPJ Express's daemons (--via mpj), the launcher of a niodev job: a
+            // front end in a JVM of its own (the collectors run its CLI jar), with an ssh that cannot
+            // start anything, the daemons' port named; then named by nobody, the port is the starter's -dport
+            List<String> resolver = List.of("-Djdk.net.hosts.file=" + mpj.hostsFile());
+            Map<String, String> viaMpj = Map.of("MPILENS_JOBS", localJobs.toString(), "NO_COLOR", "1", "MPILENS_SSH", "false",
+                    "MPJ_HOME", mpj.launchHome().toString(), "MPILENS_MPJ_DAEMON_PORT", Integer.toString(mpj.daemonPort()));
+            Cli.Result daemons = Cli.external(cli, resolver, viaMpj, "cominfo", "--job", id, "--hosts", both, "--via", "mpj");
+            assertEquals(0, daemons.code(), daemons.all());
+            Cli.hasLine(daemons, "\\+- MPI_COMM_WORLD -+ OK -\\+");
+            assertTrue(daemons.out().contains("| members 0-3 "), "all four ranks, through the daemons:\n" + daemons.all());
+            Cli.Result daemonHosts = Cli.external(cli, resolver, viaMpj, "hostinfo", "--job", id, "--hosts", both, "--via", "mpj");
+            assertEquals(0, daemonHosts.code(), daemonHosts.all());
+            List<String> viaLines = daemonHosts.out().lines().toList();
+            for (int r = 0; r < 4; r++) {
+                int rank = r;
+                int box = box(viaLines, hostOf[r], daemonHosts);
+                assertTrue(viaLines.get(box).matches("\\+- " + Pattern.quote(hostOf[r]) + " -+ UP -\\+"), daemonHosts.all());
+                assertTrue(viaLines.subList(box + 1, end(viaLines, box)).stream()
+                                .anyMatch(l -> l.matches("\\| rank " + rank + " +pid \\d+ +OK +answered +\\|")),
+                        "rank " + r + " OK in " + hostOf[r] + "'s box, through the daemons:\n" + daemonHosts.all());
+            }
+            Map<String, String> viaMpjFound = new java.util.HashMap<>(viaMpj);
+            viaMpjFound.remove("MPILENS_MPJ_DAEMON_PORT"); // the launch home's conf names another port: only -dport reaches them
+            Cli.Result foundViaMpj = Cli.external(cli, resolver, viaMpjFound, "jobs", "--via", "mpj");
+            assertEquals(0, foundViaMpj.code(), foundViaMpj.all());
+            Cli.hasLine(foundViaMpj, Cli.jobsLineOfFourRanksOnTwoHosts(id, "mpj", h1, h2));
+            assertTrue(foundViaMpj.err().contains("mpjrun pid " + mpj.pid() + " (machines file " + control.resolve("mpj/machines") + "): "
+                            + both + " (collectors started with MPJ Express's daemons on its -dport " + mpj.daemonPort()),
+                    "the starter's hosts, reached on its -dport:\n" + foundViaMpj.all());
+            Cli.Result noDaemon = Cli.external(cli, resolver, viaMpjFound, "jobs", "--hosts", both, "--via", "mpj");
+            assertEquals(3, noDaemon.code(), "no daemon on the launch home's own port: " + noDaemon.all());
+            assertTrue(noDaemon.err().contains("no MPJ Express daemon answered at " + h1 + ":"), noDaemon.all());
+
             // 4. named by nobody: the hosts of the starter's machines file, reached with MPILENS_SSH
             Map<String, String> bare = hosts.frontEnd(localJobs, cli);
             Cli.Result found = Cli.mpilens(bare, "jobs");

@@ -27,10 +27,13 @@ final class HostsOption {
                     + " (its --host, hostfile or allocation; said on stderr). 'none': this host only."})
     List<String> hosts;
 
-    @Option(names = "--via", paramLabel = "ssh|mpirun",
-            description = {"How the collectors on the --hosts are started: ssh (default; $MPILENS_SSH) or mpirun"
+    @Option(names = "--via", paramLabel = "ssh|mpirun|mpj",
+            description = {"How the collectors on the --hosts are started: ssh (default; $MPILENS_SSH), mpirun"
                     + " (one 'mpirun -np 1 --host HOST' each, the job's own launcher: inside an allocation that"
-                    + " allows no ssh to its nodes; $MPILENS_MPIRUN, default mpirun). Default: $MPILENS_VIA, else ssh."})
+                    + " allows no ssh to its nodes; $MPILENS_MPIRUN, default mpirun) or mpj (the MPJ Express daemon"
+                    + " on each host, the launcher of a niodev job: on the port of the job's starter, found with its"
+                    + " machines file, else $MPILENS_MPJ_DAEMON_PORT, else $MPJ_HOME/conf/mpjexpress.conf's)."
+                    + " Default: $MPILENS_VIA, else ssh."})
     String via;
 
     /** {@code --hosts none}: this host only, whatever runs here. */
@@ -73,7 +76,13 @@ final class HostsOption {
         String way = via != null ? via : env.getOrDefault(HostCollectors.VIA_ENV, "ssh");
         boolean mpirun = way.strip().equalsIgnoreCase("mpirun");
         String how = way;
-        if (found.rshAgent() != null) {
+        if (way.strip().equalsIgnoreCase("mpj")) {
+            // the daemons the starter reached, on its -dport, unless the environment names a port
+            if (found.mpjDaemonPort() > 0 && env.get(io.mpilens.headless.observe.MpjDaemons.PORT_ENV) == null) {
+                e.put(io.mpilens.headless.observe.MpjDaemons.PORT_ENV, Integer.toString(found.mpjDaemonPort()));
+            }
+            how = "MPJ Express's daemons" + (found.mpjDaemonPort() > 0 ? " on its -dport " + found.mpjDaemonPort() : "");
+        } else if (found.rshAgent() != null) {
             String key = mpirun ? HostCollectors.MPIRUN_ENV : HostCollectors.SSH_ENV;
             if (env.get(key) == null) {
                 e.put(key, mpirun ? "mpirun --mca plm_rsh_agent " + found.rshAgent() : batch(found.rshAgent()));

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * The front end's side of jobs across hosts: one collector per host ({@code mpilens collect} run
- * there with ssh, or whatever {@value #SSH_ENV} names, or by Open MPI's {@code mpirun}: {@link Via}),
+ * there with ssh, or whatever {@value #SSH_ENV} names, by Open MPI's {@code mpirun}, or by MPJ
+ * Express's daemons: {@link Via}),
  * in parallel, each answering with its host's
  * records and ranks ({@link CollectorReport}) on its standard output. Collectors that answer later
  * than the others' skew + 20% (at least {@link #FLOOR}) are cut by the same deadline rule as ranks
@@ -30,7 +31,7 @@ public final class HostCollectors implements AutoCloseable {
     public static final String REMOTE_ENV = "MPILENS_REMOTE";
     /** The hosts to collect from when a command is given none ({@code --hosts}). */
     public static final String HOSTS_ENV = "MPILENS_HOSTS";
-    /** How collectors are started when a command does not say ({@code --via}): {@code ssh} (default) or {@code mpirun}. */
+    /** How collectors are started when a command does not say ({@code --via}): {@code ssh} (default), {@code mpirun} or {@code mpj}. */
     public static final String VIA_ENV = "MPILENS_VIA";
     /** The mpirun command for {@code --via mpirun} (default {@code mpirun}: the job's Open MPI on PATH), words split at spaces. */
     public static final String MPIRUN_ENV = "MPILENS_MPIRUN";
@@ -40,15 +41,17 @@ public final class HostCollectors implements AutoCloseable {
      * ssh to. {@code mpirun}: {@code $MPILENS_MPIRUN -np 1 --host HOST …}, one collector per host
      * started the way the job's own ranks were (Open MPI's launcher: a resource manager's launch
      * inside an allocation where ssh to the nodes is not allowed, or ssh with the MCA settings the
-     * job used), its report on mpirun's forwarded standard output.
+     * job used), its report on mpirun's forwarded standard output. {@code mpj}: the MPJ Express
+     * daemon on each host, the launcher of a niodev job ({@link MpjDaemons}: the daemon port of the
+     * job's starter, {@code $MPJ_HOME}), its report on the daemon's connection.
      */
     public enum Via {
-        SSH, MPIRUN;
+        SSH, MPIRUN, MPJ;
 
-        /** {@code ssh} or {@code mpirun}, any case; anything else is an error that names the choices. */
+        /** {@code ssh}, {@code mpirun} or {@code mpj}, any case; anything else is an error that names the choices. */
         public static Via of(String word) {
             for (Via v : values()) if (v.name().equalsIgnoreCase(word.strip())) return v;
-            throw new IllegalArgumentException("'" + word + "' is not a way to start collectors: ssh or mpirun");
+            throw new IllegalArgumentException("'" + word + "' is not a way to start collectors: ssh, mpirun or mpj");
         }
     }
     /** A collector is a JVM started over ssh: its start-up varies by seconds on a loaded host. */
@@ -58,7 +61,9 @@ public final class HostCollectors implements AutoCloseable {
     private final List<String> hosts;
     /** The words before the host name ({@code ssh}, or {@code mpirun -np 1 --host}). */
     private final List<String> launcher;
-    private final boolean mpirun;
+    private final Via via;
+    /** {@link Via#MPJ}: the daemons' port and what the ticket names; null otherwise. */
+    private final MpjDaemons mpj;
     private final List<String> remote;
     private Duration skew = Duration.ZERO;
 
@@ -68,11 +73,12 @@ public final class HostCollectors implements AutoCloseable {
     private final Map<String, Session> sessions = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
 
-    private HostCollectors(List<String> hosts, List<String> launcher, boolean mpirun, List<String> remote, Parser parser) {
+    private HostCollectors(List<String> hosts, List<String> launcher, Via via, MpjDaemons mpj, List<String> remote, Parser parser) {
         this.parser = parser;
         this.hosts = List.copyOf(hosts);
         this.launcher = List.copyOf(launcher);
-        this.mpirun = mpirun;
+        this.via = via;
+        this.mpj = mpj;
         this.remote = List.copyOf(remote);
     }
 
@@ -85,6 +91,8 @@ public final class HostCollectors implements AutoCloseable {
      * Collectors on {@code hosts}, started {@code via} ssh ({@value #SSH_ENV}, default {@code ssh}) or
      * mpirun ({@value #MPIRUN_ENV}, default {@code mpirun}), running {@value #REMOTE_ENV} (default
      * {@code defaultRemote}) there; words split at spaces. {@code via} null: {@value #VIA_ENV}, else ssh.
+     * Through MPJ Express's daemons ({@link MpjDaemons#of}): this JVM's class path runs there, and
+     * {@value #REMOTE_ENV} does not apply; without {@code $MPJ_HOME}, an IllegalArgumentException.
      */
     public static HostCollectors of(List<String> hosts, Via via, Map<String, String> env, String defaultRemote, Parser parser) {
         for (String h : hosts) {
@@ -92,13 +100,14 @@ public final class HostCollectors implements AutoCloseable {
         }
         Via v = via != null ? via : env.get(VIA_ENV) != null ? Via.of(env.get(VIA_ENV)) : Via.SSH;
         List<String> launcher = new ArrayList<>();
+        if (v == Via.MPJ) return new HostCollectors(hosts, launcher, v, MpjDaemons.of(env), List.of(), parser);
         if (v == Via.MPIRUN) {
             launcher.addAll(words(env.getOrDefault(MPIRUN_ENV, "mpirun")));
             launcher.addAll(List.of("-np", "1", "--host"));
         } else {
             launcher.addAll(words(env.getOrDefault(SSH_ENV, "ssh")));
         }
-        return new HostCollectors(hosts, launcher, v == Via.MPIRUN, words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
+        return new HostCollectors(hosts, launcher, v, null, words(env.getOrDefault(REMOTE_ENV, defaultRemote)), parser);
     }
 
     /** Whether {@code h} can be a host name here (what {@link #of} accepts). */
@@ -112,6 +121,11 @@ public final class HostCollectors implements AutoCloseable {
 
     public List<String> hosts() {
         return hosts;
+    }
+
+    /** How the collectors are started. */
+    public Via via() {
+        return via;
     }
 
     // ---- rounds of one collector that keeps running ({@code collect --rounds}): one rule for both ends
@@ -161,9 +175,10 @@ public final class HostCollectors implements AutoCloseable {
      * host starts one JVM for the whole watch instead of one per round. A collector that does not
      * answer in time is kept (its late answer is dropped) and asked again once it has answered; one
      * that ended is started again at the next round. {@link #close} ends them (their input closed).
+     * Not through MPJ Express's daemons, which pass no input on: there, one collector per round.
      */
     public HostCollectors keepRunning() {
-        keep = true;
+        keep = via != Via.MPJ;
         return this;
     }
 
@@ -216,24 +231,21 @@ public final class HostCollectors implements AutoCloseable {
         Map<String, String> unanswered = new LinkedHashMap<>();
         int round = rounds.incrementAndGet();
         for (String h : hosts) {
-            List<String> cmd = new ArrayList<>(launcher);
-            cmd.add(h);
-            cmd.addAll(remote);
-            cmd.add("collect");
+            List<String> args = new ArrayList<>(List.of("collect"));
             if (keep) {
-                cmd.addAll(List.of("--rounds", "--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
+                args.addAll(List.of("--rounds", "--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
                 Session session = sessions.get(h);
                 if (session != null && session.ended()) session = null;
-                if (session == null) sessions.put(h, session = new Session(h, cmd, mpirun, parser));
+                if (session == null) sessions.put(h, session = new Session(h, describe(h, args), input -> start(h, args, input), parser));
                 Call c = session.ask(round, jobId, frames, start);
                 if (c == null) unanswered.put(h, "its collector is still answering an earlier round (host overloaded?)");
                 else calls.put(h, c);
                 continue;
             }
-            if (jobId != null) cmd.addAll(List.of("--job", jobId));
-            if (jobId != null && frames) cmd.add("--frames");
-            cmd.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
-            calls.put(h, Call.run(h, cmd, mpirun, start, parser));
+            if (jobId != null) args.addAll(List.of("--job", jobId));
+            if (jobId != null && frames) args.add("--frames");
+            args.addAll(List.of("--timeout", Long.toString(Math.max(1, timeout.toSeconds()))));
+            calls.put(h, Call.run(h, describe(h, args), input -> start(h, args, input), start, parser));
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
@@ -262,15 +274,35 @@ public final class HostCollectors implements AutoCloseable {
         return new Round(reports, unanswered);
     }
 
-    /** Starts a collector's process ({@code input}: what it reads, /dev/null or a pipe). */
-    private static Process start(List<String> cmd, boolean mpirun, ProcessBuilder.Redirect input) throws IOException {
-        ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(input);
-        if (mpirun && "root".equals(System.getProperty("user.name"))) {
+    /** The command that starts a collector on {@code host} ({@code args}: {@code collect …}). */
+    private List<String> command(String host, List<String> args) {
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.add(host);
+        cmd.addAll(remote);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** How the collector on {@code host} is started, for messages. */
+    private String describe(String host, List<String> args) {
+        return via == Via.MPJ ? mpj.describe(host, args) : "'" + String.join(" ", command(host, args)) + "'";
+    }
+
+    /** Starts a collector's process, {@code mpilens ARGS…} on {@code host} ({@code input}: what it reads, /dev/null or a pipe). */
+    private Process start(String host, List<String> args, ProcessBuilder.Redirect input) throws IOException {
+        if (via == Via.MPJ) return mpj.start(host, args);
+        ProcessBuilder b = new ProcessBuilder(command(host, args)).redirectInput(input);
+        if (via == Via.MPIRUN && "root".equals(System.getProperty("user.name"))) {
             // mpirun refuses root without these, as it does for the job itself (launch.Job)
             b.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
             b.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         }
         return b.start();
+    }
+
+    /** Starts one collector ({@code input}: what it reads). */
+    private interface Starter {
+        Process start(ProcessBuilder.Redirect input) throws IOException;
     }
 
     /** One collector's answer to a round: its report, and when it came. */
@@ -298,17 +330,17 @@ public final class HostCollectors implements AutoCloseable {
         }
 
         /** A collector for this round alone: its output read to the end in a thread of its own. */
-        static Call run(String host, List<String> cmd, boolean mpirun, long start, Parser parser) {
+        static Call run(String host, String command, Starter starter, long start, Parser parser) {
             Call call = new Call(host, start);
-            Thread t = new Thread(() -> call.runCollector(cmd, mpirun, parser), "mpilens-collect-" + host);
+            Thread t = new Thread(() -> call.runCollector(command, starter, parser), "mpilens-collect-" + host);
             t.setDaemon(true);
             t.start();
             return call;
         }
 
-        private void runCollector(List<String> cmd, boolean mpirun, Parser parser) {
+        private void runCollector(String command, Starter starter, Parser parser) {
                 try {
-                    Process p = start(cmd, mpirun, ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    Process p = starter.start(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
                     process = p;
                     ByteArrayOutputStream err = new ByteArrayOutputStream();
                     Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "mpilens-collect-" + host + "-stderr");
@@ -319,7 +351,7 @@ public final class HostCollectors implements AutoCloseable {
                     drain.join(1_000);
                     String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
                     if (code != 0 && out.isBlank()) {
-                        throw new IOException("its collector failed (exit code " + code + " of '" + String.join(" ", cmd) + "')"
+                        throw new IOException("its collector failed (exit code " + code + " of " + command + ")"
                                 + (why.isEmpty() ? "" : ": " + lastLine(why)));
                     }
                     answered(parser.parse(out.lines().toList()));
@@ -356,7 +388,7 @@ public final class HostCollectors implements AutoCloseable {
      */
     private static final class Session {
         final String host;
-        final List<String> cmd;
+        final String command;
         private final Process process;
         private final java.io.Writer input;
         private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -365,13 +397,13 @@ public final class HostCollectors implements AutoCloseable {
         private int askedRound = -1;
         private Call asked;
 
-        Session(String host, List<String> cmd, boolean mpirun, Parser parser) {
+        Session(String host, String command, Starter starter, Parser parser) {
             this.host = host;
-            this.cmd = List.copyOf(cmd);
+            this.command = command;
             Process p = null;
             java.io.Writer w = null;
             try {
-                p = start(cmd, mpirun, ProcessBuilder.Redirect.PIPE);
+                p = starter.start(ProcessBuilder.Redirect.PIPE);
                 w = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 ended = true;
@@ -399,7 +431,7 @@ public final class HostCollectors implements AutoCloseable {
         synchronized Call ask(int n, String jobId, boolean frames, long start) {
             Call c = new Call(host, start);
             if (failedToStart != null) {
-                c.failed(new IOException("its collector could not be started ('" + String.join(" ", cmd) + "'): "
+                c.failed(new IOException("its collector could not be started (" + command + "): "
                         + failedToStart.getMessage()));
                 return c;
             }
@@ -467,8 +499,8 @@ public final class HostCollectors implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                c.failed(new IOException("its collector ended (exit code " + (code == null ? "?" : code) + " of '"
-                        + String.join(" ", cmd) + "')" + (why.isEmpty() ? "" : ": " + Call.lastLine(why))));
+                c.failed(new IOException("its collector ended (exit code " + (code == null ? "?" : code) + " of "
+                        + command + ")" + (why.isEmpty() ? "" : ": " + Call.lastLine(why))));
             }
         }
 

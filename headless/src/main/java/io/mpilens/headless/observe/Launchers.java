@@ -48,8 +48,15 @@ public final class Launchers {
     private Launchers() {
     }
 
-    /** One launcher process and where it put ranks. */
-    public record Launch(long pid, String command, List<String> hosts, String rshAgent, String from) {
+    /**
+     * One launcher process and where it put ranks; {@code mpjDaemonPort}: the daemon port an MPJ
+     * Express starter reached its machines on ({@code -dport}), 0 when it did not say or is no starter.
+     */
+    public record Launch(long pid, String command, List<String> hosts, String rshAgent, String from, int mpjDaemonPort) {
+        public Launch(long pid, String command, List<String> hosts, String rshAgent, String from) {
+            this(pid, command, hosts, rshAgent, from, 0);
+        }
+
         /** These hosts minus this one. */
         public List<String> otherHosts() {
             return hosts.stream().filter(h -> !LocalProcesses.isLocal(h) && !h.equals("127.0.0.1")
@@ -57,8 +64,12 @@ public final class Launchers {
         }
     }
 
-    /** What the launchers of this user on this host say: the other hosts, and one way to reach them. */
-    public record Found(List<Launch> launches, List<String> hosts, String rshAgent) {
+    /**
+     * What the launchers of this user on this host say: the other hosts, and one way to reach them
+     * ({@code rshAgent}; {@code mpjDaemonPort}: the MPJ Express starters' {@code -dport} when they
+     * all gave the same, else 0).
+     */
+    public record Found(List<Launch> launches, List<String> hosts, String rshAgent, int mpjDaemonPort) {
         /** One line for the user: which launcher named which hosts. */
         public String describe() {
             StringBuilder b = new StringBuilder();
@@ -80,14 +91,17 @@ public final class Launchers {
     static Found found(List<Launch> launches) {
         Set<String> hosts = new LinkedHashSet<>();
         Set<String> agents = new LinkedHashSet<>();
+        Set<Integer> ports = new LinkedHashSet<>();
         for (Launch l : launches) {
             if (l.otherHosts().isEmpty()) continue;
             hosts.addAll(l.otherHosts());
             agents.add(l.rshAgent() == null ? "" : l.rshAgent());
+            if (l.mpjDaemonPort() > 0) ports.add(l.mpjDaemonPort());
         }
         // one agent for all of them, or the default (ssh) when the launchers disagree
         String agent = agents.size() == 1 ? agents.iterator().next() : "";
-        return new Found(List.copyOf(launches), List.copyOf(hosts), agent.isEmpty() ? null : agent);
+        return new Found(List.copyOf(launches), List.copyOf(hosts), agent.isEmpty() ? null : agent,
+                ports.size() == 1 ? ports.iterator().next() : 0);
     }
 
     /** The launchers among the processes under {@code proc} that belong to this user. */
@@ -208,6 +222,7 @@ public final class Launchers {
     private static Launch parseMpj(long pid, List<String> argv, int from, Function<String, List<String>> readFile) {
         String dev = "multicore";
         String machines = null;
+        int dport = 0;
         for (int i = from; i < argv.size(); i++) {
             String a = argv.get(i);
             if (!a.startsWith("-")) break; // the class
@@ -217,11 +232,21 @@ public final class Launchers {
             String value = argv.get(++i);
             if (name.equals("dev")) dev = value;
             else if (name.equals("machinesfile")) machines = value;
+            else if (name.equals("dport")) dport = portOrZero(value);
         }
         if (dev.equals("multicore")) return new Launch(pid, "mpjrun", List.of(), null, "-dev multicore");
         String file = machines != null ? machines : "machines";
         return new Launch(pid, "mpjrun", List.copyOf(new LinkedHashSet<>(hostfileHosts(readFile.apply(file)))), null,
-                "machines file " + file);
+                "machines file " + file, dport);
+    }
+
+    private static int portOrZero(String value) {
+        try {
+            int p = Integer.parseInt(value.strip());
+            return p > 0 && p < 65_536 ? p : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** {@code plm_rsh_agent} lists alternatives ({@code "ssh : rsh"}): Open MPI takes the first that exists. */

@@ -178,14 +178,16 @@ class HostCollectorsTest {
     @Test
     void aWayThatIsNotOneAndAHostNameThatIsNotOneAreUsageErrors() {
         for (String[] args : List.of(new String[] {"jobs", "--hosts", "a,b", "--via", "rsh"},
-                new String[] {"jobs", "--hosts", "-a"}, new String[] {"jobs", "--hosts", "a;b"})) {
+                new String[] {"jobs", "--hosts", "-a"}, new String[] {"jobs", "--hosts", "a;b"},
+                new String[] {"jobs", "--hosts", "a,b", "--via", "mpj"})) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = MpiLensCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("MPILENS_JOBS", tmp.toString()));
             String e = err.toString(StandardCharsets.UTF_8);
             assertEquals(MpiLensCli.EXIT_USAGE, code, String.join(" ", args) + ": " + e);
-            assertTrue(e.startsWith("mpilens: '") && (e.contains("ssh or mpirun") || e.contains("is not a host name")), e);
+            assertTrue((e.startsWith("mpilens: '") || e.startsWith("mpilens: --via mpj")) && (e.contains("ssh, mpirun or mpj") || e.contains("is not a host name")
+                    || e.contains("--via mpj needs MPJ_HOME")), e);
         }
     }
 }

@@ -63,6 +63,10 @@ class LaunchersTest {
         assertEquals(List.of("node1", "node2"), niodev.hosts());
         assertEquals("mpjrun", niodev.command());
         assertEquals("machines file /job/machines", niodev.from());
+        assertEquals(10000, niodev.mpjDaemonPort(), "the daemons' port it reached them on (-dport), for --via mpj");
+        assertEquals(10000, Launchers.found(List.of(niodev)).mpjDaemonPort());
+        assertEquals(0, parse(Map.of(), files, "java", "-jar", "lib/starter.jar", "-dev", "niodev", "Main").mpjDaemonPort(),
+                "no -dport: said by nobody (its conf's port then)");
         assertEquals(List.of("m1", "m2"), parse(Map.of(), files, "java", "-jar", "lib/starter.jar", "-dev", "hybdev", "-np", "2", "Main").hosts(),
                 "without -machinesfile: machines in its working directory");
         assertEquals(List.of(), parse(Map.of(), files, "java", "-jar", "starter.jar", "-np", "4", "Main").hosts(), "multicore: all here");
