@@ -275,7 +275,7 @@ public final class HostCollectors implements AutoCloseable {
     }
 
     /** The command that starts a collector on {@code host} ({@code args}: {@code collect …}). */
-    private List<String> command(String host, List<String> args) {
+    List<String> command(String host, List<String> args) {
         List<String> cmd = new ArrayList<>(launcher);
         cmd.add(host);
         cmd.addAll(remote);
