@@ -16,6 +16,7 @@ import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.RankView;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,7 @@ public final class MpiJobs implements IDebugEventSetListener {
     public static final String ATTR_JOB_NAME = "io.mpilens.jobName";
     private static final long COALESCE_MILLIS = 150;
     private static final MpiJobs INSTANCE = new MpiJobs();
+    private static final String PLUGIN_ID = "io.mpilens.plugin";
 
     private final List<Consumer<JobView>> listeners = new CopyOnWriteArrayList<>();
     /** Last snapshot per rank JVM: a rank that dies keeps showing what it held. */
@@ -61,8 +63,10 @@ public final class MpiJobs implements IDebugEventSetListener {
     private final Job reader;
     private volatile ILaunch launch;
     private volatile JobView current = JobView.NONE;
-    /** The views show a job that is not a launch (heap dumps). */
+    /** The views show a job that is not a launch (heap dumps, a job across hosts). */
     private volatile boolean showingOther;
+    /** The job across hosts the views follow (each read a round of its collectors), null for none. */
+    private volatile JobAcrossHosts acrossHosts;
     private boolean registered;
 
     private MpiJobs() {
@@ -105,6 +109,7 @@ public final class MpiJobs implements IDebugEventSetListener {
         if (l == null && launch == null && !showingOther) l = latestJavaLaunch();
         if (l == null || l == launch || !hasJavaTargets(l)) return;
         showingOther = false;
+        stopFollowingAcrossHosts();
         launch = l;
         lastRead.clear();
         refresh();
@@ -116,11 +121,39 @@ public final class MpiJobs implements IDebugEventSetListener {
      */
     public void show(JobView job) {
         reader.cancel();
+        stopFollowingAcrossHosts();
         launch = null;
         lastRead.clear();
         showingOther = true;
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
+    }
+
+    /**
+     * Follows a job across hosts ({@link JobAcrossHosts}): read now, in the caller's thread (never
+     * the UI thread: it waits for the collectors), and again at each Refresh, until the Debug view's
+     * selection names a launch or other ranks are shown. Returns how the first round went: a warning
+     * names the hosts that did not answer, or says that no rank of the job was found anywhere.
+     */
+    public IStatus follow(JobAcrossHosts job) {
+        reader.cancel();
+        stopFollowingAcrossHosts();
+        launch = null;
+        lastRead.clear();
+        showingOther = true;
+        acrossHosts = job;
+        return readAcrossHosts(job);
+    }
+
+    /** The job across hosts followed now, or null. */
+    public JobAcrossHosts acrossHosts() {
+        return acrossHosts;
+    }
+
+    private void stopFollowingAcrossHosts() {
+        JobAcrossHosts j = acrossHosts;
+        acrossHosts = null;
+        if (j != null) j.close();
     }
 
     public void refresh() {
@@ -154,6 +187,8 @@ public final class MpiJobs implements IDebugEventSetListener {
     }
 
     private IStatus read(IProgressMonitor monitor) {
+        JobAcrossHosts across = acrossHosts;
+        if (across != null) return readAcrossHosts(across);
         ILaunch l = launch;
         if (l == null) return Status.OK_STATUS;
         List<RankView> ranks = new ArrayList<>();
@@ -174,6 +209,28 @@ public final class MpiJobs implements IDebugEventSetListener {
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
         return Status.OK_STATUS;
+    }
+
+    /** One round of a job across hosts; a round that fails keeps what the views show and says why. */
+    private IStatus readAcrossHosts(JobAcrossHosts across) {
+        JobView job;
+        List<String> problems;
+        try {
+            job = across.read();
+            problems = across.problems();
+        } catch (IOException | RuntimeException e) {
+            return new Status(IStatus.WARNING, PLUGIN_ID, "cannot read " + across.name() + ": " + e.getMessage(), e);
+        }
+        if (across != acrossHosts) return Status.OK_STATUS; // the user moved on meanwhile
+        current = job;
+        for (Consumer<JobView> c : listeners) c.accept(job);
+        if (job.ranks().isEmpty()) {
+            return new Status(IStatus.WARNING, PLUGIN_ID, "no ranks of job '" + across.jobId() + "' on this host"
+                    + (across.hosts().isEmpty() ? "" : " nor on " + String.join(", ", across.hosts()))
+                    + " ('mpilens jobs --hosts H1,H2' lists the jobs there)"
+                    + (problems.isEmpty() ? "" : "; " + String.join("; ", problems)));
+        }
+        return problems.isEmpty() ? Status.OK_STATUS : new Status(IStatus.WARNING, PLUGIN_ID, String.join("\n", problems));
     }
 
     /** @param spawned the job record of a process the job spawned, null for a rank the launcher started */

@@ -62,9 +62,9 @@ public abstract class JobViewPart extends ViewPart {
         contexts.addDebugContextListener(contextListener);
         MpiJobs.get().follow(first(contexts.getActiveContext()));
         MpiJobs.get().addListener(jobListener);
-        // a view opened on a launch already followed (by another open MPI view) shows the job as it
-        // is now, not as it was at the last debug event: a running job changes without events
-        if (MpiJobs.get().launch() != null) MpiJobs.get().refresh();
+        // a view opened on a launch (or a job across hosts) already followed by another open MPI view
+        // shows the job as it is now, not as it was at the last read: a running job changes without events
+        if (MpiJobs.get().launch() != null || MpiJobs.get().acrossHosts() != null) MpiJobs.get().refresh();
     }
 
     /** Creates the view's content below the summary line. */

@@ -1,0 +1,242 @@
+package io.mpilens.plugin.tests;
+
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.plugin.debug.JobAcrossHosts;
+import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.model.Box;
+import io.mpilens.plugin.model.CommunicatorBoxes;
+import io.mpilens.plugin.model.HandleTree;
+import io.mpilens.plugin.model.HostBoxes;
+import io.mpilens.plugin.model.JobView;
+import io.mpilens.plugin.model.RankView;
+import io.mpilens.plugin.views.CallsView;
+import io.mpilens.plugin.views.CommunicatorsView;
+import io.mpilens.plugin.views.HandlesView;
+import io.mpilens.plugin.views.HostsView;
+import io.mpilens.plugin.views.JobViewPart;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.swt.widgets.TreeItem;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PlatformUI;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MPI views on a real Open MPI job whose 4 ranks run on two simulated hosts
+ * ({@code scripts/simhosts}: a host name and a {@code /tmp} of their own each, reached through an
+ * ssh stand-in), none on the launch host, as "Show MPI Job Across Hosts…" reads it: the hosts found
+ * from the job's own {@code mpirun} (nobody names them), a collector started on each, the
+ * snapshots merged. Every rank's handles, MPI_COMM_WORLD with all four, both hosts with their
+ * {@code orted}; then rank 2 killed on the second host and the survivors released into a barrier:
+ * FAILED, DETECTED, PARTIAL and the barrier that never completes, each after a Refresh. No debug
+ * target is made: nothing connects to a rank of another host.
+ */
+class AcrossHostsInWorkbenchTest {
+    private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
+    private static final Path SIMHOSTS = ROOT.resolve("scripts/simhosts");
+
+    @Test
+    void aJobOnTwoSimulatedHostsShowsEveryRankInTheMpiViews() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
+                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
+        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        String tag = "mlsui" + ProcessHandle.current().pid();
+        Map<String, String> simEnv = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
+        List<String> names = simhosts(simEnv, "up", "2").lines().filter(l -> !l.isBlank()).toList();
+        // not under /tmp: each simulated host has a /tmp of its own, and the ranks' pauses read this directory
+        Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-ui-" + ProcessHandle.current().pid()));
+        try {
+            assertEquals(2, names.size(), "simhosts up 2 made " + names);
+            String h1 = names.get(0), h2 = names.get(1);
+            String rsh = simhosts(simEnv, "rsh-agent").trim();
+            JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HangAfterFailure")
+                    .classPath(List.of(ROOT.resolve("examples/support/target/classes"), ROOT.resolve("examples/openmpi/target/classes")))
+                    .agentJar(ROOT.resolve("runtime-agent/target/mpilens-agent.jar")).jdwp(true).controlDir(control)
+                    .mpirunArgs("--mca plm_rsh_agent " + rsh + " --mca plm_rsh_no_tree_spawn 1 --host " + h1 + ":2," + h2 + ":2"
+                            + " --mca orte_abort_on_non_zero_status 0")
+                    .build();
+            try (Job job = Job.launch(spec)) {
+                waitUntil("4 ranks on the simulated hosts pause at ready", START.toMillis(), () -> job.output().stream()
+                        .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready")).count() >= 4);
+                String id = simhosts(simEnv, "exec", h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+
+                // the dialog's defaults: no hosts named, no ssh named: the hosts of this mpirun, reached as it reached them
+                Map<String, String> env = Map.of("MPILENS_JOBS", control.resolve("launch-host-jobs").toString(),
+                        "MPILENS_REMOTE", "java -jar " + cli);
+                JobAcrossHosts across = JobAcrossHosts.open(id, List.of(), "ssh", null, env, JobAcrossHosts.TIMEOUT);
+                assertEquals(List.of(h1, h2), across.hosts());
+                assertTrue(across.said() != null && across.said().startsWith("also reading the hosts of mpirun pid ")
+                        && across.said().contains("collectors started with its plm_rsh_agent " + rsh), across.said());
+
+                debugPerspective();
+                IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+                window.getShell().setBounds(0, 0, 1280, 1000);
+                IWorkbenchPage page = window.getActivePage();
+                HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
+                CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
+                HostsView hosts = (HostsView) page.showView(HostsView.ID);
+                CallsView calls = (CallsView) page.showView(CallsView.ID);
+
+                IStatus first = inBackground("the first round over both hosts", () -> MpiJobs.get().follow(across));
+                assertNull(MpiJobs.get().launch(), "no launch, no debug target: the ranks are on other hosts");
+                // a rank that misses the deadline (four rank JVMs and two collectors on two CPUs) is read again
+                JobView job4 = refreshUntil(handles, j -> allOk(j, 4), "every rank of both hosts read OK", first);
+                assertEquals(List.of(0, 1, 2, 3), job4.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
+                for (RankView r : job4.ranks()) {
+                    assertEquals(r.rank() < 2 ? h1 : h2, r.host(), "rank " + r.rank() + "'s host");
+                    HandleInfo world = r.process().handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name())).findFirst()
+                            .orElseThrow(() -> new AssertionError("MPI_COMM_WORLD of rank " + r.rank()));
+                    assertEquals(r.rank(), world.rank());
+                    assertEquals(4, world.size());
+                }
+                assertTrue(handles.shownJob().summary().startsWith("MPI job " + id + " on this host and " + h1 + ", " + h2
+                        + " \u2014 4 ranks, "), handles.shownJob().summary());
+                // rank 2 (second host) opened down to its communicators: rows read on that host, shown here
+                page.setPartState(page.getReference(handles), IWorkbenchPage.STATE_MAXIMIZED);
+                waitUntil("MPI_COMM_WORLD's row under rank 2 in MPI Handles", () -> {
+                    HandleTree t = handles.tree();
+                    HandleTree.RankNode r2 = t.ranks().get(2);
+                    handles.viewer().setExpandedState(r2, true);
+                    for (HandleTree.KindNode k : t.kinds(r2)) {
+                        if (k.kind() == HandleKind.COMMUNICATOR) handles.viewer().setExpandedState(k, true);
+                    }
+                    spin(100);
+                    return t == handles.tree() && hasItem(handles.viewer().getTree().getItems(), "MPI_COMM_WORLD");
+                });
+                shot(page, handles, "across-hosts-handles.png");
+
+                waitUntil("MPI Communicators shows the 4 ranks", () -> allOk(comms.shownJob(), 4));
+                Box world = byTitle(CommunicatorBoxes.of(comms.shownJob())).get("MPI_COMM_WORLD");
+                assertEquals("OK", world.state());
+                assertEquals(List.of("r0", "r1", "r2", "r3"), world.cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+                waitUntil("MPI Hosts shows the 4 ranks", () -> allOk(hosts.shownJob(), 4));
+                Map<String, Box> hostBoxes = byTitle(HostBoxes.of(hosts.shownJob()));
+                assertEquals(List.of(h1, h2), HostBoxes.of(hosts.shownJob()).stream().map(Box::title).collect(Collectors.toList()));
+                for (String h : List.of(h1, h2)) {
+                    assertEquals("UP", hostBoxes.get(h).state(), h);
+                    assertTrue(hostBoxes.get(h).subtitle().matches("2 processes; orted pid \\d+"), hostBoxes.get(h).subtitle());
+                }
+                shot(page, hosts, "across-hosts-hosts.png");
+
+                // rank 2 killed on the second host (one PID namespace for all simulated hosts), the others released
+                long pid2 = job4.rank(2).orElseThrow().process().pid();
+                ProcessHandle.of(pid2).orElseThrow().destroyForcibly();
+                JobView failed = refreshUntil(comms, j -> j.stateOf(2) == ProcessState.FAILED, "rank 2 FAILED", null);
+                assertEquals(ProcessState.OK, failed.stateOf(0));
+                assertEquals(ProcessState.OK, failed.stateOf(3));
+                Files.createFile(control.resolve("ready.go"));
+                waitUntil("the 3 survivors enter the barrier", START.toMillis(),
+                        () -> job.output().stream().filter(l -> l.contains("MPILENS-BARRIER ")).count() >= 3);
+                String stuck = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
+                refreshUntil(calls, j -> calls.shownText().lines().anyMatch(stuck::equals), "the survivors' barrier never completes", null);
+                shot(page, calls, "across-hosts-calls.png");
+                Map<String, Box> after = byTitle(CommunicatorBoxes.of(comms.shownJob()));
+                assertEquals("DETECTED", after.get("MPI_COMM_WORLD").state());
+                assertEquals("FAILED", after.get("MPI_COMM_WORLD").cells().get(2).detail());
+                shot(page, comms, "across-hosts-communicators.png");
+                Map<String, Box> hostsAfter = byTitle(HostBoxes.of(hosts.shownJob()));
+                assertEquals("UP", hostsAfter.get(h1).state());
+                assertEquals("PARTIAL", hostsAfter.get(h2).state());
+                assertTrue(hosts.timelineText().lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  rank 2: \\w+ \u2192 FAILED  .*")),
+                        hosts.timelineText());
+                assertTrue(hosts.timelineText().contains("host " + h2 + ": UP \u2192 PARTIAL"), hosts.timelineText());
+                shot(page, hosts, "across-hosts-hosts-after.png");
+            } finally {
+                MpiJobs.get().show(JobView.NONE); // stops following the job (and its collectors)
+            }
+        } finally {
+            simhosts(simEnv, "down");
+        }
+    }
+
+    /** Refresh (the views' toolbar action) until {@code done} holds for what {@code view} shows; the job shown then. */
+    private static JobView refreshUntil(JobViewPart view, Predicate<JobView> done, String what, IStatus first) {
+        long deadline = System.currentTimeMillis() + START.toMillis();
+        List<String> seen = new ArrayList<>();
+        if (first != null) seen.add("first round: " + first.getMessage());
+        while (true) {
+            JobView j = view.shownJob();
+            if (j != null && done.test(j)) return j;
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting until " + what + "; " + seen + "; shown: "
+                        + (j == null ? "nothing" : j.summary()));
+            }
+            JobView before = MpiJobs.get().current();
+            MpiJobs.get().refresh();
+            waitUntil("a round over both hosts", START.toMillis(), () -> MpiJobs.get().current() != before);
+            spin(200);
+            seen.add(MpiJobs.get().current().summary());
+            if (seen.size() > 6) seen.remove(first == null ? 0 : 1);
+        }
+    }
+
+    private static boolean hasItem(TreeItem[] items, String name) {
+        for (TreeItem i : items) {
+            if (name.equals(i.getText(0)) || i.getExpanded() && hasItem(i.getItems(), name)) return true;
+        }
+        return false;
+    }
+
+    private static boolean allOk(JobView j, int ranks) {
+        return j != null && j.ranks().size() == ranks
+                && j.ranks().stream().allMatch(r -> r.process() != null && r.state() == ProcessState.OK);
+    }
+
+    private static Map<String, Box> byTitle(List<Box> boxes) {
+        return boxes.stream().collect(Collectors.toMap(Box::title, b -> b, (a, b) -> a));
+    }
+
+    private static void shot(IWorkbenchPage page, JobViewPart view, String file) throws Exception {
+        page.activate(view);
+        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_MAXIMIZED);
+        spin(500);
+        screenshot(view.partControl(), view.getTitle(), file);
+        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_RESTORED);
+        spin(200);
+    }
+
+    private static String simhosts(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(SIMHOSTS.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(cmd + " did not end in 60 s");
+        }
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) throw new IOException(cmd + " exited with " + p.exitValue() + ":\n" + text);
+        return text;
+    }
+}
