@@ -51,6 +51,13 @@ final class RunCommand implements Callable<Integer> {
             + " (--mca orte_abort_on_non_zero_status 0).")
     boolean mcaContinue;
 
+    @Option(names = "--mpirun-args", paramLabel = "WORDS",
+            description = {"Open MPI: more arguments for mpirun, split at spaces, e.g. \"--host n1:4,n2:4\" or"
+                    + " \"--hostfile hosts.txt\" for ranks on other hosts (the agent jar, the application and java"
+                    + " at the same paths there); 'mpilens cominfo --job ID' here then finds those hosts from this"
+                    + " mpirun and reads their ranks through a collector on each."})
+    String mpirunArgs;
+
     @Option(names = "--agent-options", paramLabel = "OPTS", description = "Options for the agent, e.g. requestStacks=true.")
     String agentOptions;
 
@@ -75,6 +82,10 @@ final class RunCommand implements Callable<Integer> {
         if (mcaContinue && b != Binding.OPENMPI) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--mca-continue is for --binding openmpi");
         }
+        if (mpirunArgs != null && b != Binding.OPENMPI) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--mpirun-args is for --binding openmpi"
+                    + " (MPJ Express niodev reads its hosts from the machines file of its starter)");
+        }
         Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
@@ -95,11 +106,13 @@ final class RunCommand implements Callable<Integer> {
                 .env("MPILENS_JOB", id).jvmOptions("-Dmpilens.job=" + id)
                 .workingDirectory(Paths.get("").toAbsolutePath());
         if (mcaContinue) jb.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
+        if (mpirunArgs != null) jb.mpirunArgs(mpirunArgs);
         try (Job job = Job.launch(jb.build())) {
             // at most 80 columns each with a default job id (24 characters)
             err.println("mpilens: job " + id + " started (" + b.id() + ", " + np + " ranks)");
             err.println("mpilens: launcher pid " + job.pid() + "; Ctrl-C stops the job and every rank");
             err.println("mpilens: in another shell: mpilens cominfo --job " + id);
+            if (mpirunArgs != null) err.println("mpilens: ranks elsewhere are read by a collector on each of mpirun's hosts");
             err.flush();
             job.followOutput(l -> {
                 (l.stderr() ? err : out).println(l);
