@@ -19,6 +19,8 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.plugin.debug.JobAcrossHosts;
 import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.launch.MpiJobProcess;
+import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
 import io.mpilens.plugin.model.CommunicatorBoxes;
 import io.mpilens.plugin.model.HandleTree;
@@ -43,6 +45,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchConfiguration;
+import org.eclipse.debug.core.ILaunchManager;
 import org.eclipse.swt.widgets.TreeItem;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
@@ -174,6 +180,67 @@ class AcrossHostsInWorkbenchTest {
                 MpiJobs.get().show(JobView.NONE); // stops following the job (and its collectors)
             }
         } finally {
+            simhosts(simEnv, "down");
+        }
+    }
+
+    /**
+     * An MPI Java Application launch whose mpirun arguments put the ranks on the two simulated hosts:
+     * the delegate gives the job an id of its own, attaches no debugger (the ranks' JDWP ports are
+     * on their hosts) and the MPI views follow the job through a collector on each host, which the
+     * console says; the job then ends by itself.
+     */
+    @Test
+    void aLaunchWhoseMpirunPutsRanksOnOtherHostsIsShownThroughCollectors() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
+                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
+        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        String tag = "mlsul" + ProcessHandle.current().pid();
+        Map<String, String> simEnv = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
+        List<String> names = simhosts(simEnv, "up", "2").lines().filter(l -> !l.isBlank()).toList();
+        Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-launch-" + ProcessHandle.current().pid()));
+        // the collector command on the hosts, as eclipse.ini's -Dmpilens.remote would give it
+        System.setProperty("mpilens.remote", "java -jar " + cli);
+        try {
+            assertEquals(2, names.size(), "simhosts up 2 made " + names);
+            String h1 = names.get(0), h2 = names.get(1);
+            String rsh = simhosts(simEnv, "rsh-agent").trim();
+            debugPerspective();
+            ILaunchConfiguration config = MpiViewsInWorkbenchTest.configuration("mpi-across-hosts", "openmpi",
+                    "io.mpilens.examples.openmpi.HangAfterFailure", "-Dmpilens.control=" + control,
+                    new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca plm_rsh_agent " + rsh + " --mca plm_rsh_no_tree_spawn 1 --host "
+                            + h1 + ":2," + h2 + ":2", ""));
+            ILaunch launch = inBackground("the launch delegate starts the job on the two hosts",
+                    () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+            MpiJobProcess process = (MpiJobProcess) launch.getProcesses()[0];
+            try {
+                assertEquals(0, launch.getDebugTargets().length, "no debugger attached to ranks on other hosts");
+                JobAcrossHosts across = MpiJobs.get().acrossHosts();
+                assertTrue(across != null && across.jobId().startsWith("eclipse-"), "the views follow the job across hosts");
+                assertEquals(List.of(h1, h2), across.hosts());
+                String console = process.getStreamsProxy().getOutputStreamMonitor().getContents();
+                assertTrue(console.contains("[mpilens] ranks on other hosts (" + h1 + ", " + h2 + ", from mpirun's --host), job "
+                        + across.jobId() + ": no debugger is attached to them"), console);
+
+                IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+                window.getShell().setBounds(0, 0, 1280, 1000);
+                IWorkbenchPage page = window.getActivePage();
+                HostsView hosts = (HostsView) page.showView(HostsView.ID);
+                JobView job4 = refreshUntil(hosts, j -> allOk(j, 4), "every rank of the launch read OK on its host", null);
+                for (RankView r : job4.ranks()) assertEquals(r.rank() < 2 ? h1 : h2, r.host(), "rank " + r.rank() + "'s host");
+                assertEquals(List.of(h1, h2), HostBoxes.of(job4).stream().map(Box::title).collect(Collectors.toList()));
+                shot(page, hosts, "across-hosts-launch-hosts.png");
+
+                Files.createFile(control.resolve("ready.go"));
+                waitUntil("the job ends by itself", START.toMillis(), process::isTerminated);
+                assertEquals(0, process.getExitValue(), process.getStreamsProxy().getOutputStreamMonitor().getContents());
+            } finally {
+                if (!process.isTerminated()) process.terminate();
+                MpiJobs.get().show(JobView.NONE);
+            }
+        } finally {
+            System.clearProperty("mpilens.remote");
             simhosts(simEnv, "down");
         }
     }

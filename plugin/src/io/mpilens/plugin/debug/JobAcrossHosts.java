@@ -10,6 +10,7 @@ import io.mpilens.headless.json.CollectorJson;
 import io.mpilens.headless.observe.HostChoice;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.Launchers;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.RankView;
 import java.io.IOException;
@@ -70,10 +71,45 @@ public final class JobAcrossHosts implements AutoCloseable {
         Map<String, String> e = new HashMap<>(env);
         if (remote != null && !remote.isBlank()) e.put(HostCollectors.REMOTE_ENV, remote.strip());
         HostChoice choice = HostChoice.of(hosts == null || hosts.isEmpty() ? null : hosts,
-                via == null || via.isBlank() ? null : via.strip(), e, "mpilens", CollectorJson::parse);
-        JobObserver observer = JobObserver.forJob(JobDirectory.forCurrentUser(e), id, timeout).withFrames(false);
+                via == null || via.isBlank() ? null : via.strip(), e, defaultRemote(), CollectorJson::parse);
+        return observe(id, choice, e, timeout);
+    }
+
+    /**
+     * The job an MPI Java Application launch started, whose {@code launcher} ({@code mpirun}) put
+     * ranks on other hosts: those hosts, reached as the launcher reached them.
+     */
+    public static JobAcrossHosts forLaunch(String jobId, Launchers.Launch launcher, Map<String, String> env, Duration timeout) {
+        return observe(jobId, HostChoice.ofLauncher(launcher, null, env, defaultRemote(), CollectorJson::parse), env, timeout);
+    }
+
+    /**
+     * The collector command on the hosts unless {@code $MPILENS_REMOTE} names one:
+     * {@code -Dmpilens.remote} (in eclipse.ini), else {@code mpilens} on the hosts' PATH.
+     */
+    static String defaultRemote() {
+        String p = System.getProperty("mpilens.remote");
+        return p != null && !p.isBlank() ? p : "mpilens";
+    }
+
+    private static JobAcrossHosts observe(String id, HostChoice choice, Map<String, String> env, Duration timeout) {
+        JobObserver observer = JobObserver.forJob(JobDirectory.forCurrentUser(env), id, timeout).withFrames(false);
         if (choice.collectors() != null) observer.withHosts(choice.collectors());
         return new JobAcrossHosts(id, choice, observer);
+    }
+
+    /**
+     * Rounds until {@code ranks} ranks have answered or {@code limit} has passed (ranks register when
+     * MPI_Init returns, after their JDWP port is open); the last round's job either way.
+     */
+    public JobView awaitRanks(int ranks, Duration limit) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        JobView j = read();
+        while (j.ranks().stream().filter(r -> r.process() != null).count() < ranks && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            j = read();
+        }
+        return j;
     }
 
     public String jobId() {

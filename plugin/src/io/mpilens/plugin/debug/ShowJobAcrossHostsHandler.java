@@ -36,7 +36,7 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
         Map<String, String> env = System.getenv();
         Settings d = new Settings(HandlerUtil.getActiveShell(event), newestLocalJob(env),
                 env.getOrDefault(HostCollectors.HOSTS_ENV, ""), env.getOrDefault(HostCollectors.VIA_ENV, "ssh"),
-                env.getOrDefault(HostCollectors.REMOTE_ENV, "mpilens"));
+                env.getOrDefault(HostCollectors.REMOTE_ENV, JobAcrossHosts.defaultRemote()));
         if (d.open() != Window.OK) return null;
         JobAcrossHosts job = d.result;
         Job reading = Job.create("Reading MPI job " + job.jobId() + " across hosts",
@@ -104,7 +104,7 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
             via.setText(viaDefault);
             via.setToolTipText("ssh ($MPILENS_SSH), or one 'mpirun -np 1 --host HOST' per host ($MPILENS_MPIRUN):"
                     + " inside an allocation that allows no ssh to its nodes");
-            remote = field(c, "Command on the hosts:", remoteDefault, "How 'mpilens' is run there ($MPILENS_REMOTE)");
+            remote = field(c, "Command on the hosts:", remoteDefault, "How 'mpilens' is run there ($MPILENS_REMOTE, -Dmpilens.remote)");
             problem = new Label(c, SWT.WRAP);
             problem.setLayoutData(new GridData(SWT.FILL, SWT.TOP, true, false, 2, 1));
             return c;

@@ -4,6 +4,8 @@ import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.plugin.debug.JobAttach;
+import io.mpilens.headless.observe.Launchers;
+import io.mpilens.plugin.debug.JobAcrossHosts;
 import io.mpilens.plugin.debug.MpiJobs;
 import java.io.File;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
@@ -69,9 +72,14 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         for (String e : getClasspath(config)) classPath.add(Path.of(e));
         ExecutionArguments args = new ExecutionArguments(getVMArguments(config), getProgramArguments(config));
         File wd = verifyWorkingDirectory(config);
+        List<String> vmArgs = new ArrayList<>(Arrays.asList(args.getVMArgumentsArray()));
+        // ranks that mpirun puts on other hosts get a job id of ours: the views find them by it there
+        String acrossHostsJob = elsewhere(settings, wd) ? "eclipse-" + Long.toHexString(System.currentTimeMillis())
+                + "-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
+        if (acrossHostsJob != null) vmArgs.add("-Dmpilens.job=" + acrossHostsJob);
         JobSpec spec;
         try {
-            spec = settings.spec(mainType, classPath, Arrays.asList(args.getVMArgumentsArray()),
+            spec = settings.spec(mainType, classPath, vmArgs,
                     Arrays.asList(args.getProgramArgumentsArray()), agentJar(), wd == null ? null : wd.toPath(),
                     java(config));
         } catch (IllegalArgumentException e) {
@@ -94,6 +102,10 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
             sub.subTask("waiting for the JDWP port of every rank JVM");
             List<JdwpAddress> addresses = awaitAddresses(job, sub);
             sub.worked(1);
+            if (acrossHostsJob != null) {
+                followAcrossHosts(job, acrossHostsJob, spec.np(), process, sub);
+                return;
+            }
             if (ILaunchManager.RUN_MODE.equals(mode)) {
                 process.note(runModeNote(addresses));
                 return;
@@ -105,6 +117,43 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
             process.terminate();
             throw e;
         }
+    }
+
+    /** Whether mpirun's arguments put ranks on hosts other than this one ({@code --host}, a hostfile, …). */
+    private static boolean elsewhere(MpiLaunchSettings settings, File wd) {
+        if (settings.binding() != io.mpilens.headless.launch.Binding.OPENMPI || settings.mpirunArgs().isEmpty()) return false;
+        List<String> argv = new ArrayList<>(List.of("mpirun"));
+        for (String w : settings.mpirunArgs().split("\\s+")) if (!w.isEmpty()) argv.add(w);
+        Path cwd = wd != null ? wd.toPath() : Path.of("").toAbsolutePath();
+        return !Launchers.ofArguments(argv, System.getenv(), cwd).otherHosts().isEmpty();
+    }
+
+    /**
+     * Ranks on other hosts: no debugger is attached (their JDWP ports are on those hosts' loopback,
+     * and stay there); the MPI views follow the job through a collector on each host, as
+     * <i>Show MPI Job Across Hosts…</i> does, and the console says so.
+     */
+    private static void followAcrossHosts(Job job, String jobId, int np, MpiJobProcess process, IProgressMonitor monitor) {
+        Launchers.Launch mpirun = Launchers.of(job.pid());
+        if (mpirun == null || mpirun.otherHosts().isEmpty()) {
+            process.note("ranks on other hosts, job " + jobId + ": mpirun (pid " + job.pid() + ") could not be read to find"
+                    + " them; Run > Show MPI Job Across Hosts... with job " + jobId + " and its hosts shows them");
+            return;
+        }
+        process.note("ranks on other hosts (" + String.join(", ", mpirun.otherHosts()) + ", from mpirun's " + mpirun.from()
+                + "), job " + jobId + ": no debugger is attached to them (their JDWP ports stay on their hosts); the MPI"
+                + " views show the job as a collector on each host reads it (Refresh reads it again)");
+        monitor.subTask("reading the ranks on " + String.join(", ", mpirun.otherHosts()));
+        JobAcrossHosts across = JobAcrossHosts.forLaunch(jobId, mpirun, System.getenv(), JobAcrossHosts.TIMEOUT);
+        try {
+            across.awaitRanks(np, START);
+        } catch (java.io.IOException e) {
+            process.note("reading the ranks on other hosts: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        IStatus first = MpiJobs.get().follow(across);
+        if (!first.isOK()) process.note(first.getMessage());
     }
 
     /** What run mode tells the user: where the ranks listen, and how to look inside later. */

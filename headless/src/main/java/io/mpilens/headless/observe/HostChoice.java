@@ -39,6 +39,15 @@ public record HostChoice(HostCollectors collectors, String said) {
         return new HostChoice(collectors(h, via, env, defaultRemote, parser), null);
     }
 
+    /**
+     * The other hosts of one launcher ({@link Launchers#of}: the Eclipse launch's own {@code mpirun}),
+     * reached as it reached them; {@link #HERE} when it puts no rank elsewhere.
+     */
+    public static HostChoice ofLauncher(Launchers.Launch launcher, String via, Map<String, String> env, String defaultRemote,
+                                        HostCollectors.Parser parser) {
+        return discovered(via, env, defaultRemote, parser, Launchers.found(List.of(launcher)));
+    }
+
     /** Host names separated by commas or white space. */
     public static List<String> split(String hosts) {
         return Arrays.stream(hosts.split("[,\\s]+")).filter(x -> !x.isEmpty()).toList();

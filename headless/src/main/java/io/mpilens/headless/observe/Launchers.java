@@ -115,21 +115,49 @@ public final class Launchers {
         }
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc, p -> isPid(p.getFileName().toString()))) {
             for (Path dir : dirs) {
-                try {
-                    if (!self.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))) continue;
-                    List<String> argv = nulSeparated(Files.readAllBytes(dir.resolve("cmdline")));
-                    if (argv.isEmpty() || !(NAMES.contains(baseName(argv.get(0))) || mpjStarter(argv) > 0)) continue;
-                    Map<String, String> environ = environ(Files.readAllBytes(dir.resolve("environ")));
-                    Path cwd = dir.resolve("cwd");
-                    out.add(parse(Long.parseLong(dir.getFileName().toString()), argv, environ, file -> readLines(cwd, file)));
-                } catch (IOException | RuntimeException e) {
-                    // gone meanwhile, or not readable: not a launcher we can read
-                }
+                Launch l = read(dir, self);
+                if (l != null) out.add(l);
             }
         } catch (IOException | RuntimeException e) {
             // what was read so far
         }
         return out;
+    }
+
+    /**
+     * The launcher with this pid, this user's, and the hosts it puts ranks on; null when that
+     * process is no launcher, not this user's, or gone (the Eclipse launch asks it of its own mpirun).
+     */
+    public static Launch of(long pid) {
+        Path proc = Path.of("/proc");
+        try {
+            return read(proc.resolve(Long.toString(pid)), Files.getAttribute(proc.resolve("self"), "unix:uid"));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What a launcher started with {@code argv} (argv[0] the launcher), this environment and working
+     * directory would put where: read before it runs (the Eclipse launch, to give a job across
+     * hosts an id of its own). Its pid is 0.
+     */
+    public static Launch ofArguments(List<String> argv, Map<String, String> env, Path cwd) {
+        return parse(0, argv, env, file -> readLines(cwd, file));
+    }
+
+    /** The launcher whose /proc directory is {@code dir}, if it is one of user {@code self}'s; else null. */
+    private static Launch read(Path dir, Object self) {
+        try {
+            if (!self.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))) return null;
+            List<String> argv = nulSeparated(Files.readAllBytes(dir.resolve("cmdline")));
+            if (argv.isEmpty() || !(NAMES.contains(baseName(argv.get(0))) || mpjStarter(argv) > 0)) return null;
+            Map<String, String> environ = environ(Files.readAllBytes(dir.resolve("environ")));
+            Path cwd = dir.resolve("cwd");
+            return parse(Long.parseLong(dir.getFileName().toString()), argv, environ, file -> readLines(cwd, file));
+        } catch (IOException | RuntimeException e) {
+            return null; // gone meanwhile, or not readable: not a launcher we can read
+        }
     }
 
     /**
