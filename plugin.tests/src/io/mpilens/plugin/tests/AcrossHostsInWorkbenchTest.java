@@ -3,7 +3,7 @@ package io.mpilens.plugin.tests;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
-import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshotMaximized;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,19 +71,12 @@ class AcrossHostsInWorkbenchTest {
 
     @Test
     void aJobOnTwoSimulatedHostsShowsEveryRankInTheMpiViews() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
-                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
-        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
-        String tag = "mlsui" + ProcessHandle.current().pid();
-        Map<String, String> simEnv = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
-        List<String> names = simhosts(simEnv, "up", "2").lines().filter(l -> !l.isBlank()).toList();
+        Path cli = assumeCollectorsCanRun();
         // not under /tmp: each simulated host has a /tmp of its own, and the ranks' pauses read this directory
         Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-ui-" + ProcessHandle.current().pid()));
-        try {
-            assertEquals(2, names.size(), "simhosts up 2 made " + names);
-            String h1 = names.get(0), h2 = names.get(1);
-            String rsh = simhosts(simEnv, "rsh-agent").trim();
+        try (TwoHosts two = TwoHosts.up("mlsui")) {
+            String h1 = two.h1, h2 = two.h2, rsh = two.rsh;
+            Map<String, String> simEnv = two.env;
             JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HangAfterFailure")
                     .classPath(List.of(ROOT.resolve("examples/support/target/classes"), ROOT.resolve("examples/openmpi/target/classes")))
                     .agentJar(ROOT.resolve("runtime-agent/target/mpilens-agent.jar")).jdwp(true).controlDir(control)
@@ -138,7 +131,7 @@ class AcrossHostsInWorkbenchTest {
                     spin(100);
                     return t == handles.tree() && hasItem(handles.viewer().getTree().getItems(), "MPI_COMM_WORLD");
                 });
-                shot(page, handles, "across-hosts-handles.png");
+                screenshotMaximized(page, handles, "across-hosts-handles.png");
 
                 waitUntil("MPI Communicators shows the 4 ranks", () -> allOk(comms.shownJob(), 4));
                 Box world = byTitle(CommunicatorBoxes.of(comms.shownJob())).get("MPI_COMM_WORLD");
@@ -151,7 +144,7 @@ class AcrossHostsInWorkbenchTest {
                     assertEquals("UP", hostBoxes.get(h).state(), h);
                     assertTrue(hostBoxes.get(h).subtitle().matches("2 processes; orted pid \\d+"), hostBoxes.get(h).subtitle());
                 }
-                shot(page, hosts, "across-hosts-hosts.png");
+                screenshotMaximized(page, hosts, "across-hosts-hosts.png");
 
                 // rank 2 killed on the second host (one PID namespace for all simulated hosts), the others released
                 long pid2 = job4.rank(2).orElseThrow().process().pid();
@@ -164,23 +157,21 @@ class AcrossHostsInWorkbenchTest {
                         () -> job.output().stream().filter(l -> l.contains("MPILENS-BARRIER ")).count() >= 3);
                 String stuck = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
                 refreshUntil(calls, j -> calls.shownText().lines().anyMatch(stuck::equals), "the survivors' barrier never completes", null);
-                shot(page, calls, "across-hosts-calls.png");
+                screenshotMaximized(page, calls, "across-hosts-calls.png");
                 Map<String, Box> after = byTitle(CommunicatorBoxes.of(comms.shownJob()));
                 assertEquals("DETECTED", after.get("MPI_COMM_WORLD").state());
                 assertEquals("FAILED", after.get("MPI_COMM_WORLD").cells().get(2).detail());
-                shot(page, comms, "across-hosts-communicators.png");
+                screenshotMaximized(page, comms, "across-hosts-communicators.png");
                 Map<String, Box> hostsAfter = byTitle(HostBoxes.of(hosts.shownJob()));
                 assertEquals("UP", hostsAfter.get(h1).state());
                 assertEquals("PARTIAL", hostsAfter.get(h2).state());
                 assertTrue(hosts.timelineText().lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  rank 2: \\w+ \u2192 FAILED  .*")),
                         hosts.timelineText());
                 assertTrue(hosts.timelineText().contains("host " + h2 + ": UP \u2192 PARTIAL"), hosts.timelineText());
-                shot(page, hosts, "across-hosts-hosts-after.png");
+                screenshotMaximized(page, hosts, "across-hosts-hosts-after.png");
             } finally {
                 MpiJobs.get().show(JobView.NONE); // stops following the job (and its collectors)
             }
-        } finally {
-            simhosts(simEnv, "down");
         }
     }
 
@@ -192,20 +183,12 @@ class AcrossHostsInWorkbenchTest {
      */
     @Test
     void aLaunchWhoseMpirunPutsRanksOnOtherHostsIsShownThroughCollectors() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
-                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
-        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
-        String tag = "mlsul" + ProcessHandle.current().pid();
-        Map<String, String> simEnv = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
-        List<String> names = simhosts(simEnv, "up", "2").lines().filter(l -> !l.isBlank()).toList();
+        Path cli = assumeCollectorsCanRun();
         Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-launch-" + ProcessHandle.current().pid()));
         // the collector command on the hosts, as eclipse.ini's -Dmpilens.remote would give it
         System.setProperty("mpilens.remote", "java -jar " + cli);
-        try {
-            assertEquals(2, names.size(), "simhosts up 2 made " + names);
-            String h1 = names.get(0), h2 = names.get(1);
-            String rsh = simhosts(simEnv, "rsh-agent").trim();
+        try (TwoHosts two = TwoHosts.up("mlsul")) {
+            String h1 = two.h1, h2 = two.h2, rsh = two.rsh;
             debugPerspective();
             ILaunchConfiguration config = MpiViewsInWorkbenchTest.configuration("mpi-across-hosts", "openmpi",
                     "io.mpilens.examples.openmpi.HangAfterFailure", "-Dmpilens.control=" + control,
@@ -230,7 +213,7 @@ class AcrossHostsInWorkbenchTest {
                 JobView job4 = refreshUntil(hosts, j -> allOk(j, 4), "every rank of the launch read OK on its host", null);
                 for (RankView r : job4.ranks()) assertEquals(r.rank() < 2 ? h1 : h2, r.host(), "rank " + r.rank() + "'s host");
                 assertEquals(List.of(h1, h2), HostBoxes.of(job4).stream().map(Box::title).collect(Collectors.toList()));
-                shot(page, hosts, "across-hosts-launch-hosts.png");
+                screenshotMaximized(page, hosts, "across-hosts-launch-hosts.png");
 
                 Files.createFile(control.resolve("ready.go"));
                 waitUntil("the job ends by itself", START.toMillis(), process::isTerminated);
@@ -241,7 +224,48 @@ class AcrossHostsInWorkbenchTest {
             }
         } finally {
             System.clearProperty("mpilens.remote");
-            simhosts(simEnv, "down");
+        }
+    }
+
+    /** The CLI jar the collectors on the simulated hosts run; the test is skipped where hosts cannot be simulated. */
+    private static Path assumeCollectorsCanRun() {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
+                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
+        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        return cli;
+    }
+
+    /** Two simulated hosts of their own ({@code scripts/simhosts}), and the ssh stand-in that reaches them; gone at close. */
+    private static final class TwoHosts implements AutoCloseable {
+        final Map<String, String> env;
+        final String h1;
+        final String h2;
+        final String rsh;
+
+        private TwoHosts(Map<String, String> env, String h1, String h2, String rsh) {
+            this.env = env;
+            this.h1 = h1;
+            this.h2 = h2;
+            this.rsh = rsh;
+        }
+
+        static TwoHosts up(String prefix) throws IOException, InterruptedException {
+            String tag = prefix + ProcessHandle.current().pid();
+            Map<String, String> env = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
+            try {
+                List<String> names = simhosts(env, "up", "2").lines().filter(l -> !l.isBlank()).toList();
+                if (names.size() != 2) throw new IOException("simhosts up 2 made " + names);
+                return new TwoHosts(env, names.get(0), names.get(1), simhosts(env, "rsh-agent").trim());
+            } catch (IOException | RuntimeException e) {
+                simhosts(env, "down");
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException, InterruptedException {
+            simhosts(env, "down");
         }
     }
 
@@ -282,14 +306,6 @@ class AcrossHostsInWorkbenchTest {
         return boxes.stream().collect(Collectors.toMap(Box::title, b -> b, (a, b) -> a));
     }
 
-    private static void shot(IWorkbenchPage page, JobViewPart view, String file) throws Exception {
-        page.activate(view);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_MAXIMIZED);
-        spin(500);
-        screenshot(view.partControl(), view.getTitle(), file);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_RESTORED);
-        spin(200);
-    }
 
     private static String simhosts(Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(SIMHOSTS.toString()));

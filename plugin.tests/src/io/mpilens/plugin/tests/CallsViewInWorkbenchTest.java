@@ -6,8 +6,7 @@ import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
-import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
-import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshotMaximized;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,14 +60,6 @@ class CallsViewInWorkbenchTest {
         });
     }
 
-    private static void shot(IWorkbenchPage page, CallsView calls, String file) throws Exception {
-        page.activate(calls);
-        page.setPartState(page.getReference(calls), IWorkbenchPage.STATE_MAXIMIZED);
-        spin(500);
-        screenshot(calls.partControl(), calls.getTitle(), file);
-        page.setPartState(page.getReference(calls), IWorkbenchPage.STATE_RESTORED);
-        spin(200);
-    }
 
     @Test
     void aSuspendedDeadlockedJobShowsItsCallsAndTheCycle() throws Exception {
@@ -130,7 +121,7 @@ class CallsViewInWorkbenchTest {
             assertTrue(text.contains("  rank 1  " + c.recv1() + "  waits for 0"), text);
             assertTrue(text.contains("(one look at a suspended job: resume it for a moment and suspend it again,"), text);
             assertFalse(text.contains("DEADLOCK"), "one suspension confirms nothing: " + text);
-            shot(page, calls, c.shots() + "-one-look.png");
+            screenshotMaximized(page, calls, c.shots() + "-one-look.png");
 
             // resume for a moment, suspend again: the second look confirms ranks 0 and 1, never the busy pair
             wholeJob(launch, false, "every rank is resumed");
@@ -144,7 +135,7 @@ class CallsViewInWorkbenchTest {
                     text);
             assertTrue(text.contains("  stuck behind them: rank 2"), text);
             assertFalse(text.contains("possible deadlock"), text);
-            shot(page, calls, c.shots() + "-deadlock.png");
+            screenshotMaximized(page, calls, c.shots() + "-deadlock.png");
 
         } finally {
             // leave the workbench as found: an open MPI view follows the next launch from its start

@@ -823,7 +823,8 @@ class MpiViewsInWorkbenchTest {
         }
     }
 
-    private static void screenshotMaximized(IWorkbenchPage page, IViewPart view, String file) throws Exception {
+    /** A screenshot of {@code view} (an MPI view) maximized, then restored. */
+    static void screenshotMaximized(IWorkbenchPage page, IViewPart view, String file) throws Exception {
         page.activate(view);
         page.setPartState(page.getReference(view), IWorkbenchPage.STATE_MAXIMIZED);
         spin(500);

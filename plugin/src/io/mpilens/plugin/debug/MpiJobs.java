@@ -120,11 +120,7 @@ public final class MpiJobs implements IDebugEventSetListener {
      * again; no debug events are followed meanwhile. Any thread.
      */
     public void show(JobView job) {
-        reader.cancel();
-        stopFollowingAcrossHosts();
-        launch = null;
-        lastRead.clear();
-        showingOther = true;
+        showOther();
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
     }
@@ -136,11 +132,7 @@ public final class MpiJobs implements IDebugEventSetListener {
      * names the hosts that did not answer, or says that no rank of the job was found anywhere.
      */
     public IStatus follow(JobAcrossHosts job) {
-        reader.cancel();
-        stopFollowingAcrossHosts();
-        launch = null;
-        lastRead.clear();
-        showingOther = true;
+        showOther();
         acrossHosts = job;
         return readAcrossHosts(job);
     }
@@ -148,6 +140,15 @@ public final class MpiJobs implements IDebugEventSetListener {
     /** The job across hosts followed now, or null. */
     public JobAcrossHosts acrossHosts() {
         return acrossHosts;
+    }
+
+    /** The views leave the launch (and the job across hosts) they followed for another job. */
+    private void showOther() {
+        reader.cancel();
+        stopFollowingAcrossHosts();
+        launch = null;
+        lastRead.clear();
+        showingOther = true;
     }
 
     private void stopFollowingAcrossHosts() {
