@@ -3,6 +3,7 @@ package io.mpilens.plugin.tests;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.START;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshotMaximized;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
@@ -18,6 +19,7 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.plugin.debug.JobAcrossHosts;
+import io.mpilens.plugin.debug.ShowJobAcrossHostsHandler;
 import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
@@ -49,7 +51,18 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.widgets.Button;
+import org.eclipse.swt.widgets.Combo;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Event;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.swt.widgets.Text;
 import org.eclipse.swt.widgets.TreeItem;
+import org.eclipse.ui.handlers.IHandlerService;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
@@ -88,14 +101,6 @@ class AcrossHostsInWorkbenchTest {
                         .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready")).count() >= 4);
                 String id = simhosts(simEnv, "exec", h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
 
-                // the dialog's defaults: no hosts named, no ssh named: the hosts of this mpirun, reached as it reached them
-                Map<String, String> env = Map.of("MPILENS_JOBS", control.resolve("launch-host-jobs").toString(),
-                        "MPILENS_REMOTE", "java -jar " + cli);
-                JobAcrossHosts across = JobAcrossHosts.open(id, List.of(), "ssh", null, env, JobAcrossHosts.TIMEOUT);
-                assertEquals(List.of(h1, h2), across.hosts());
-                assertTrue(across.said() != null && across.said().startsWith("also reading the hosts of mpirun pid ")
-                        && across.said().contains("collectors started with its plm_rsh_agent " + rsh), across.said());
-
                 debugPerspective();
                 IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
                 window.getShell().setBounds(0, 0, 1280, 1000);
@@ -105,10 +110,21 @@ class AcrossHostsInWorkbenchTest {
                 HostsView hosts = (HostsView) page.showView(HostsView.ID);
                 CallsView calls = (CallsView) page.showView(CallsView.ID);
 
-                IStatus first = inBackground("the first round over both hosts", () -> MpiJobs.get().follow(across));
+                // the user's way: Run > Show MPI Job Across Hosts..., the job id typed, the hosts left
+                // empty (found from this mpirun, reached as it reached them); first a host name that is none
+                List<String> problems = new ArrayList<>();
+                runDialog(window, id, "-oProxyCommand=evil", "java -jar " + cli, problems);
+                assertEquals(1, problems.size(), "the bad host name kept the dialog open once: " + problems);
+                assertTrue(problems.get(0).contains("'-oProxyCommand=evil' is not a host name"), problems.get(0));
+                waitUntil("the dialog's reading job follows the job across hosts", () -> MpiJobs.get().acrossHosts() != null);
+                JobAcrossHosts across = MpiJobs.get().acrossHosts();
+                assertEquals(id, across.jobId());
+                assertEquals(List.of(h1, h2), across.hosts());
+                assertTrue(across.said() != null && across.said().startsWith("also reading the hosts of mpirun pid ")
+                        && across.said().contains("collectors started with its plm_rsh_agent " + rsh), across.said());
                 assertNull(MpiJobs.get().launch(), "no launch, no debug target: the ranks are on other hosts");
                 // a rank that misses the deadline (four rank JVMs and two collectors on two CPUs) is read again
-                JobView job4 = refreshUntil(handles, j -> allOk(j, 4), "every rank of both hosts read OK", first);
+                JobView job4 = refreshUntil(handles, j -> allOk(j, 4), "every rank of both hosts read OK", null);
                 assertEquals(List.of(0, 1, 2, 3), job4.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
                 for (RankView r : job4.ranks()) {
                     assertEquals(r.rank() < 2 ? h1 : h2, r.host(), "rank " + r.rank() + "'s host");
@@ -267,6 +283,90 @@ class AcrossHostsInWorkbenchTest {
         public void close() throws IOException, InterruptedException {
             simhosts(env, "down");
         }
+    }
+
+    /**
+     * Runs "Show MPI Job Across Hosts..." as a user does: the command opens its dialog (modal: this
+     * thread waits in it, so the dialog is driven from timer runnables its event loop runs), the
+     * job id and collector command are typed and OK pressed with {@code badHost} in the hosts field,
+     * then, with the message the dialog showed for it kept in {@code problems}, again with the
+     * field empty. A dialog still open after a minute is closed (the test then fails on what it saw).
+     */
+    private static void runDialog(IWorkbenchWindow window, String jobId, String badHost, String remote, List<String> problems)
+            throws Exception {
+        Display d = window.getShell().getDisplay();
+        Throwable[] failed = new Throwable[1];
+        int[] step = {0};
+        Runnable[] driver = new Runnable[1];
+        driver[0] = () -> {
+            Shell dialog = dialog(d);
+            if (dialog == null) {
+                if (step[0] < 2) d.timerExec(100, driver[0]);
+                return;
+            }
+            try {
+                if (step[0] == 0) {
+                    ((Text) field(dialog, "job")).setText(jobId);
+                    ((Text) field(dialog, "hosts")).setText(badHost);
+                    assertEquals("ssh", ((Combo) field(dialog, "via")).getText(), "the default way");
+                    ((Text) field(dialog, "remote")).setText(remote);
+                    press(dialog, "OK");
+                    step[0] = 1;
+                    d.timerExec(300, driver[0]);
+                } else if (step[0] == 1) {
+                    problems.add(((Label) field(dialog, "problem")).getText());
+                    screenshot(dialog, dialog.getText(), "across-hosts-dialog.png");
+                    ((Text) field(dialog, "hosts")).setText("");
+                    step[0] = 2;
+                    press(dialog, "OK");
+                }
+            } catch (Throwable t) {
+                failed[0] = t;
+                step[0] = 2;
+                dialog.close();
+            }
+        };
+        d.timerExec(200, driver[0]);
+        d.timerExec(60_000, () -> {
+            Shell left = dialog(d);
+            if (left != null) left.close();
+        });
+        window.getService(IHandlerService.class).executeCommand("io.mpilens.commands.jobAcrossHosts", null);
+        if (failed[0] instanceof Exception e) throw e;
+        if (failed[0] instanceof Error e) throw e;
+    }
+
+    private static Shell dialog(Display d) {
+        for (Shell sh : d.getShells()) if (!sh.isDisposed() && ShowJobAcrossHostsHandler.TITLE.equals(sh.getText())) return sh;
+        return null;
+    }
+
+    /** The dialog's widget named {@code name} ({@link ShowJobAcrossHostsHandler#FIELD}), null if none below {@code c}. */
+    private static Control find(Composite c, String name) {
+        for (Control k : c.getChildren()) {
+            if (name.equals(k.getData(ShowJobAcrossHostsHandler.FIELD))) return k;
+            Control found = k instanceof Composite inner ? find(inner, name) : null;
+            if (found != null) return found;
+        }
+        return null;
+    }
+
+    private static Control field(Shell dialog, String name) {
+        Control c = find(dialog, name);
+        if (c == null) throw new AssertionError("no field '" + name + "' in " + dialog.getText());
+        return c;
+    }
+
+    /** Presses the button labelled {@code label} below {@code c}, as a click does. */
+    private static boolean press(Composite c, String label) {
+        for (Control k : c.getChildren()) {
+            if (k instanceof Button b && label.equals(b.getText())) {
+                b.notifyListeners(SWT.Selection, new Event());
+                return true;
+            }
+            if (k instanceof Composite inner && press(inner, label)) return true;
+        }
+        return false;
     }
 
     /** Refresh (the views' toolbar action) until {@code done} holds for what {@code view} shows; the job shown then. */

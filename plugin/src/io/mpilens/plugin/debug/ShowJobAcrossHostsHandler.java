@@ -57,6 +57,11 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
         }
     }
 
+    /** The dialog's title. */
+    public static final String TITLE = "Show MPI Job Across Hosts";
+    /** Widget data key naming the dialog's fields: job, hosts, via, remote, problem (tests find them by it). */
+    public static final String FIELD = "io.mpilens.field";
+
     /** The four settings, checked before the dialog closes ({@link JobAcrossHosts#open}'s own checks). */
     private static final class Settings extends Dialog {
         private final String jobDefault;
@@ -81,7 +86,7 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
         @Override
         protected void configureShell(Shell shell) {
             super.configureShell(shell);
-            shell.setText("Show MPI Job Across Hosts");
+            shell.setText(TITLE);
         }
 
         @Override
@@ -96,16 +101,22 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
             wide.widthHint = 520;
             intro.setLayoutData(wide);
             job = field(c, "Job id:", jobDefault, "As 'mpilens jobs --hosts H1,H2' lists it");
+            job.setData(FIELD, "job");
             hosts = field(c, "Hosts:", hostsDefault,
                     "Comma-separated; empty: $MPILENS_HOSTS, else the other hosts of your mpirun on this host");
+            hosts.setData(FIELD, "hosts");
             new Label(c, SWT.NONE).setText("Start collectors with:");
             via = new Combo(c, SWT.READ_ONLY);
+            via.setData(FIELD, "via");
             via.setItems("ssh", "mpirun");
             via.setText(viaDefault);
             via.setToolTipText("ssh ($MPILENS_SSH), or one 'mpirun -np 1 --host HOST' per host ($MPILENS_MPIRUN):"
                     + " inside an allocation that allows no ssh to its nodes");
             remote = field(c, "Command on the hosts:", remoteDefault, "How 'mpilens' is run there ($MPILENS_REMOTE, -Dmpilens.remote)");
+            remote.setData(FIELD, "remote");
             problem = new Label(c, SWT.WRAP);
+            problem.setData(FIELD, "problem");
+            problem.setForeground(c.getDisplay().getSystemColor(SWT.COLOR_DARK_RED));
             problem.setLayoutData(new GridData(SWT.FILL, SWT.TOP, true, false, 2, 1));
             return c;
         }
