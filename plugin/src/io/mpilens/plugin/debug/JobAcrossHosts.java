@@ -99,13 +99,16 @@ public final class JobAcrossHosts implements AutoCloseable {
     }
 
     /**
-     * Rounds until {@code ranks} ranks have answered or {@code limit} has passed (ranks register when
-     * MPI_Init returns, after their JDWP port is open); the last round's job either way.
+     * Rounds until {@code ranks} ranks have answered, {@code limit} has passed or {@code goOn} says
+     * stop (the job ended, the launch was cancelled); ranks register when MPI_Init returns, after
+     * their JDWP port is open. The last round's job either way.
      */
-    public JobView awaitRanks(int ranks, Duration limit) throws IOException, InterruptedException {
+    public JobView awaitRanks(int ranks, Duration limit, java.util.function.BooleanSupplier goOn)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         JobView j = read();
-        while (j.ranks().stream().filter(r -> r.process() != null).count() < ranks && System.nanoTime() < deadline) {
+        while (j.ranks().stream().filter(r -> r.process() != null).count() < ranks && System.nanoTime() < deadline
+                && goOn.getAsBoolean()) {
             Thread.sleep(500);
             j = read();
         }

@@ -146,7 +146,7 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         monitor.subTask("reading the ranks on " + String.join(", ", mpirun.otherHosts()));
         JobAcrossHosts across = JobAcrossHosts.forLaunch(jobId, mpirun, System.getenv(), JobAcrossHosts.TIMEOUT);
         try {
-            across.awaitRanks(np, START);
+            across.awaitRanks(np, START, () -> job.isAlive() && !monitor.isCanceled());
         } catch (java.io.IOException e) {
             process.note("reading the ranks on other hosts: " + e.getMessage());
         } catch (InterruptedException e) {
