@@ -64,7 +64,8 @@ class MpiLaunchSettingsTest {
         assertEquals(List.of("a", "b c"), spec.appArgs());
         assertEquals(List.of("--mca", "orte_abort_on_non_zero_status", "0"), spec.mpirunArgs());
         assertEquals("/usr/lib/jvm/java-17/bin/java", spec.javaExecutable());
-        assertEquals(List.of("-Xmx256m", "-Dmpilens.control=/tmp/c", "-javaagent:" + AGENT, JobSpec.JDWP_OPTION),
+        // JDWP quiet and before the agent, which announces the port once (jdwpLine)
+        assertEquals(List.of("-Xmx256m", "-Dmpilens.control=/tmp/c", JobSpec.JDWP_QUIET_OPTION, "-javaagent:" + AGENT + "=jdwpLine=true"),
                 spec.rankJvmOptions());
         assertNull(spec.workingDirectory());
     }
@@ -73,7 +74,7 @@ class MpiLaunchSettingsTest {
     void agentOptionsAndWorkingDirectoryReachTheSpec() {
         MpiLaunchSettings s = new MpiLaunchSettings(Binding.MPJ_MULTICORE, 2, "", "requestStacks=true");
         JobSpec spec = s.spec("demo.Main", CP, List.of(), List.of(), AGENT, Path.of("/ws/tour"), "java");
-        assertEquals(List.of("-javaagent:" + AGENT + "=requestStacks=true", JobSpec.JDWP_OPTION), spec.rankJvmOptions());
+        assertEquals(List.of(JobSpec.JDWP_QUIET_OPTION, "-javaagent:" + AGENT + "=requestStacks=true,jdwpLine=true"), spec.rankJvmOptions());
         assertEquals(Path.of("/ws/tour"), spec.workingDirectory());
     }
 

@@ -160,7 +160,7 @@ class MpiViewsInWorkbenchTest {
                 names.add(t.getName().replaceAll(":\\d+\\)", ")"));
             }
             assertEquals(List.of("rank 0 (127.0.0.1)", "rank 1 (127.0.0.1)", "rank 2 (127.0.0.1)", "rank 3 (127.0.0.1)"), names);
-            for (String arg : List.of("-javaagent:", JobSpec.JDWP_OPTION, "--mca orte_abort_on_non_zero_status 0", "-np 4")) {
+            for (String arg : List.of("-javaagent:", JobSpec.JDWP_QUIET_OPTION, "--mca orte_abort_on_non_zero_status 0", "-np 4")) {
                 assertTrue(String.join(" ", job.command()).contains(arg), "the launcher's command has " + arg + ": " + job.command());
             }
             awaitPause(job, "created");

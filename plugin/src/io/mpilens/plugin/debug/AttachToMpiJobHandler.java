@@ -21,7 +21,8 @@ public final class AttachToMpiJobHandler extends AbstractHandler {
     public Object execute(ExecutionEvent event) {
         InputDialog d = new InputDialog(HandlerUtil.getActiveShell(event), "Attach to MPI Job",
                 "JDWP addresses of the job's rank JVMs (host:port, separated by commas or spaces).\n"
-                        + "Each rank prints 'Listening for transport dt_socket at address: PORT'.",
+                        + "Each rank prints 'Listening for transport dt_socket at address: PORT',\n"
+                        + "or, started by mpilens, 'mpilens: JDWP listening at HOST:PORT'.",
                 "", text -> {
                     try {
                         return parse(text).isEmpty() ? "Enter at least one host:port" : null;

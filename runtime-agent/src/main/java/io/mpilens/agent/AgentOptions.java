@@ -19,6 +19,8 @@ public final class AgentOptions {
     /** Keep the woven binding classes on disk for the next JVM (see WovenCache); {@code wovenCache=false} turns it off. */
     boolean wovenCache = true;
     String wovenCacheDir;
+    /** Print the JDWP listener's address once at start-up (mpilens's launcher, whose JDWP agent is quiet). */
+    boolean jdwpLine;
 
     static AgentOptions parse(String text) {
         AgentOptions o = new AgentOptions();
@@ -40,10 +42,11 @@ public final class AgentOptions {
                 case "dumpDir": o.dumpDir = value; break;
                 case "wovenCache": o.wovenCache = Boolean.parseBoolean(value); break;
                 case "wovenCacheDir": o.wovenCacheDir = value; break;
+                case "jdwpLine": o.jdwpLine = Boolean.parseBoolean(value); break;
                 default:
                     System.err.println("mpilens: ignoring unknown agent option '" + key
                             + "' (known: requests, requestsInWrappers, requestStacks, requestHistory, verbose, failOn, dumpOnError, dumpDir,"
-                            + " wovenCache, wovenCacheDir)");
+                            + " wovenCache, wovenCacheDir, jdwpLine)");
             }
         }
         return o;

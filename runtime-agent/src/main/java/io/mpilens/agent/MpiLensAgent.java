@@ -49,6 +49,8 @@ public final class MpiLensAgent {
         if (installed) return;
         try {
             AgentOptions options = AgentOptions.parse(args);
+            // first, whatever else happens: the launcher waits for this line to find the rank's port
+            if (options.jdwpLine && !late) io.mpilens.agent.job.JobRecords.announceJdwp(inst);
             BindingProfile present = BindingProfile.present();
             if (present == null) {
                 System.err.println("mpilens: no MPI binding (Open MPI mpi.jar or MPJ Express) on the class path;"

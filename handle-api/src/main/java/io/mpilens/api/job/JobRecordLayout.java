@@ -22,6 +22,13 @@ public final class JobRecordLayout {
     /** A job id the user chooses (else the launcher's). */
     public static final String JOB_PROPERTY = "mpilens.job";
     public static final String JOB_ENV = "MPILENS_JOB";
+    /**
+     * What the agent prints once on standard output, before this prefix's {@code HOST:PORT}, with the
+     * agent option {@code jdwpLine=true}: mpilens's launcher starts the JDWP agent quiet (else it
+     * prints its "Listening for transport …" line again at every re-listen, after each debugger that
+     * detaches: every collector's round) and learns the port from this line instead.
+     */
+    public static final String JDWP_LINE = "mpilens: JDWP listening at ";
     /** Permissions of the private directories (records are 0600: the writer's {@code writeAtomically}). */
     public static final String DIRECTORY_MODE = "rwx------";
     /** A glob for a job directory's records (ranks' and spawned processes'; {@link #isRecordFile} tells them from others). */

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  */
 public final class Job implements AutoCloseable {
     private static final Pattern JDWP_LISTENING =
-            Pattern.compile("Listening for transport dt_socket at address: (\\d+)");
+            Pattern.compile("(?:Listening for transport dt_socket at address: |"
+                    + Pattern.quote(io.mpilens.api.job.JobRecordLayout.JDWP_LINE) + "[^\\s:]*:)(\\d+)");
     private static final int KEPT_LINES = 20_000;
     private static final int TAIL_LINES = 40;
     private static final long GRACE_MILLIS = 3_000;

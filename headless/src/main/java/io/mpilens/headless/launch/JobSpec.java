@@ -11,6 +11,13 @@ public final class JobSpec {
     /** The JDWP option added to each rank JVM: a server on a free loopback port, not suspended. */
     public static final String JDWP_OPTION =
             "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0";
+    /**
+     * The same, quiet: a rank with the agent. The JDWP agent would print its "Listening for
+     * transport …" line into the job's output again after every debugger that detaches (each
+     * command's, each collector's round); the mpilens agent prints the first address once instead
+     * ({@code jdwpLine=true}, {@code JobRecordLayout.JDWP_LINE}).
+     */
+    public static final String JDWP_QUIET_OPTION = JDWP_OPTION + ",quiet=y";
 
     private final Binding binding;
     private final int np;
@@ -81,15 +88,24 @@ public final class JobSpec {
     /** Variables added to the launcher's environment (and so the ranks'), e.g. {@code MPILENS_JOB}. */
     public java.util.Map<String, String> env() { return env; }
 
-    /** The options every rank JVM gets, in order: the user's, control dir, agent, JDWP. */
+    /**
+     * The options every rank JVM gets, in order: the user's, control dir, then JDWP and the agent —
+     * with the agent, JDWP quiet and first (the agent announces its address at start-up, which it
+     * knows only once the JDWP agent has started); without it, JDWP as it is (it announces itself).
+     */
     public List<String> rankJvmOptions() {
         List<String> out = new ArrayList<>(jvmOptions);
         if (controlDir != null) out.add("-Dmpilens.control=" + controlDir.toAbsolutePath());
         if (agentJar != null) {
-            String opts = agentOptions == null || agentOptions.isEmpty() ? "" : "=" + agentOptions;
-            out.add("-javaagent:" + agentJar.toAbsolutePath() + opts);
+            String opts = agentOptions == null || agentOptions.isEmpty() ? "" : agentOptions;
+            if (jdwp) {
+                out.add(JDWP_QUIET_OPTION);
+                opts = opts.isEmpty() ? "jdwpLine=true" : opts + ",jdwpLine=true";
+            }
+            out.add("-javaagent:" + agentJar.toAbsolutePath() + (opts.isEmpty() ? "" : "=" + opts));
+        } else if (jdwp) {
+            out.add(JDWP_OPTION);
         }
-        if (jdwp) out.add(JDWP_OPTION);
         return out;
     }
 

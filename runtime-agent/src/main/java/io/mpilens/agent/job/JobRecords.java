@@ -440,6 +440,28 @@ public final class JobRecords {
     }
 
     /**
+     * Agent option {@code jdwpLine=true}: the JDWP listener's address, once, on standard output
+     * ({@link JobRecordLayout#JDWP_LINE}), for a launcher that starts the JDWP agent quiet. The JDWP
+     * agent must come before {@code -javaagent} on the command line: it publishes its address when
+     * it starts listening, and agents start in command-line order. Never throws.
+     */
+    public static void announceJdwp(Instrumentation inst) {
+        try {
+            if (instrumentation == null) instrumentation = inst;
+            String address = jdwpAddress();
+            if (address != null) {
+                System.out.println(JobRecordLayout.JDWP_LINE + address);
+                System.out.flush();
+            } else {
+                System.err.println("mpilens: jdwpLine: no JDWP listener is known yet (-agentlib:jdwp must come before"
+                        + " -javaagent)");
+            }
+        } catch (Throwable t) {
+            failed("announcing the JDWP listener", t);
+        }
+    }
+
+    /**
      * Whether this JVM was started with a JDWP agent ({@code -agentlib:jdwp} or {@code -Xrunjdwp},
      * on its command line or in the launcher's option variables): without one there is no
      * listener to publish or follow, and neither the property read nor the refresher is needed.
