@@ -41,8 +41,6 @@ public final class JobAcrossHosts implements AutoCloseable {
     private final HostChoice choice;
     private final JobObserver observer;
     private int rounds;
-    /** Each rank's last snapshot, by COMM_WORLD rank. */
-    private final Map<Integer, ProcessSnapshot> lastRead = new HashMap<>();
 
     private JobAcrossHosts(String jobId, HostChoice choice, JobObserver observer) {
         this.jobId = jobId;
@@ -138,14 +136,13 @@ public final class JobAcrossHosts implements AutoCloseable {
     public synchronized JobView read() throws IOException {
         JobModel m = observer.observe();
         Map<Integer, List<BindingFrame>> frames = observer.frames();
+        Map<Integer, ProcessSnapshot> last = observer.lastSnapshots();
         List<RankView> ranks = new ArrayList<>();
         for (RankStatus r : m.processes()) {
             String where = r.address() != null && !r.address().isEmpty() ? r.address() : "";
             if (r.host() != null && !r.host().isEmpty()) where += (where.isEmpty() ? "on " : " on ") + r.host();
             // a rank that died or stopped answering keeps showing what it held at its last answer
-            ProcessSnapshot p = r.snapshot();
-            if (p != null) lastRead.put(r.rank(), p);
-            else p = lastRead.get(r.rank());
+            ProcessSnapshot p = r.snapshot() != null ? r.snapshot() : last.get(r.rank());
             ranks.add(new RankView("rank " + r.rank() + (where.isEmpty() ? "" : " (" + where + ")"), p, r.state(), false,
                     r.state() == ProcessState.OK ? null : r.evidence(), frames.get(r.rank())));
         }

@@ -106,6 +106,14 @@ public final class JobObserver {
         return Map.copyOf(frames);
     }
 
+    /**
+     * Each COMM_WORLD rank's snapshot from its last answer, in this round or an earlier one: what
+     * a rank that died or stopped answering held (the model's views).
+     */
+    public Map<Integer, ProcessSnapshot> lastSnapshots() {
+        return Map.copyOf(views);
+    }
+
     /** Problems with the job's records (refused files), empty for bare addresses. */
     public List<String> refused() throws IOException {
         List<String> out = new ArrayList<>(directory == null || !hasLocalJob() ? List.of() : directory.job(jobId).refused());
