@@ -20,8 +20,10 @@ import java.util.Arrays;
  * ({@link #OVERFLOW_LIMIT}; beyond it, requests are counted in {@code overflowLost} and not shown).
  *
  * <p>Under {@code MPI_THREAD_MULTIPLE} two threads can race on one slot (creation sequence
- * numbers are not atomic; a completion can meet its slot's eviction): a request can then be shown
- * pending after it completed, or be missing. Never an error, never another request's facts.
+ * numbers are not atomic: one counter per JVM on Open MPI, one block per communicator on MPJ
+ * Express; a completion can meet its slot's eviction): a request can then be shown pending after
+ * it completed, be missing, or two requests that drew the same number share one slot, whose facts
+ * are the last writer's. Never an error.
  */
 @SuppressWarnings("unused") // the layout fields are read by debuggers, not by Java code
 public final class RequestRing {

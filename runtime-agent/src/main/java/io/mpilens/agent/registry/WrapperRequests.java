@@ -11,20 +11,14 @@ public final class WrapperRequests {
     private static long seq;
     /**
      * Creation sequence where several MPI processes share the JVM (MPJ Express multicore: ranks are
-     * threads, creating requests at the same time as a rule): each thread takes blocks of
-     * {@link #BLOCK} numbers with one atomic add and numbers its requests from its block, so two
-     * ranks never get the same number, and each writes its own run of ring slots (numbers taken
-     * in turns would put two ranks' requests side by side, in the same cache lines).
+     * threads, creating requests at the same time as a rule): each communicator (window, file) the
+     * requests are made on takes blocks of {@link #BLOCK} numbers with one atomic add
+     * ({@link SequenceBlock}) and numbers its requests from its block, so two ranks never get the
+     * same number, and each writes its own run of ring slots (numbers taken in turns would put two
+     * ranks' requests side by side, in the same cache lines).
      */
     private static final java.util.concurrent.atomic.AtomicLong SHARED_SEQ = new java.util.concurrent.atomic.AtomicLong();
     static final int BLOCK = 64;
-    /** This thread's block: {next, end}. Only numbers: nothing of the application's. */
-    private static final ThreadLocal<long[]> BLOCKS = new ThreadLocal<long[]>() {
-        @Override
-        protected long[] initialValue() {
-            return new long[2];
-        }
-    };
     /** The binding's null request handle (Open MPI writes it back into a completed request's wrapper); set at MPI init. */
     private static long nullHandle;
 
@@ -43,24 +37,25 @@ public final class WrapperRequests {
 
     /**
      * {@link #created} for a binding whose ranks can share the JVM (MPJ Express multicore): the
-     * sequence number comes from this thread's block ({@link #SHARED_SEQ}), and only requests made
+     * sequence number comes from the block of the communicator (window, file) the request is made
+     * on ({@link #SHARED_SEQ}), and only requests made
      * on a communicator (window, file) the registry knows are recorded: the binding's own
      * communicators (MPJ Express's collectives run on an internal one) make requests of the
      * binding, not of the application, which the request tables never showed either. A request
      * already recorded (a public creating call inside another) keeps its first record.
      */
     public static void createdSharingJvm(Object self, String call, int peer, int tag, Object result) {
-        if (!(result instanceof RequestFacts) || !(self instanceof RequestHolder)) return;
-        long holder = ((RequestHolder) self).mpilens$id();
+        if (!(result instanceof RequestFacts) || !(self instanceof SequenceBlock)) return;
+        SequenceBlock block = (SequenceBlock) self;
+        long holder = block.mpilens$id();
         RequestFacts r = (RequestFacts) result;
         if (holder == 0 || r.mpilens$seq() != 0) return;
-        long[] block = BLOCKS.get();
-        long s = block[0];
-        if (s == block[1]) {
+        long s = block.mpilens$next();
+        if (s == block.mpilens$end()) {
             s = SHARED_SEQ.getAndAdd(BLOCK) + 1;
-            block[1] = s + BLOCK;
+            block.mpilens$end(s + BLOCK);
         }
-        block[0] = s + 1;
+        block.mpilens$next(s + 1);
         r.mpilens$seq(s);
         RequestRing.created(s, call, HandleRegistry.peerTag(peer, tag), holder);
     }

@@ -125,8 +125,18 @@ public final class Weaving implements Weaver {
                                 .method(named("mpilens$setId")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         // with requests in wrappers only, and only where requests are made: other classes keep their shape
                         if (inWrappers && holderKinds.contains(type.getName())) {
-                            builder = builder.implement(io.mpilens.agent.registry.RequestHolder.class)
+                            // a binding without native request handles (MPJ Express) numbers its
+                            // requests from a block the holder keeps (ranks can be threads of one JVM)
+                            boolean blocks = present.requestKeyField == null;
+                            builder = builder.implement(blocks ? io.mpilens.agent.registry.SequenceBlock.class
+                                            : io.mpilens.agent.registry.RequestHolder.class)
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
+                            if (blocks) {
+                                int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
+                                builder = builder.defineField("mpilens$next", long.class, m).defineField("mpilens$end", long.class, m)
+                                        .method(named("mpilens$next")).intercept(FieldAccessor.ofField("mpilens$next"))
+                                        .method(named("mpilens$end")).intercept(FieldAccessor.ofField("mpilens$end"));
+                            }
                         }
                     }
                     // the native handle's getter, where the root class declares the field
