@@ -17,7 +17,7 @@ public final class WrapperRequests {
      * same number, and each writes its own run of ring slots (numbers taken in turns would put two
      * ranks' requests side by side, in the same cache lines).
      */
-    private static final java.util.concurrent.atomic.AtomicLong SHARED_SEQ = new java.util.concurrent.atomic.AtomicLong();
+    static final java.util.concurrent.atomic.AtomicLong SHARED_SEQ = new java.util.concurrent.atomic.AtomicLong();
     static final int BLOCK = 64;
     /** The binding's null request handle (Open MPI writes it back into a completed request's wrapper); set at MPI init. */
     private static long nullHandle;
