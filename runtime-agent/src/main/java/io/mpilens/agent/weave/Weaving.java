@@ -27,6 +27,9 @@ import net.bytebuddy.matcher.ElementMatcher;
  * has put Byte Buddy on the class path. A JVM whose woven classes are all cached never opens it.
  */
 public final class Weaving implements Weaver {
+    /** The modifiers of every field the agent adds to a binding class: private, transient, synthetic. */
+    private static final int AGENT_FIELD = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
+
     public Weaving() {
     }
 
@@ -120,7 +123,7 @@ public final class Weaving implements Weaver {
                     boolean handleRoot = !late && isRoot(type, isHandleType);
                     if (handleRoot && (requestsById || !isRequestType.matches(type))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
-                                java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000)
+                                AGENT_FIELD)
                                 .implement(io.mpilens.agent.registry.WrapperId.class)
                                 .method(named("mpilens$setId")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         // with requests in wrappers only, and only where requests are made: other classes keep their shape
@@ -132,8 +135,7 @@ public final class Weaving implements Weaver {
                                             : io.mpilens.agent.registry.RequestHolder.class)
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                             if (blocks) {
-                                int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
-                                builder = builder.defineField("mpilens$next", long.class, m).defineField("mpilens$end", long.class, m)
+                                builder = builder.defineField("mpilens$next", long.class, AGENT_FIELD).defineField("mpilens$end", long.class, AGENT_FIELD)
                                         .method(named("mpilens$next")).intercept(FieldAccessor.ofField("mpilens$next"))
                                         .method(named("mpilens$end")).intercept(FieldAccessor.ofField("mpilens$end"));
                             }
@@ -146,8 +148,7 @@ public final class Weaving implements Weaver {
                                 .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(handleField));
                     }
                     if (inWrappers && isRoot(type, isRequestType)) {
-                        int m = java.lang.reflect.Modifier.PRIVATE | java.lang.reflect.Modifier.TRANSIENT | 0x1000;
-                        builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, m)
+                        builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, AGENT_FIELD)
                                 .implement(io.mpilens.agent.registry.RequestFacts.class)
                                 .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }
