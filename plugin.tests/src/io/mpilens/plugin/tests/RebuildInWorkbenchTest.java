@@ -6,7 +6,7 @@ import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.configuration;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.debugPerspective;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.inBackground;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.release;
-import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshot;
+import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshotMaximized;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,7 +118,7 @@ class RebuildInWorkbenchTest {
             Box.Cell hostCell = HostBoxes.of(comms.shownJob()).stream().flatMap(b -> b.cells().stream())
                     .filter(c -> c.label().equals("rank 2 epoch 1")).findFirst().orElseThrow();
             assertEquals(StatePalette.fill(ProcessState.JOINING), hostCell.fill());
-            shot(page, comms, "mpi-communicators-rebuild-recovering.png");
+            screenshotMaximized(page, comms, "mpi-communicators-rebuild-recovering.png");
 
             suspendOrResume(launch, false, victimTarget);
             release(control, "joining");
@@ -155,7 +155,7 @@ class RebuildInWorkbenchTest {
                     .orElseThrow(() -> new AssertionError("the spawn intercommunicator: " + after.keySet()));
             assertTrue(spawn.subtitle().startsWith("size 4, inter: [0, 1, 3] | [2], from survivors"), spawn.subtitle());
             assertEquals(cell, spawn.cells().get(3).label());
-            shot(page, comms, "mpi-communicators-rebuilt.png");
+            screenshotMaximized(page, comms, "mpi-communicators-rebuilt.png");
         } finally {
             var comms = page.findView(CommunicatorsView.ID);
             if (comms != null) page.hideView(comms);
@@ -198,14 +198,5 @@ class RebuildInWorkbenchTest {
 
     private static Optional<Box> box(CommunicatorsView v, String title) {
         return Optional.ofNullable(boxes(v).get(title));
-    }
-
-    private static void shot(IWorkbenchPage page, CommunicatorsView view, String file) throws Exception {
-        page.activate(view);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_MAXIMIZED);
-        spin(800);
-        screenshot(view.partControl(), view.getTitle(), file);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_RESTORED);
-        spin(200);
     }
 }

@@ -48,6 +48,13 @@ final class Cli {
      * runs too); {@code env} on top of this JVM's environment without its {@code MPILENS_} variables.
      */
     static Result external(Path cli, List<String> jvmOptions, Map<String, String> env, String... args) throws Exception {
+        Running r = start(cli, jvmOptions, env, args);
+        int code = r.waitFor(Duration.ofMinutes(2));
+        return new Result(code, r.out.toString(StandardCharsets.UTF_8), r.err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** {@link #external} started, not awaited: a {@code watch} followed while the job goes on. */
+    static Running start(Path cli, List<String> jvmOptions, Map<String, String> env, String... args) throws java.io.IOException {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", cli.toString()));
@@ -55,18 +62,50 @@ final class Cli {
         ProcessBuilder b = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MPILENS_"));
         b.environment().putAll(env);
-        java.io.File err = java.io.File.createTempFile("mpilens-cli-", ".err");
-        try {
-            b.redirectError(err);
-            Process p = b.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new AssertionError("'" + String.join(" ", cmd) + "' did not end");
+        return new Running(String.join(" ", cmd), b.start());
+    }
+
+    /** An mpilens command running in a JVM of its own: what it printed so far. */
+    static final class Running {
+        final Output out = new Output();
+        final Output err = new Output();
+        private final String command;
+        private final Process process;
+        private final Thread[] pumps;
+
+        private Running(String command, Process process) {
+            this.command = command;
+            this.process = process;
+            pumps = new Thread[] {pump(process.getInputStream(), out), pump(process.getErrorStream(), err)};
+        }
+
+        private static Thread pump(java.io.InputStream from, Output to) {
+            Thread t = new Thread(() -> {
+                try {
+                    from.transferTo(to);
+                } catch (java.io.IOException e) {
+                    // the process ended: what it printed is in
+                }
+            }, "cli-output");
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        /** Its exit code, once it and its output have ended; fails (and ends it) after {@code limit}. */
+        int waitFor(Duration limit) throws InterruptedException {
+            if (!process.waitFor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("'" + command + "' did not end within " + limit + ":\n" + String.join("\n", out.lines())
+                        + "\n--- stderr:\n" + String.join("\n", err.lines()));
             }
-            return new Result(p.exitValue(), out, java.nio.file.Files.readString(err.toPath()));
-        } finally {
-            err.delete();
+            for (Thread t : pumps) t.join(10_000);
+            return process.exitValue();
+        }
+
+        /** Ends it if it still runs (a failed test's clean-up). */
+        void stop() {
+            process.destroyForcibly();
         }
     }
 

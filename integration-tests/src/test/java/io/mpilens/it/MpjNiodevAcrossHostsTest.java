@@ -11,6 +11,7 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * file naming both hosts, MPJ placing ranks 0 1 on the first and 2 3 on the second (see
  * {@link MpjAcrossHosts} for how the daemons are reached). {@code jobs}, {@code hostinfo},
  * {@code cominfo} and {@code handles} with {@code --hosts} merge what the collectors of both hosts
- * report; with no host named, {@code jobs} finds them in the starter's machines file.
+ * report, through ssh and through MPJ Express's daemons ({@code --via mpj}, also a {@code watch}
+ * followed to the job's end); with no host named, {@code jobs} finds them in the starter's machines file.
  */
 class MpjNiodevAcrossHostsTest {
     @Test
@@ -147,13 +149,38 @@ class MpjNiodevAcrossHostsTest {
             assertTrue(said.get(0).contains("mpjrun pid " + mpj.pid() + " (machines file " + control.resolve("mpj/machines") + "): " + both),
                     "the starter, its machines file and both hosts:\n" + found.all());
 
-            for (String point : Tours.POINTS) {
-                mpj.awaitLines(l -> l.startsWith("MPILENS-PAUSE ") && l.endsWith("point=" + point), 4, Tours.START);
-                Files.createFile(control.resolve(point + ".go"));
+            // 5. watch through the daemons (--via mpj; a collector per round, the daemon passes no input
+            // to keep one): every rank OK, then FINALIZED, and the watch ends by itself with the job
+            Cli.Running watch = Cli.start(cli, resolver, viaMpj, "watch", "--job", id, "--hosts", both, "--via", "mpj",
+                    "--interval", "0.5");
+            try {
+                java.util.Set<Integer> ok = new java.util.TreeSet<>();
+                Cli.await(watch.out, l -> {
+                    if (l.endsWith(": OK") || l.contains(": OK  (")) ok.addAll(Cli.ranksOf(l));
+                    return ok.containsAll(List.of(0, 1, 2, 3));
+                }, "every rank of both hosts OK, through the daemons", Duration.ofSeconds(90));
+                for (String point : Tours.POINTS) {
+                    mpj.awaitLines(l -> l.startsWith("MPILENS-PAUSE ") && l.endsWith("point=" + point), 4, Tours.START);
+                    Files.createFile(control.resolve(point + ".go"));
+                }
+                mpj.awaitLines(l -> l.startsWith("MPILENS-PAUSE ") && l.endsWith("point=finalized"), 4, Tours.START);
+                java.util.Set<Integer> finalized = new java.util.TreeSet<>();
+                Cli.await(watch.out, l -> {
+                    if (l.contains(": OK -> FINALIZED")) finalized.addAll(Cli.ranksOf(l));
+                    return finalized.containsAll(List.of(0, 1, 2, 3));
+                }, "every rank FINALIZED, through the daemons", Duration.ofSeconds(90));
+                Files.createFile(control.resolve("finalized.go"));
+                assertEquals(0, mpj.waitFor(Tours.START), mpj.tail());
+                int watchExit = watch.waitFor(Duration.ofSeconds(90));
+                String watched = String.join("\n", watch.out.lines()) + "\n--- stderr:\n" + String.join("\n", watch.err.lines());
+                assertEquals(0, watchExit, watched);
+                assertTrue(watch.out.lines().stream().anyMatch(l -> l.endsWith("  job " + id + " has ended: 4 ranks finalized")),
+                        "the watch saw the job end:\n" + watched);
+                assertTrue(watch.out.lines().stream().noneMatch(l -> l.contains("FAILED")),
+                        "no rank failed in a clean run:\n" + watched);
+            } finally {
+                watch.stop();
             }
-            mpj.awaitLines(l -> l.startsWith("MPILENS-PAUSE ") && l.endsWith("point=finalized"), 4, Tours.START);
-            Files.createFile(control.resolve("finalized.go"));
-            assertEquals(0, mpj.waitFor(Tours.START), mpj.tail());
         }
     }
 
