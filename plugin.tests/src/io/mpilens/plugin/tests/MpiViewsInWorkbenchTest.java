@@ -826,10 +826,21 @@ class MpiViewsInWorkbenchTest {
     /** A screenshot of {@code view} (an MPI view) maximized, then restored. */
     static void screenshotMaximized(IWorkbenchPage page, IViewPart view, String file) throws Exception {
         page.activate(view);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_MAXIMIZED);
-        spin(500);
+        Control c = ((JobViewPart) view).partControl();
+        Point restored = c.getSize();
+        org.eclipse.ui.IWorkbenchPartReference ref = page.getReference(view);
+        // the Debug UI can show a suspended thread's source meanwhile, which brings the editor area
+        // back beside the maximized view: hidden again until it stays hidden, then painted
+        boolean editors = page.isEditorAreaVisible();
+        long deadline = System.currentTimeMillis() + 5_000;
+        do {
+            if (page.isEditorAreaVisible()) page.setEditorAreaVisible(false);
+            if (page.getPartState(ref) != IWorkbenchPage.STATE_MAXIMIZED) page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
+            spin(300);
+        } while ((page.isEditorAreaVisible() || c.getSize().equals(restored)) && System.currentTimeMillis() < deadline);
         screenshot((JobViewPart) view, file);
-        page.setPartState(page.getReference(view), IWorkbenchPage.STATE_RESTORED);
+        page.setPartState(ref, IWorkbenchPage.STATE_RESTORED);
+        page.setEditorAreaVisible(editors);
         spin(200);
     }
 
