@@ -23,18 +23,23 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The agent is transparent to programs written without it in mind: MPJ Express's own test
- * programs (its source package's {@code test/mpi}: the IBM MPI test cases ported to mpiJava by
- * the mpiJava and MPJ Express authors; {@code scripts/setup-env} extracts them to
- * {@code .deps/mpj-tests}), compiled here against MPJ Express, each run on MPJ Express multicore
- * with 2 ranks without the agent and with it (default options, and {@code verbose=true}, whose one
- * line says the agent was active): the same exit code and the same output. The programs live in packages {@code mpi.pt2pt}, {@code mpi.ccl}, … — beside the
- * binding's own {@code mpi} package, which the agent weaves: they must not be taken for it.
+ * The agent is transparent to programs written without it in mind, by the bindings' own authors:
+ * <ul>
+ * <li>MPJ Express's own test programs (its source package's {@code test/mpi}: the IBM MPI test
+ * cases ported to mpiJava; {@code scripts/setup-env} extracts them to {@code .deps/mpj-tests}),
+ * each on MPJ Express multicore with 2 ranks. They live in packages {@code mpi.pt2pt},
+ * {@code mpi.ccl}, … beside the binding's own {@code mpi} package, which the agent weaves.</li>
+ * <li>Open MPI's own Java examples, {@code Hello} and {@code Ring}, on 4 ranks.</li>
+ * </ul>
+ * Each is compiled here against its binding and run without the agent and with it (default
+ * options, and {@code verbose=true}, whose one line says the agent was active): the same exit code
+ * and the same output (as multisets), and no exception in either run.
  *
- * <p>The programs are named here, not found: the ones that end cleanly on MPJ Express 0.44's
- * multicore device with 2 ranks (found by running every one of the seven folders without the
- * agent; left out, each for its reason, in {@link #LEFT_OUT}). A program named here that fails or
- * hangs without the agent fails the test: the binding or the machine changed.
+ * <p>The MPJ Express programs are named here, not found: the ones that end cleanly on MPJ Express
+ * 0.44's multicore device with 2 ranks, with the same output twice (found by running every program
+ * of the seven folders without the agent; left out, each for its reason, in {@link #LEFT_OUT}). A
+ * program named here that fails or hangs without the agent fails the test: the binding or the
+ * machine changed.
  */
 class ThirdPartyProgramsTest {
     private static final int NP = 2;
@@ -72,33 +77,55 @@ class ThirdPartyProgramsTest {
 
     @TestFactory
     Stream<DynamicTest> mpjExpressOwnTestProgramsBehaveAlikeWithAndWithoutTheAgent() throws Exception {
-        Path classes = compiled();
-        System.out.println("mpj-tests: " + PROGRAMS.size() + " programs; left out: " + String.join("; ", LEFT_OUT));
-        return PROGRAMS.stream().map(p -> DynamicTest.dynamicTest(p, () -> check(classes, p)));
-    }
-
-    /** The folders' programs compiled against MPJ Express into a new directory under {@code target}. */
-    private static Path compiled() throws IOException {
-        Path src = sources();
         MpiEnvironment env = MpiEnvironment.detect();
         env.require(Binding.MPJ_MULTICORE);
-        List<String> files = new ArrayList<>();
+        Path src = sources();
+        List<Path> files = new ArrayList<>();
         for (String f : FOLDERS) {
             try (Stream<Path> s = Files.list(src.resolve("mpi").resolve(f))) {
-                files.addAll(s.filter(x -> x.toString().endsWith(".java")).map(Path::toString).sorted().toList());
+                files.addAll(s.filter(x -> x.toString().endsWith(".java")).sorted().toList());
             }
         }
+        Path classes = compiled("MPJ Express's test programs", files, env.mpjHome().resolve("lib/mpj.jar"));
+        System.out.println("mpj-tests: " + PROGRAMS.size() + " programs; left out: " + String.join("; ", LEFT_OUT));
+        return PROGRAMS.stream().map(p -> DynamicTest.dynamicTest(p, () ->
+                check(Binding.MPJ_MULTICORE, NP, classes, "mpi." + p.replace('/', '.'), p)));
+    }
+
+    /**
+     * Open MPI's own Java examples ({@code examples/Hello.java} and {@code Ring.java} of its source,
+     * which {@code scripts/setup-env} copies to {@code .deps/openmpi/examples}), 4 ranks under
+     * {@code mpirun}: the same exit code and output with and without the agent.
+     */
+    @TestFactory
+    Stream<DynamicTest> openMpiOwnExamplesBehaveAlikeWithAndWithoutTheAgent() throws Exception {
+        MpiEnvironment env = MpiEnvironment.detect();
+        env.require(Binding.OPENMPI);
+        Path dir = env.ompiJar().getParent().resolve("examples");
+        if (!Files.isRegularFile(dir.resolve("Ring.java"))) {
+            fail("Open MPI's Java examples are not in " + dir + ": run scripts/setup-env (it copies them from the source"
+                    + " package of the installed Open MPI), then '. .deps/env.sh'");
+        }
+        List<Path> files = List.of(dir.resolve("Hello.java"), dir.resolve("Ring.java"));
+        Path classes = compiled("Open MPI's Java examples", files, env.ompiJar());
+        return Stream.of("Hello", "Ring").map(p -> DynamicTest.dynamicTest(p, () ->
+                check(Binding.OPENMPI, 4, classes, p, "ompi-examples/" + p)));
+    }
+
+    /** {@code files} compiled against {@code binding} into a new directory under {@code target}. */
+    private static Path compiled(String what, List<Path> files, Path binding) throws IOException {
         Path target = Tours.ROOT.resolve("integration-tests/target");
         Files.createDirectories(target);
-        Path out = Files.createTempDirectory(target, "mpj-tests-classes-");
+        Path out = Files.createTempDirectory(target, "third-party-classes-");
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertTrue(javac != null, "the tests run on a JDK, not a JRE: no system Java compiler");
+        // the rank JVMs are the java on the PATH (17 here), as for the examples of this repository
         List<String> args = new ArrayList<>(List.of("-nowarn", "-encoding", "ISO-8859-1", "-proc:none", "--release", "17",
-                "-cp", env.mpjHome().resolve("lib/mpj.jar").toString(), "-d", out.toString()));
-        args.addAll(files);
+                "-cp", binding.toString(), "-d", out.toString()));
+        for (Path f : files) args.add(f.toString());
         java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
         int code = javac.run(null, said, said, args.toArray(String[]::new));
-        assertEquals(0, code, "MPJ Express's test programs in " + src + " do not compile against " + env.mpjHome() + ":\n"
+        assertEquals(0, code, what + " do not compile against " + binding + ":\n"
                 + said.toString(java.nio.charset.StandardCharsets.UTF_8));
         return out;
     }
@@ -114,28 +141,28 @@ class ThirdPartyProgramsTest {
         return dir;
     }
 
-    private static void check(Path classes, String program) throws Exception {
-        String main = "mpi." + program.replace('/', '.');
+    private static void check(Binding binding, int np, Path classes, String main, String label) throws Exception {
         long t0 = System.nanoTime();
-        TransparencyCorpusTest.Run base = run(classes, main, false);
+        TransparencyCorpusTest.Run base = run(binding, np, classes, main, false);
         assertEquals(0, base.exit, "without the agent, " + main + " must end cleanly; output:\n" + base.tail());
         // MPJ Express multicore exits with 0 also when a rank threw (the class not found, a bad argument)
         assertTrue(base.all.stream().noneMatch(l -> l.contains("\tat ")), "without the agent, " + main
                 + " must end without an exception; output:\n" + base.tail());
-        TransparencyCorpusTest.Run with = run(classes, main, true);
+        TransparencyCorpusTest.Run with = run(binding, np, classes, main, true);
         assertTrue(with.all.stream().anyMatch(l -> l.contains("mpilens: agent ") && l.contains(" watching ")),
                 "the agent was active in the run with it:\n" + with.tail());
         List<String> problems = TransparencyCorpusTest.compare(base, with, "with the agent");
         if (with.all.stream().anyMatch(l -> l.contains("\tat "))) problems.add("with the agent, an exception:\n" + with.tail());
-        System.out.printf(Locale.ROOT, "mpj-tests %-28s %3d stdout lines, 2 runs, %.1f s%n", program, base.stdout.size(),
+        System.out.printf(Locale.ROOT, "third-party %-28s %3d stdout lines, 2 runs, %.1f s%n", label, base.stdout.size(),
                 (System.nanoTime() - t0) / 1e9);
         if (!problems.isEmpty()) fail(main + ":\n" + String.join("\n", problems));
     }
 
-    private static TransparencyCorpusTest.Run run(Path classes, String main, boolean agent) throws Exception {
-        Path jobs = Files.createTempDirectory("mpilens-mpj-tests-");
+    private static TransparencyCorpusTest.Run run(Binding binding, int np, Path classes, String main, boolean agent)
+            throws Exception {
+        Path jobs = Files.createTempDirectory("mpilens-third-party-");
         try {
-            JobSpec.Builder spec = JobSpec.builder(Binding.MPJ_MULTICORE, NP, main).classPath(List.of(classes))
+            JobSpec.Builder spec = JobSpec.builder(binding, np, main).classPath(List.of(classes))
                     .env("MPILENS_JOBS", jobs.toString());
             if (agent) spec.agentJar(Tours.AGENT).agentOptions("verbose=true");
             TransparencyCorpusTest.Run out = new TransparencyCorpusTest.Run();
