@@ -50,27 +50,30 @@ class ThirdPartyProgramsTest {
             "pt2pt/BreakANYSRC", "pt2pt/Bsend_test2", "pt2pt/BufferTest1", "pt2pt/BufferTest3", "pt2pt/BufferTest6",
             "pt2pt/Isend_rendez", "pt2pt/Send_rendez", "pt2pt/Send_rendez_fairness", "pt2pt/SimpleB",
             "pt2pt/SimpleBsend", "pt2pt/SimpleNB", "pt2pt/Ssend_test1", "pt2pt/TestSendInit", "pt2pt/bsend_test1",
-            "pt2pt/buffer", "pt2pt/cancel1", "pt2pt/getcount", "pt2pt/intertwined", "pt2pt/iprobe", "pt2pt/isend",
+            "pt2pt/buffer", "pt2pt/cancel1", "pt2pt/intertwined", "pt2pt/iprobe", "pt2pt/isend",
             "pt2pt/non_overtaking", "pt2pt/probe", "pt2pt/rsend", "pt2pt/rsend2", "pt2pt/sendrecv",
             "pt2pt/sendrecv_rep", "pt2pt/seq", "pt2pt/ssend", "pt2pt/start", "pt2pt/start2", "pt2pt/startall",
             "pt2pt/test1", "pt2pt/test2", "pt2pt/test3", "pt2pt/testall", "pt2pt/testany", "pt2pt/testsome",
             "pt2pt/waitall", "pt2pt/waitall2", "pt2pt/waitany", "pt2pt/waitnull", "pt2pt/waitsome", "pt2pt/wildcard",
             "ccl/allgather", "ccl/allgatherv", "ccl/allreduce", "ccl/allreduce_maxminloc", "ccl/alltoall",
             "ccl/alltoallv", "ccl/bcast", "ccl/gather", "ccl/gatherv", "ccl/reduce", "ccl/reduce2",
-            "ccl/reduce_scatter", "ccl/scan", "ccl/scatter", "ccl/scatterv", "comm/CommTest", "comm/comm_test",
-            "comm/commdup", "comm/compare", "comm/intercomm", "comm/intercomm_test", "comm/split", "comm/split2",
-            "group/Group_com", "group/Group_diff", "group/Group_excl", "group/Group_incl", "group/Group_intersect",
-            "group/Group_self", "group/Group_tranks", "group/Group_union", "group/group", "group/range", "topo/cart",
-            "topo/cart_topo", "topo/dimscreate", "topo/graph", "topo/map", "topo/sub", "topo/sub2", "dtyp/Contiguous",
-            "dtyp/DtypTest", "dtyp/Indexed", "dtyp/Vector", "dtyp/hvec", "dtyp/lbub", "dtyp/lbub2", "dtyp/pack",
-            "dtyp/type_size", "dtyp/zero1", "dtyp/zero5", "env/ErrStreamPrinter", "env/InputTester",
-            "env/initialized", "env/procname");
+            "ccl/reduce_scatter", "ccl/scan", "ccl/scatter", "comm/CommTest", "comm/comm_test", "comm/commdup",
+            "comm/compare", "comm/intercomm", "comm/intercomm_test", "comm/split", "comm/split2", "group/Group_com",
+            "group/Group_diff", "group/Group_excl", "group/Group_incl", "group/Group_intersect", "group/Group_self",
+            "group/Group_tranks", "group/Group_union", "group/group", "group/range", "topo/cart", "topo/cart_topo",
+            "topo/dimscreate", "topo/graph", "topo/map", "topo/sub", "topo/sub2", "dtyp/DtypTest", "dtyp/lbub",
+            "dtyp/lbub2", "dtyp/pack", "dtyp/type_size", "dtyp/zero1", "dtyp/zero5", "env/ErrStreamPrinter",
+            "env/InputTester", "env/initialized", "env/procname");
     /** Programs of those folders not run, and why (found without the agent, np 2, twice). */
     static final List<String> LEFT_OUT = List.of(
             "pt2pt/Isend_eager: does not end within 40 s",
             "pt2pt/BufferBench1, pt2pt/BufferRoller, pt2pt/Send_eager_fairness: 11-23 s each",
             "pt2pt/BufferBench2, ccl/barrier, env/EnvTester, env/wtime: print times, which differ from run to run",
             "env/abort: the two ranks' lines interleave within a line",
+            "pt2pt/getcount, ccl/scatterv, dtyp/Contiguous, dtyp/Indexed, dtyp/Vector, dtyp/hvec: print parts of a line"
+                    + " (System.out.print) while the other rank prints; both ranks are threads writing one System.out,"
+                    + " so how their lines mix depends on thread timing, which any change of speed moves (seen once in"
+                    + " CI: Contiguous, in the run with the agent, 'rparams[0]=0.0<tab>Send Completed')",
             "pt2pt/Isend_rendez_fairness: needs more than 2 ranks",
             "pt2pt/NonBlocking, NonBlockingObj, req_test, syncbug: in no package, not mpi.pt2pt",
             "pt2pt/dacian_test, pt2pt/isend2: no main method");
