@@ -15,7 +15,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -177,9 +176,7 @@ class ThirdPartyProgramsTest {
             }
             return out;
         } finally {
-            try (Stream<Path> all = Files.walk(jobs)) {
-                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) Files.deleteIfExists(p);
-            }
+            TransparencyCorpusTest.deleteTree(jobs);
         }
     }
 }

@@ -293,7 +293,7 @@ class TransparencyCorpusTest {
         return cls.substring(cls.lastIndexOf('.') + 1);
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Collections.reverseOrder()).collect(Collectors.toList())) Files.deleteIfExists(p);
