@@ -19,8 +19,20 @@ public final class HandleDescriber {
     private static final int STACK_FRAMES = 8;
     /** Made when the first creation stack is taken (requestStacks, the tables): not at every rank's start-up. */
     private static final class Walker {
-        static final StackWalker WALKER = StackWalker.getInstance();
+        static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     }
+    /**
+     * Creation stacks by the class of their first application frame, then its method and bytecode
+     * index. A ClassValue: the class holds its own sites, so the agent keeps no class loaded.
+     */
+    private static final ClassValue<Map<String, String[]>> SITES = new ClassValue<>() {
+        @Override
+        protected Map<String, String[]> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+    /** Creating call sites kept per class; beyond, a site's stack is walked at each creation (still bounded). */
+    private static final int SITES_PER_CLASS = 512;
     private static final Map<Integer, Object> WORLD_GROUPS = new ConcurrentHashMap<>();
 
     private HandleDescriber() {
@@ -365,18 +377,42 @@ public final class HandleDescriber {
         return at;
     }
 
+    /**
+     * The application's frames of the creating call, at most {@link #STACK_FRAMES}: a walk that
+     * stops at the first application frame when that call site was seen before (its stack is
+     * kept, by the frame's class, method and bytecode index), and at the last frame kept
+     * otherwise; never a walk of the whole stack. The frames beyond the first are those of the
+     * site's first creation (docs/architecture.md, "What the agent records, at what cost").
+     */
     static String[] stack(BindingProfile p) {
-        List<String> frames = new ArrayList<>(STACK_FRAMES);
-        Walker.WALKER.forEach(f -> {
-            if (frames.size() >= STACK_FRAMES) return;
+        return Walker.WALKER.walk(frames -> creationSite(p, frames.iterator()));
+    }
+
+    private static String[] creationSite(BindingProfile p, java.util.Iterator<StackWalker.StackFrame> frames) {
+        Map<String, String[]> sites = null;
+        String site = null;
+        List<String> kept = null;
+        while (frames.hasNext()) {
+            StackWalker.StackFrame f = frames.next();
             String c = f.getClassName();
             if (p.isBindingFrame(c) || c.startsWith("io.mpilens.agent.") || c.startsWith("java.")
                     || c.startsWith("jdk.") || c.startsWith("sun.")) {
-                return;
+                continue;
             }
-            frames.add(c + "." + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")");
-        });
-        return frames.toArray(new String[0]);
+            if (kept == null) {
+                sites = SITES.get(f.getDeclaringClass());
+                site = f.getMethodName() + '@' + f.getByteCodeIndex();
+                String[] known = sites.get(site);
+                if (known != null) return known;
+                kept = new ArrayList<>(STACK_FRAMES);
+            }
+            kept.add(c + "." + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")");
+            if (kept.size() >= STACK_FRAMES) break;
+        }
+        if (kept == null) return new String[0];
+        String[] stack = kept.toArray(new String[0]);
+        if (sites.size() < SITES_PER_CLASS) sites.putIfAbsent(site, stack);
+        return stack;
     }
 
 }

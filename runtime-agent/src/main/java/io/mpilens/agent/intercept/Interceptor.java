@@ -340,6 +340,11 @@ public final class Interceptor {
         }
     }
 
+    /** A public constructor of a handle class returned: the call is named {@code new Class} only when it is recorded. */
+    public static void constructed(Class<?> origin, Object[] args, Object self) {
+        created(origin, "new " + origin.getSimpleName(), null, args, self);
+    }
+
     public static void freed(Object self, long key) {
         if (self == null || insideAgent()) return;
         try {
@@ -473,6 +478,23 @@ public final class Interceptor {
         // one process in this JVM: no lookup; several (MPJ Express multicore): the origin's loader says which
         if (REGISTRY.oneProcess()) REGISTRY.blockingCallReturned();
         else REGISTRY.blockingCallReturned(PROC_OF.get(origin));
+    }
+
+    /**
+     * A thread entered a collective the binding writes in Java: until it leaves, what the binding
+     * creates, frees or raises is its own (the agent's depth, which every entry point checks).
+     * Returns the thread's depth cell for the leave; one thread-local lookup per collective.
+     */
+    public static int[] enterCollective() {
+        int[] depth = AGENT_DEPTH.get();
+        depth[0]++;
+        return depth;
+    }
+
+    /** The collective entered with {@link #enterCollective} left (returned or threw): one blocking call returned. */
+    public static void leaveCollective(int[] depth, Class<?> origin) {
+        if (depth != null && depth[0] > 0) depth[0]--;
+        blockingCallReturned(origin);
     }
 
     /** Handles created until the matching leave are the binding's internals, not the application's. */
@@ -756,6 +778,11 @@ public final class Interceptor {
 
     private static boolean insideAgent() {
         return AGENT_DEPTH.get()[0] > 0;
+    }
+
+    /** Neither the agent nor a collective the binding writes in Java is running on this thread. */
+    public static boolean outsideAgent() {
+        return AGENT_DEPTH.get()[0] == 0;
     }
 
     private static List<Integer> completedIndexes(Object result) {

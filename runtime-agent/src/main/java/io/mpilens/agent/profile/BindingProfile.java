@@ -166,6 +166,15 @@ public final class BindingProfile {
      */
     public Set<String> internalClasses = Set.of();
 
+    /**
+     * Collectives the binding writes in Java on top of its own public calls (MPJ Express: {@code
+     * Allreduce} is {@code Reduce} then {@code Bcast}, each of {@code send}s, {@code recv}s and an
+     * {@code Op} worker made per call). Inside one, what the binding creates, frees or raises is its
+     * own: not described, not registered, not recorded; the collective's own failure is recorded
+     * when it leaves. Empty for a binding whose collectives are native (Open MPI).
+     */
+    public Set<String> javaCollectives = Set.of();
+
     public boolean isInternal(Class<?> c) {
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             if (internalClasses.contains(k.getName())) return true;

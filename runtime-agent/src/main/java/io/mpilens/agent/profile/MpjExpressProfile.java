@@ -46,6 +46,8 @@ final class MpjExpressProfile {
             p.requestCalls.put(m, new BindingProfile.RequestCall(4, 5));
         }
         p.calls = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS;
+        // the woven matcher takes the ones that return nothing: Split, Create, … make the application's handles
+        p.javaCollectives = p.calls.blockingCollectives();
         p.rankMethod = "Rank";
         p.sizeMethod = "Size";
         p.isInterMethod = "Test_inter";

@@ -20,7 +20,8 @@ public final class Advices {
                          @Advice.This(optional = true) Object self, @Advice.AllArguments Object[] args,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) Interceptor.created(origin, call, self, args, result);
+            // the argument array is made where it is read: not for what the binding creates inside its own calls
+            if (thrown == null && Interceptor.outsideAgent()) Interceptor.created(origin, call, self, args, result);
         }
     }
 
@@ -28,7 +29,7 @@ public final class Advices {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin, @Advice.This Object self,
                          @Advice.AllArguments Object[] args) {
-            Interceptor.created(origin, "new " + origin.getSimpleName(), null, args, self);
+            if (Interceptor.outsideAgent()) Interceptor.constructed(origin, args, self);
         }
     }
 
@@ -224,6 +225,28 @@ public final class Advices {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Origin Class<?> origin) {
             Interceptor.blockingCallReturned(origin);
+        }
+    }
+
+    /**
+     * A collective the binding writes in Java ({@code BindingProfile.javaCollectives}): the
+     * handles, requests and failures of the calls it makes inside are the binding's own. The one
+     * advice on such a method: it also does {@link BlockingReturn}'s and {@link Failure}'s work
+     * when the collective leaves, so no order between advices decides what is inside.
+     */
+    public static final class CollectiveScope {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static int[] enter() {
+            return Interceptor.enterCollective();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Origin Class<?> origin, @Advice.Origin("#m") String call, @Advice.This Object self,
+                         @Advice.Argument(value = 3, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg3,
+                         @Advice.Argument(value = 4, optional = true, typing = Assigner.Typing.DYNAMIC) Object arg4,
+                         @Advice.Thrown Throwable thrown, @Advice.Enter int[] depth) {
+            Interceptor.leaveCollective(depth, origin);
+            if (thrown != null) Interceptor.failed(origin, call, self, arg3, arg4, thrown);
         }
     }
 

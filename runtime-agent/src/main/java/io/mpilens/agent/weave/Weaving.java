@@ -170,7 +170,7 @@ public final class Weaving implements Weaver {
                         builder = builder.visit(inWrappers ? w.wrapperWriteback : w.handlesWriteback);
                         if (inWrappers) builder = builder.visit(w.wrapperWait).visit(w.wrapperTest);
                     }
-                    if (isFailingType.matches(type)) builder = builder.visit(w.failure).visit(w.blockingReturn);
+                    if (isFailingType.matches(type)) builder = builder.visit(w.failure).visit(w.blockingReturn).visit(w.collectiveScope);
                     if (mpiClasses.contains(type.getName())) builder = builder.visit(w.init).visit(w.finalize);
                     return builder;
                 });
@@ -197,7 +197,7 @@ public final class Weaving implements Weaver {
      */
     private static final class Woven {
         final AsmVisitorWrapper create, p2p34, p2p45, otherRequests, construct, free, setErrhandler, setName, commit,
-                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, init, finalize,
+                completeOne, completeArray, startOne, startAll, handlesWriteback, failure, blockingReturn, collectiveScope, init, finalize,
                 wrapperP2p34, wrapperP2p45, wrapperOthers, completePersistentOne, wrapperWait, wrapperTest, wrapperWriteback, infoSet, infoDelete, attrSet, attrDelete;
 
         Woven(Names n, ElementMatcher.Junction<MethodDescription> creators, ElementMatcher.Junction<MethodDescription> p2p34s,
@@ -248,14 +248,19 @@ public final class Weaving implements Weaver {
             // never finalize(): HotSpot registers an object for finalization only when its
             // class's finalize() does something, and MPJ Express's Request.finalize() is
             // empty; woven, every request would go through the finalizer thread
+            // a collective written in Java has one advice, which also does the work of the next two
+            ElementMatcher.Junction<MethodDescription> javaCollectives = isPublic().and(isMethod()).and(not(isStatic()))
+                    .and(not(isAbstract())).and(not(isNative())).and(returns(void.class))
+                    .and(namedOneOf(names(n.javaCollectives)));
+            collectiveScope = Advice.to(Advices.CollectiveScope.class).on(javaCollectives);
             failure = Advice.to(Advices.Failure.class).on(isPublic().and(isMethod())
-                    .and(not(isStatic())).and(not(isAbstract())).and(not(isFinalizer())));
+                    .and(not(isStatic())).and(not(isAbstract())).and(not(isFinalizer())).and(not(javaCollectives)));
             // the calls a thread can be stuck in ({@code calls --confirm} compares the count between looks);
             // not the static waitAll family: message loops call it per message, and a frame inside it
             // says nothing about whom it waits for
             blockingReturn = Advice.to(Advices.BlockingReturn.class).on(isPublic().and(isMethod())
                     .and(not(isStatic())).and(not(isAbstract())).and(not(isNative()))
-                    .and(namedOneOf(names(n.blocking))));
+                    .and(namedOneOf(names(n.blocking))).and(not(javaCollectives)));
             init = Advice.to(Advices.Init.class).on(isStatic().and(namedOneOf(names(n.inits))));
             finalize = Advice.to(Advices.Finalize.class).on(isStatic().and(namedOneOf(names(n.finalizes))));
         }
@@ -274,7 +279,7 @@ public final class Weaving implements Weaver {
                 inits = new LinkedHashSet<>(), finalizes = new LinkedHashSet<>(), p2p34 = new LinkedHashSet<>(),
                 p2p45 = new LinkedHashSet<>(), writebacks = new LinkedHashSet<>(), blocking = new LinkedHashSet<>(),
                 infoSets = new LinkedHashSet<>(), infoDeletes = new LinkedHashSet<>(), attrSets = new LinkedHashSet<>(),
-                attrDeletes = new LinkedHashSet<>();
+                attrDeletes = new LinkedHashSet<>(), javaCollectives = new LinkedHashSet<>();
 
         void add(BindingProfile p) {
             clones.addAll(p.cloneMethods);
@@ -299,6 +304,7 @@ public final class Weaving implements Weaver {
             completeArray.addAll(p.testAllMethods);
             completeArray.addAll(p.someMethods);
             starts.addAll(p.startMethods);
+            javaCollectives.addAll(p.javaCollectives);
             inits.addAll(p.initMethods);
             finalizes.addAll(p.finalizeMethods);
             if (p.handleWritebackMethod != null) writebacks.add(p.handleWritebackMethod);

@@ -1,0 +1,71 @@
+package io.mpilens.examples.mpj;
+
+import io.mpilens.examples.Tour;
+import java.util.ArrayList;
+import java.util.List;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Op;
+import mpi.User_function;
+
+/**
+ * MPJ Express's collectives are Java code in the binding: each {@code Reduce} with a predefined
+ * operation makes an {@code Op} worker ({@code SumDouble}, {@code MaxInt}, …) and sends and
+ * receives on the binding's own communicator. The program runs many of them, makes its own
+ * handles (one operation, many datatypes from one line, one from another line), then pauses at
+ * "collectives" and prints on each rank {@code MPILENS-SITES op=LINE types=LINE other=LINE
+ * count=N}: what the agent must show, and nothing of the binding's temporaries.
+ */
+public final class CollectiveTemporaries {
+    static final int ROUNDS = 300;
+    static final int TYPES = 40;
+
+    private CollectiveTemporaries() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        int rank = world.Rank();
+        Tour tour = new Tour(rank);
+        Op maxAbs = new Op(new MaxAbs(), true); int opLine = Tour.here();
+        double[] d = {rank, 1, 2, 3};
+        double[] dsum = new double[4];
+        int[] i = {rank};
+        int[] imax = new int[1];
+        for (int r = 0; r < ROUNDS; r++) {
+            world.Allreduce(d, 0, dsum, 0, 4, MPI.DOUBLE, MPI.SUM);
+            world.Reduce(i, 0, imax, 0, 1, MPI.INT, MPI.MAX, 0);
+            world.Scan(i, 0, imax, 0, 1, MPI.INT, MPI.SUM);
+            world.Allreduce(i, 0, imax, 0, 1, MPI.INT, maxAbs);
+            world.Barrier();
+        }
+        List<Datatype> kept = new ArrayList<>();
+        int typesLine = 0;
+        for (int t = 0; t < TYPES; t++) {
+            kept.add(Datatype.Contiguous(t + 1, MPI.INT)); typesLine = Tour.here();
+        }
+        Datatype other = Datatype.Vector(2, 1, 3, MPI.INT); int otherLine = Tour.here();
+        Tour.collectGarbage();
+        System.out.println("MPILENS-SITES owner=" + rank + " op=" + opLine + " types=" + typesLine + " other=" + otherLine
+                + " count=" + kept.size() + " sum=" + dsum[0]);
+        tour.pause("collectives");
+        world.Barrier();
+        other.Commit();
+        maxAbs.free();
+        MPI.Finalize();
+    }
+
+    /** A user-defined operation: the largest absolute value. */
+    static final class MaxAbs extends User_function {
+        @Override
+        public void Call(Object in, int inOffset, Object inOut, int inOutOffset, int count, Datatype type) {
+            int[] a = (int[]) in;
+            int[] b = (int[]) inOut;
+            for (int k = 0; k < count; k++) {
+                b[inOutOffset + k] = Math.max(Math.abs(a[inOffset + k]), Math.abs(b[inOutOffset + k]));
+            }
+        }
+    }
+}
