@@ -235,7 +235,7 @@ public final class StartupBench {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
             List<Path> paths = new ArrayList<>();
             all.forEach(paths::add);

@@ -58,9 +58,9 @@ public final class SparseMatmult {
         if (rank == 0) {
             double total = 0;
             for (double v : y) total += v;
-            System.out.printf(Locale.ROOT, "Section2:SparseMatmult:Kernel:Size%s\t%.3f (s) \t %.5f\t (Iterations/s)%n", size,
-                    seconds, iterations / seconds);
-            System.out.printf(Locale.ROOT, "SparseMatmult y total %.9e%n", total);
+            System.out.println(String.format(Locale.ROOT, "Section2:SparseMatmult:Kernel:Size%s\t%.3f (s) \t %.5f\t (Iterations/s)", size,
+                    seconds, iterations / seconds));
+            System.out.println(String.format(Locale.ROOT, "SparseMatmult y total %.9e", total));
         }
         MPI.Finalize();
     }

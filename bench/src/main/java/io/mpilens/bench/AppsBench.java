@@ -1,0 +1,384 @@
+package io.mpilens.bench;
+
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * What the agent costs real applications: the Java Grande Forum MPJ benchmarks (EPCC; section 1:
+ * collectives and ping-pong, section 2: SOR, SparseMatmult, LUFact, Crypt, Series) on MPJ Express
+ * multicore and niodev, an {@code Allreduce} loop of 4 doubles on MPJ Express, and SOR and
+ * SparseMatmult written for Open MPI's API — each launched without and with the agent,
+ * alternating, on 2 ranks. Per timer the median of each side and their ratio (performance with the
+ * agent / without: 1.00 is free, below 1 is slower); per binding the geometric mean and the worst.
+ *
+ * <p>The JGF sources come from MPJ Express's source package ({@code scripts/setup-env} puts them in
+ * {@code .deps/mpj-tests/jgf_mpj_benchmarks}); they are compiled here as published but for two
+ * changes: the import the package layout needs, and section 1's target time and message sizes.
+ */
+public final class AppsBench {
+    static final String USAGE = String.join("\n",
+            "usage: bench/run apps [--bindings LIST] [--launches N] [--size A|B] [--target-time S] [--java JAVA]",
+            "                      [--baseline-agent JAR] [--only LIST]",
+            "  --bindings     comma-separated: mpj-multicore, mpj-niodev, openmpi (default all three)",
+            "  --launches     launches per side, alternating without/with the agent (default 3)",
+            "  --size         JGF section 2 size and the Open MPI kernels' (default A; B as the JGF sizes)",
+            "  --target-time  seconds each section 1 measurement aims at (JGF: 10; default 1)",
+            "  --only         comma-separated programs: section1, section2, allreduce, sor, sparsematmult (default all)",
+            "  --java         the ranks' java (default: java, the application JDK)",
+            "  --baseline-agent JAR  the other side runs with this agent jar, not without one (before/after a change)");
+    static final int NP = 2;
+    static final double SHORTEST_TIMER_S = 0.050;
+    static final double GOAL_GEOMEAN = 0.99;
+    static final double GOAL_WORST = 0.97;
+    static final double GOAL_ALLREDUCE = 1.05;
+    private static final Duration TIMEOUT = Duration.ofMinutes(15);
+    private static final String[] SECTION1 = {"Alltoall", "Barrier", "Bcast", "Gather", "PingPong", "Reduce", "Scatter"};
+    private static final Pattern SECTION1_TIMER =
+            Pattern.compile("^((?:Section1|Loop):\\S+)\\s+([0-9.Ee+-]+)\\s+\\(([^)]*)\\)\\s+Array Size = (\\d+)");
+    private static final Pattern SECTION2_TIMER =
+            Pattern.compile("^(Section2:\\S+)\\s+([0-9.Ee+-]+) \\(s\\)\\s+([0-9.Ee+-]+)\\s+\\(([^)]*)\\)");
+
+    private AppsBench() {
+    }
+
+    /** A program of the bench: a main class and its arguments on one binding. */
+    record Program(String name, Binding binding, String mainClass, List<Path> classPath, List<String> args) {
+    }
+
+    /** One timer's values of one side. */
+    static final class Timer {
+        final Samples perf = new Samples();
+        final Samples seconds = new Samples();
+        String unit = "";
+    }
+
+    /** What a launch printed for one timer: its performance (higher is better), seconds (NaN if not printed), unit. */
+    record Reading(double perf, double seconds, String unit) {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv, USAGE);
+        List<Binding> bindings = new ArrayList<>();
+        for (String b : args.string("--bindings", "mpj-multicore,mpj-niodev,openmpi").split(",")) {
+            try {
+                bindings.add(Binding.parse(b));
+            } catch (IllegalArgumentException e) {
+                System.err.println(e.getMessage() + "\n" + USAGE);
+                System.exit(2);
+            }
+        }
+        int launches = Math.max(1, args.integer("--launches", 3));
+        String size = args.string("--size", "A");
+        String targetTime = args.string("--target-time", "1");
+        String only = args.string("--only", "section1,section2,allreduce,sor,sparsematmult");
+        String java = args.string("--java", "java");
+        String baselineJar = args.string("--baseline-agent", "");
+        args.done();
+        if (!size.equals("A") && !size.equals("B")) fail("--size takes A or B, got '" + size + "'");
+        try {
+            if (!(Double.parseDouble(targetTime) > 0)) throw new NumberFormatException();
+        } catch (NumberFormatException e) {
+            fail("--target-time takes seconds above 0, got '" + targetTime + "'");
+        }
+        Path baseline = baselineJar.isBlank() ? null : Path.of(baselineJar).toAbsolutePath();
+        if (baseline != null && !Files.isRegularFile(baseline)) fail("no agent jar at " + baseline);
+        Workspace ws = Workspace.detect();
+        Path work = Files.createTempDirectory("mpilens-apps-");
+        try {
+            List<Program> programs = programs(ws, work, bindings, size, targetTime, java, List.of(only.split(",")));
+            run(ws, work, programs, launches, java, baseline);
+        } finally {
+            StartupBench.deleteTree(work);
+        }
+    }
+
+    private static void fail(String why) {
+        System.err.println(why + "\n" + USAGE);
+        System.exit(2);
+    }
+
+    private static List<Program> programs(Workspace ws, Path work, List<Binding> bindings, String size, String targetTime,
+                                          String java, List<String> only) throws Exception {
+        List<Program> out = new ArrayList<>();
+        boolean mpj = bindings.stream().anyMatch(Binding::isMpj);
+        Path jgf = mpj && (only.contains("section1") || only.contains("section2")) ? compileJgf(work, targetTime, java) : null;
+        for (Binding b : bindings) {
+            if (b.isMpj()) {
+                if (only.contains("section1")) {
+                    List<String> benches = List.of(SECTION1);
+                    out.add(new Program("JGF section 1", b, "jgf_mpj_benchmarks.JGFSection1Driver", List.of(jgf), benches));
+                }
+                if (only.contains("section2")) {
+                    out.add(new Program("JGF section 2 size " + size, b, "jgf_mpj_benchmarks.section2.JGFAllSize" + size,
+                            List.of(jgf), List.of()));
+                }
+                if (only.contains("allreduce")) {
+                    out.add(new Program("Allreduce of 4 doubles", b, "io.mpilens.examples.mpj.AllreduceRate",
+                            ws.mpjExampleClassPath(), List.of("2")));
+                }
+            } else {
+                if (only.contains("sor")) {
+                    out.add(new Program("SOR size " + size, b, "io.mpilens.examples.openmpi.apps.Sor",
+                            ws.openMpiExampleClassPath(), List.of(size)));
+                }
+                if (only.contains("sparsematmult")) {
+                    out.add(new Program("SparseMatmult size " + size, b, "io.mpilens.examples.openmpi.apps.SparseMatmult",
+                            ws.openMpiExampleClassPath(), List.of(size)));
+                }
+            }
+        }
+        if (out.isEmpty()) fail("no program of --only runs on the bindings chosen");
+        return out;
+    }
+
+    /**
+     * The JGF sources compiled against MPJ Express: the import of their utilities fixed (the files
+     * say {@code jgf_mpj_benchmarks.*}, the classes are in {@code .jgfutil}), section 1's target
+     * time set and its message sizes cut to two (4 elements and 4,472, as JGF's first two), and a
+     * driver that runs the section 1 benchmarks named on its command line.
+     */
+    static Path compileJgf(Path work, String targetTime, String java) throws Exception {
+        Path src = jgfSources();
+        Path out = Files.createDirectories(work.resolve("jgf-src"));
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(src)) {
+            for (Path f : (Iterable<Path>) all::iterator) {
+                Path rel = src.relativize(f);
+                String top = rel.getNameCount() > 0 ? rel.getName(0).toString() : "";
+                if (!f.toString().endsWith(".java") || !(top.equals("jgfutil") || top.equals("section1") || top.equals("section2"))) {
+                    continue;
+                }
+                String text = Files.readString(f, StandardCharsets.ISO_8859_1)
+                        .replace("import jgf_mpj_benchmarks.*;", "import jgf_mpj_benchmarks.jgfutil.*;")
+                        .replaceAll("TARGETTIME\\s*=\\s*[0-9.]+", "TARGETTIME = " + targetTime)
+                        .replaceAll("MLOOPSIZE\\s*=\\s*[0-9]+", "MLOOPSIZE = 2");
+                Path to = out.resolve(rel.toString());
+                Files.createDirectories(to.getParent());
+                Files.writeString(to, text, StandardCharsets.ISO_8859_1);
+                files.add(to);
+            }
+        }
+        Path driver = out.resolve("JGFSection1Driver.java");
+        Files.writeString(driver, String.join("\n",
+                "package jgf_mpj_benchmarks;",
+                "/** Runs the JGF section 1 benchmarks named in its arguments, in that order (written for bench/run apps). */",
+                "public final class JGFSection1Driver {",
+                "  public static void main(String[] argv) throws Exception {",
+                "    String[] names = mpi.MPI.Init(argv);",
+                "    int rank = mpi.MPI.COMM_WORLD.Rank(), size = mpi.MPI.COMM_WORLD.Size();",
+                "    if (rank == 0) jgf_mpj_benchmarks.jgfutil.JGFInstrumentor.printHeader(1, 0, size);",
+                "    for (String name : names) {",
+                "      Class<?> c = Class.forName(\"jgf_mpj_benchmarks.section1.JGF\" + name + \"Bench\");",
+                "      Object bench = c.getConstructor(int.class, int.class).newInstance(rank, size);",
+                "      c.getMethod(\"JGFrun\").invoke(bench);",
+                "    }",
+                "    mpi.MPI.Finalize();",
+                "  }",
+                "}", ""), StandardCharsets.US_ASCII);
+        files.add(driver);
+        Path classes = Files.createDirectories(work.resolve("jgf-classes"));
+        Path mpjJar = Path.of(System.getenv().getOrDefault("MPJ_HOME", ""), "lib", "mpj.jar");
+        if (!Files.isRegularFile(mpjJar)) {
+            throw new IllegalStateException("no MPJ Express at " + mpjJar + ": run scripts/setup-env, then . .deps/env.sh");
+        }
+        Path javac = javacBeside(java);
+        List<String> cmd = new ArrayList<>(List.of(javac.toString(), "-nowarn", "-encoding", "ISO-8859-1", "-d", classes.toString(),
+                "-cp", mpjJar.toString()));
+        for (Path f : files) cmd.add(f.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) throw new IllegalStateException("compiling the JGF benchmarks failed:\n" + log);
+        return classes;
+    }
+
+    /** Where setup-env put the JGF MPJ benchmarks. */
+    private static Path jgfSources() {
+        String tests = System.getenv("MPILENS_MPJ_TESTS");
+        Path src = tests == null ? null : Path.of(tests, "jgf_mpj_benchmarks");
+        if (src == null || !Files.isDirectory(src.resolve("section2"))) {
+            throw new IllegalStateException("no JGF MPJ benchmarks at " + src + ": run scripts/setup-env (it extracts them"
+                    + " from MPJ Express's source package), then . .deps/env.sh");
+        }
+        return src;
+    }
+
+    /** The javac of the JDK whose java runs the ranks (the classes must load there). */
+    private static Path javacBeside(String java) throws IOException {
+        Path j = Path.of(java);
+        if (!j.isAbsolute()) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+                Path c = Path.of(dir, java);
+                if (Files.isExecutable(c)) {
+                    j = c;
+                    break;
+                }
+            }
+        }
+        Path javac = j.toRealPath().resolveSibling("javac");
+        if (!Files.isExecutable(javac)) throw new IllegalStateException("no javac beside " + j.toRealPath());
+        return javac;
+    }
+
+    private static void run(Workspace ws, Path work, List<Program> programs, int launches, String java, Path baseline)
+            throws Exception {
+        String loadBefore = Machine.loadAverage();
+        Path cache = work.resolve("woven");
+        String options = "verbose=true,wovenCacheDir=" + cache;
+        String baselineOptions = "verbose=true,wovenCacheDir=" + work.resolve("woven-baseline");
+        // per binding, per timer: values without (or with the baseline agent) and with the agent
+        Map<Binding, Map<String, Timer[]>> timers = new LinkedHashMap<>();
+        for (Program p : programs) {
+            // a first launch with the agent fills the woven-class cache, as a user's second run finds it: not counted
+            launch(p, ws, java, ws.agentJar(), options);
+            if (baseline != null) launch(p, ws, java, baseline, baselineOptions);
+            for (int i = 0; i < launches; i++) {
+                boolean agentFirst = i % 2 == 1;
+                for (boolean agent : new boolean[] {agentFirst, !agentFirst}) {
+                    long t0 = System.nanoTime();
+                    List<String> out = agent ? launch(p, ws, java, ws.agentJar(), options)
+                            : launch(p, ws, java, baseline, baselineOptions);
+                    Map<String, Reading> found = timers(out);
+                    if (found.isEmpty()) throw new IllegalStateException(p.name() + " printed no timer:\n" + String.join("\n", out));
+                    Map<String, Timer[]> byName = timers.computeIfAbsent(p.binding(), k -> new LinkedHashMap<>());
+                    found.forEach((name, v) -> {
+                        Timer[] t = byName.computeIfAbsent(name, k -> new Timer[] {new Timer(), new Timer()});
+                        Timer side = t[agent ? 1 : 0];
+                        side.perf.add(v.perf());
+                        side.seconds.add(v.seconds());
+                        side.unit = v.unit();
+                    });
+                    System.out.printf(Locale.ROOT, "%-14s %-26s launch %d/%d %-14s %3d timers  %6.1f s%n", p.binding(), p.name(),
+                            i + 1, launches, agent ? "with agent" : baseline != null ? "baseline agent" : "without agent",
+                            found.size(), (System.nanoTime() - t0) / 1e9);
+                }
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "AppsBench: %d ranks, medians of %d launches per side, alternating; performance with the"
+                        + " agent / %s (1.00: free; below 1: slower); timers shorter than %.0f ms left out%n",
+                NP, launches, baseline != null ? "with the baseline agent" : "without", SHORTEST_TIMER_S * 1000);
+        System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; agent %s%s%n%n", Machine.cpus(), loadBefore,
+                Machine.loadAverage(), ws.agentJar(), baseline == null ? "" : "; baseline " + baseline);
+        List<String> verdicts = new ArrayList<>();
+        for (Map.Entry<Binding, Map<String, Timer[]>> e : timers.entrySet()) {
+            verdicts.addAll(report(e.getKey(), e.getValue(), baseline != null));
+        }
+        System.out.println();
+        for (String v : verdicts) System.out.println(v);
+    }
+
+    /** The binding's table and its goal lines. */
+    private static List<String> report(Binding b, Map<String, Timer[]> timers, boolean againstBaseline) {
+        ResultTable t = new ResultTable(1, b + ": timer", "without", "with", "unit", "ratio", "spread w/o", "spread with");
+        double logSum = 0;
+        int counted = 0;
+        String worstName = null;
+        double worst = Double.POSITIVE_INFINITY;
+        Double allreduce = null;
+        List<String> left = new ArrayList<>();
+        for (Map.Entry<String, Timer[]> e : timers.entrySet()) {
+            Timer without = e.getValue()[0];
+            Timer with = e.getValue()[1];
+            double sec = Math.min(median(without.seconds), median(with.seconds));
+            if (!Double.isNaN(sec) && sec < SHORTEST_TIMER_S) {
+                left.add(String.format(Locale.ROOT, "%s (%.0f ms)", e.getKey(), sec * 1000));
+                continue;
+            }
+            double ratio = with.perf.median() / without.perf.median();
+            t.row(e.getKey(), number(without.perf.median()), number(with.perf.median()), with.unit,
+                    ResultTable.ratio(ratio), ResultTable.percent(without.perf.spread()), ResultTable.percent(with.perf.spread()));
+            logSum += Math.log(ratio);
+            counted++;
+            if (ratio < worst) {
+                worst = ratio;
+                worstName = e.getKey();
+            }
+            if (e.getKey().startsWith("Loop:Allreduce:Double")) allreduce = ratio;
+        }
+        System.out.print(t.render());
+        if (!left.isEmpty()) System.out.println("  left out (shorter than 50 ms): " + String.join(", ", left));
+        double geomean = Math.exp(logSum / Math.max(1, counted));
+        System.out.printf(Locale.ROOT, "  %s: geometric mean %.3f over %d timers, worst %.3f (%s)%n%n", b, geomean, counted, worst,
+                worstName);
+        List<String> out = new ArrayList<>();
+        if (againstBaseline) {
+            out.add(String.format(Locale.ROOT, "%s: agent against baseline agent: geometric mean %.3f, worst %.3f (goal lines need a"
+                    + " run without --baseline-agent)", b, geomean, worst));
+            return out;
+        }
+        out.add(String.format(Locale.ROOT, "goal %s: geometric mean >= %.2f: %.3f -> %s; worst timer >= %.2f: %.3f (%s) -> %s", b,
+                GOAL_GEOMEAN, geomean, geomean >= GOAL_GEOMEAN ? "MET" : "NOT MET", GOAL_WORST, worst, worstName,
+                worst >= GOAL_WORST ? "MET" : "NOT MET"));
+        if (allreduce != null && b == Binding.MPJ_MULTICORE) {
+            double slower = 1 / allreduce;
+            out.add(String.format(Locale.ROOT, "goal %s: Allreduce of 4 doubles with the agent <= %.2fx the time without: %.3fx -> %s",
+                    b, GOAL_ALLREDUCE, slower, slower <= GOAL_ALLREDUCE ? "MET" : "NOT MET"));
+        }
+        return out;
+    }
+
+    private static double median(Samples s) {
+        return s.count() == 0 ? Double.NaN : s.median();
+    }
+
+    private static String number(double v) {
+        return v >= 1e6 ? String.format(Locale.ROOT, "%.4g", v) : String.format(Locale.ROOT, "%,.2f", v);
+    }
+
+    /** The timers a launch printed, by name (section 1's with the message size). */
+    static Map<String, Reading> timers(List<String> output) {
+        Map<String, Reading> out = new LinkedHashMap<>();
+        for (String line : output) {
+            String l = line.strip();
+            Matcher m = SECTION2_TIMER.matcher(l);
+            if (m.find()) {
+                out.put(m.group(1), new Reading(Double.parseDouble(m.group(3)), Double.parseDouble(m.group(2)), m.group(4)));
+                continue;
+            }
+            m = SECTION1_TIMER.matcher(l);
+            if (m.find()) {
+                // section 1 timers run for the target time at least: no seconds printed
+                out.put(m.group(1) + " n=" + m.group(4), new Reading(Double.parseDouble(m.group(2)), Double.NaN, m.group(3)));
+            }
+        }
+        return out;
+    }
+
+    /** One launch's output; the agent must say it watches in every rank JVM (or in none without it). */
+    private static List<String> launch(Program p, Workspace ws, String java, Path agentJar, String options)
+            throws Exception {
+        JobSpec.Builder spec = JobSpec.builder(p.binding(), NP, p.mainClass()).classPath(p.classPath()).appArgs(p.args())
+                .javaExecutable(java);
+        if (agentJar != null) spec.agentJar(agentJar).agentOptions(options);
+        try (Job job = Job.launch(spec.build())) {
+            int exit = job.waitFor(TIMEOUT);
+            List<String> out = job.output();
+            if (exit != 0) throw new IllegalStateException(p.name() + " on " + p.binding() + " exited with " + exit + ":\n" + job.tail());
+            long watching = out.stream().filter(l -> l.contains("mpilens: agent ") && l.contains(" watching ")).count();
+            long expected = agentJar == null ? 0 : p.binding().rankJvms(NP);
+            if (watching != expected) {
+                throw new IllegalStateException("the agent watched in " + watching + " JVMs of a launch " + (agentJar == null
+                        ? "without it" : "with it") + " (expected " + expected + "):\n" + job.tail());
+            }
+            List<String> errors = out.stream().filter(l -> l.contains("Exception") && !l.contains("IOMessagesThread"))
+                    .collect(Collectors.toList());
+            if (!errors.isEmpty()) throw new IllegalStateException(p.name() + " on " + p.binding() + " threw:\n" + job.tail());
+            return out;
+        }
+    }
+}
