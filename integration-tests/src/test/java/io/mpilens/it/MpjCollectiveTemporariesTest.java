@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Reduce} with a predefined operation makes an {@code Op} worker of its own ({@code
  * SumDouble}, {@code MaxInt}, …). Those are the binding's temporaries: the agent shows none of
  * them, live or released, while every handle the application made is there with its creation
- * site — also the 40 datatypes made on one line, whose site the agent finds once.
+ * site — also the 40 datatypes made on one line, whose site the agent finds once. And {@code
+ * Prequest.Start}, which makes a request with {@code Isend} each time, shows only the persistent one.
  */
 class MpjCollectiveTemporariesTest {
     private static final String MAIN = "io.mpilens.examples.mpj.CollectiveTemporaries";
@@ -90,9 +91,14 @@ class MpjCollectiveTemporariesTest {
         assertEquals(1, other.size(), who + ": the datatype made on another line keeps its own site: " + types);
         assertEquals("Vector", other.get(0).creatingCall(), who + ": " + other.get(0));
         assertEquals(types.size(), fromLoop.size() + 1, who + ": no other datatype than the application's: " + types);
-        // nothing of the collectives' own sends and receives is left as a request
-        assertEquals(List.of(), p.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST && !h.predefined()).collect(Collectors.toList()),
-                who + ": no request");
+        // the two persistent requests, and nothing of the collectives' sends and receives or of Start's Isend and Irecv
+        List<HandleInfo> requests = p.handles().stream().filter(h -> h.kind() == HandleKind.REQUEST && !h.predefined())
+                .collect(Collectors.toList());
+        // (a request's creation stack is recorded with the requestStacks option only)
+        assertEquals(List.of("Recv_init", "Send_init"),
+                requests.stream().map(HandleInfo::creatingCall).sorted().collect(Collectors.toList()),
+                who + ": only the application's persistent requests: " + requests);
+        for (HandleInfo r : requests) assertTrue(r.persistent(), who + ": " + r);
     }
 
     /** "File.java:LINE" of a handle's creation site (its first frame), or null. */

@@ -780,6 +780,15 @@ public final class Interceptor {
         return AGENT_DEPTH.get()[0] > 0;
     }
 
+    /**
+     * A request just made belongs to the application: no thread is inside the binding's Init or
+     * Start (MPJ Express's {@code Prequest.Start} makes a request with {@code Isend} and keeps only
+     * its inner handle), or this one is not. One volatile read on the request path.
+     */
+    public static boolean applicationsRequest() {
+        return threadsInInternals == 0 || AGENT_DEPTH.get()[0] == 0;
+    }
+
     /** Neither the agent nor a collective the binding writes in Java is running on this thread. */
     public static boolean outsideAgent() {
         return AGENT_DEPTH.get()[0] == 0;

@@ -286,7 +286,7 @@ public final class Advices {
                          @Advice.Argument(4) int peer, @Advice.Argument(5) int tag,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) WrapperRequests.createdSharingJvm(self, call, peer, tag, result);
+            if (thrown == null && Interceptor.applicationsRequest()) WrapperRequests.createdSharingJvm(self, call, peer, tag, result);
         }
     }
 
@@ -296,7 +296,9 @@ public final class Advices {
         static void exit(@Advice.Origin("#m") String call, @Advice.This(optional = true) Object self,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result,
                          @Advice.Thrown Throwable thrown) {
-            if (thrown == null) WrapperRequests.created(self, call, Interceptor.UNKNOWN, Interceptor.UNKNOWN, result);
+            if (thrown == null && Interceptor.applicationsRequest()) {
+                WrapperRequests.created(self, call, Interceptor.UNKNOWN, Interceptor.UNKNOWN, result);
+            }
         }
     }
 

@@ -7,15 +7,17 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
+import mpi.Prequest;
 import mpi.User_function;
 
 /**
  * MPJ Express's collectives are Java code in the binding: each {@code Reduce} with a predefined
  * operation makes an {@code Op} worker ({@code SumDouble}, {@code MaxInt}, …) and sends and
  * receives on the binding's own communicator. The program runs many of them, makes its own
- * handles (one operation, many datatypes from one line, one from another line), then pauses at
- * "collectives" and prints on each rank {@code MPILENS-SITES op=LINE types=LINE other=LINE
- * count=N}: what the agent must show, and nothing of the binding's temporaries.
+ * handles (one operation, many datatypes from one line, one from another line, two persistent
+ * requests started many times), then pauses at "collectives" and prints on each rank {@code
+ * MPILENS-SITES op=LINE types=LINE other=LINE count=N send=LINE recv=LINE}: what the agent must
+ * show, and nothing of the binding's temporaries.
  */
 public final class CollectiveTemporaries {
     static final int ROUNDS = 300;
@@ -41,6 +43,19 @@ public final class CollectiveTemporaries {
             world.Allreduce(i, 0, imax, 0, 1, MPI.INT, maxAbs);
             world.Barrier();
         }
+        // persistent requests: MPJ Express's Start makes a request with Isend (Irecv) each time and keeps its inner handle
+        int peer = (rank + 1) % world.Size();
+        int from = (rank - 1 + world.Size()) % world.Size();
+        int[] out = {rank};
+        int[] in = new int[1];
+        Prequest send = world.Send_init(out, 0, 1, MPI.INT, peer, 5); int sendLine = Tour.here();
+        Prequest recv = world.Recv_init(in, 0, 1, MPI.INT, from, 5); int recvLine = Tour.here();
+        for (int r = 0; r < ROUNDS; r++) {
+            recv.Start();
+            send.Start();
+            recv.Wait();
+            send.Wait();
+        }
         List<Datatype> kept = new ArrayList<>();
         int typesLine = 0;
         for (int t = 0; t < TYPES; t++) {
@@ -49,10 +64,11 @@ public final class CollectiveTemporaries {
         Datatype other = Datatype.Vector(2, 1, 3, MPI.INT); int otherLine = Tour.here();
         Tour.collectGarbage();
         System.out.println("MPILENS-SITES owner=" + rank + " op=" + opLine + " types=" + typesLine + " other=" + otherLine
-                + " count=" + kept.size() + " sum=" + dsum[0]);
+                + " count=" + kept.size() + " send=" + sendLine + " recv=" + recvLine + " sum=" + dsum[0]);
         tour.pause("collectives");
         world.Barrier();
         other.Commit();
+        // a Prequest has no free in MPJ Express: the two are dropped with the program
         maxAbs.free();
         MPI.Finalize();
     }
