@@ -50,6 +50,14 @@ public final class MpiLensCli implements Runnable {
             line.getErr().println("mpilens: " + message);
             return EXIT_INTERNAL;
         });
+        if (args.length > 0 && !args[0].startsWith("-") && !cli.getSubcommands().containsKey(args[0])) {
+            // picocli takes an unknown command for an argument, and with --help prints the top-level help and exits 0
+            cli.getErr().println("mpilens: unknown command '" + args[0] + "'; the commands: "
+                    + String.join(", ", new java.util.TreeSet<>(cli.getSubcommands().keySet())));
+            cli.getErr().println("Try 'mpilens --help' for what each does.");
+            cli.getErr().flush();
+            return EXIT_USAGE;
+        }
         int code = cli.execute(args);
         cli.getOut().flush();
         cli.getErr().flush();
