@@ -8,7 +8,6 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
 import mpi.Prequest;
-import mpi.User_function;
 
 /**
  * MPJ Express's collectives are Java code in the binding: each {@code Reduce} with a predefined
@@ -31,7 +30,7 @@ public final class CollectiveTemporaries {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.Rank();
         Tour tour = new Tour(rank);
-        Op maxAbs = new Op(new MaxAbs(), true); int opLine = Tour.here();
+        Op maxAbs = new Op(new HandleTour.MaxAbs(), true); int opLine = Tour.here();
         double[] d = {rank, 1, 2, 3};
         double[] dsum = new double[4];
         int[] i = {rank};
@@ -71,17 +70,5 @@ public final class CollectiveTemporaries {
         // a Prequest has no free in MPJ Express: the two are dropped with the program
         maxAbs.free();
         MPI.Finalize();
-    }
-
-    /** A user-defined operation: the largest absolute value. */
-    static final class MaxAbs extends User_function {
-        @Override
-        public void Call(Object in, int inOffset, Object inOut, int inOutOffset, int count, Datatype type) {
-            int[] a = (int[]) in;
-            int[] b = (int[]) inOut;
-            for (int k = 0; k < count; k++) {
-                b[inOutOffset + k] = Math.max(Math.abs(a[inOffset + k]), Math.abs(b[inOutOffset + k]));
-            }
-        }
     }
 }

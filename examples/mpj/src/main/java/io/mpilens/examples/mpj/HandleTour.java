@@ -150,7 +150,7 @@ public final class HandleTour {
     }
 
     /** Element-wise maximum of absolute values of ints: a user-defined, commutative op. */
-    private static final class MaxAbs extends User_function {
+    static final class MaxAbs extends User_function {
         @Override
         public void Call(Object in, int inOffset, Object inOut, int inOutOffset, int count, Datatype type) {
             int[] a = (int[]) in;
