@@ -242,6 +242,8 @@ public final class AppsBench {
         String baselineOptions = "verbose=true,wovenCacheDir=" + work.resolve("woven-baseline");
         // per binding, per timer: values without (or with the baseline agent) and with the agent
         Map<Binding, Map<String, Timer[]>> timers = new LinkedHashMap<>();
+        // lines a program prints beside its timers (AllreduceRate: bytes allocated per call), the last of each side
+        Map<String, String> remarks = new LinkedHashMap<>();
         for (Program p : programs) {
             // a first launch with the agent fills the woven-class cache, as a user's second run finds it: not counted
             launch(p, ws, java, ws.agentJar(), options);
@@ -253,6 +255,9 @@ public final class AppsBench {
                     List<String> out = agent ? launch(p, ws, java, ws.agentJar(), options)
                             : launch(p, ws, java, baseline, baselineOptions);
                     Map<String, Reading> found = timers(out);
+                    String label = agent ? "with agent" : baseline != null ? "baseline agent" : "without agent";
+                    out.stream().filter(l -> l.startsWith("Allreduce of 4 doubles:")).forEach(l ->
+                            remarks.put(p.binding() + " " + label, l));
                     if (found.isEmpty()) throw new IllegalStateException(p.name() + " printed no timer:\n" + String.join("\n", out));
                     Map<String, Timer[]> byName = timers.computeIfAbsent(p.binding(), k -> new LinkedHashMap<>());
                     found.forEach((name, v) -> {
@@ -263,7 +268,7 @@ public final class AppsBench {
                         side.unit = v.unit();
                     });
                     System.out.printf(Locale.ROOT, "%-14s %-26s launch %d/%d %-14s %3d timers  %6.1f s%n", p.binding(), p.name(),
-                            i + 1, launches, agent ? "with agent" : baseline != null ? "baseline agent" : "without agent",
+                            i + 1, launches, label,
                             found.size(), (System.nanoTime() - t0) / 1e9);
                 }
             }
@@ -277,6 +282,10 @@ public final class AppsBench {
         List<String> verdicts = new ArrayList<>();
         for (Map.Entry<Binding, Map<String, Timer[]>> e : timers.entrySet()) {
             verdicts.addAll(report(e.getKey(), e.getValue(), baseline != null));
+        }
+        if (!remarks.isEmpty()) {
+            System.out.println("last launch of each side:");
+            remarks.forEach((who, line) -> System.out.println("  " + who + ": " + line));
         }
         System.out.println();
         for (String v : verdicts) System.out.println(v);

@@ -7,7 +7,8 @@ import mpi.MPI;
  * {@code Allreduce} of 4 doubles with {@code MPI.SUM}, in a loop timed on rank 0: the collective
  * of MPJ Express that its {@code Reduce} and {@code Bcast} make in Java, with an {@code Op} worker
  * per call. Prints, as the JGF section 1 benchmarks print their timers,
- * {@code Loop:Allreduce:Double<TAB>calls/s<TAB> (calls/s)<TAB> Array Size = 4} and the time per call.
+ * {@code Loop:Allreduce:Double<TAB>calls/s<TAB> (calls/s)<TAB> Array Size = 4}, the time per call and
+ * the bytes rank 0's thread allocated per call (what the agent adds shows there whatever the load).
  *
  * <p>Arguments: seconds to run the timed loop for (default 2).
  */
@@ -25,6 +26,9 @@ public final class AllreduceRate {
         // batches of calls until the time is reached; rank 0 decides and tells the others
         long calls = 0;
         double[] stop = new double[1];
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         MPI.COMM_WORLD.Barrier();
         double start = MPI.Wtime();
         while (stop[0] == 0) {
@@ -34,10 +38,13 @@ public final class AllreduceRate {
             MPI.COMM_WORLD.Bcast(stop, 0, 1, MPI.DOUBLE, 0);
         }
         double elapsed = MPI.Wtime() - start;
+        // what this rank's thread allocated per call: the binding's buffers, and whatever the agent adds
+        double bytes = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocated) / (double) calls;
         if (rank == 0) {
-            System.out.printf(Locale.ROOT, "Loop:Allreduce:Double\t%.1f\t (calls/s)\t Array Size = 4%n", calls / elapsed);
-            System.out.printf(Locale.ROOT, "Allreduce of 4 doubles: %.2f us per call, %d calls in %.3f s%n",
-                    elapsed / calls * 1e6, calls, elapsed);
+            System.out.println(String.format(Locale.ROOT, "Loop:Allreduce:Double\t%.1f\t (calls/s)\t Array Size = 4",
+                    calls / elapsed));
+            System.out.println(String.format(Locale.ROOT, "Allreduce of 4 doubles: %.2f us per call, %d calls in %.3f s,"
+                    + " %.0f bytes allocated per call on rank 0", elapsed / calls * 1e6, calls, elapsed, bytes));
         }
         MPI.Finalize();
     }
