@@ -694,7 +694,7 @@ public final class RegistryDecoder {
     }
 
     private static long[] toArray(List<Long> ids) {
-        if (ids == null) return new long[0];
+        if (ids == null) return NO_IDS; // never exposed: HandleInfo copies what it keeps
         long[] out = new long[ids.size()];
         for (int i = 0; i < out.length; i++) out[i] = ids.get(i);
         Arrays.sort(out);
