@@ -2,10 +2,6 @@ package io.mpilens.headless.jdi;
 
 import com.sun.jdi.VMDisconnectedException;
 import com.sun.jdi.VirtualMachine;
-import com.sun.jdi.event.Event;
-import com.sun.jdi.event.EventSet;
-import com.sun.jdi.event.VMDeathEvent;
-import com.sun.jdi.event.VMDisconnectEvent;
 import io.mpilens.api.target.TargetReadException;
 import java.time.Duration;
 import java.util.Map;
@@ -149,22 +145,12 @@ public final class HeldConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether the JVM still answers on this connection: its event queue holds no death or disconnect
-     * (mpilens asks for no events, so only those arrive), and one round trip succeeds.
-     */
+    /** Whether the JVM still answers on this connection: one round trip (its threads) succeeds. */
     private static boolean alive(VirtualMachine vm) {
         try {
-            EventSet events;
-            while ((events = vm.eventQueue().remove(1)) != null) {
-                for (Event e : events) {
-                    if (e instanceof VMDeathEvent || e instanceof VMDisconnectEvent) return false;
-                }
-            }
             vm.allThreads();
             return true;
-        } catch (VMDisconnectedException | InterruptedException e) {
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+        } catch (VMDisconnectedException e) {
             return false;
         } catch (RuntimeException e) { // a JDWP error on the probe: do not trust this connection
             return false;
