@@ -14,7 +14,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.mpilens.headless.jdi.HeldConnections;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,9 +38,12 @@ public final class McpServerMain {
     private final Map<String, String> env;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final ReentrantLock oneAtATime = new ReentrantLock(true);
+    /** Null when connections are not kept ({@code --hold 0}). */
+    private final HeldConnections held;
 
-    private McpServerMain(Map<String, String> env) {
+    private McpServerMain(Map<String, String> env, HeldConnections held) {
         this.env = env;
+        this.held = held;
     }
 
     /**
@@ -56,23 +58,10 @@ public final class McpServerMain {
         OutputStream protocol = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         CountDownLatch inputEnded = new CountDownLatch(1);
-        InputStream in = new FilterInputStream(System.in) {
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b < 0) inputEnded.countDown();
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-                int n = super.read(buf, off, len);
-                if (n < 0) inputEnded.countDown();
-                return n;
-            }
-        };
+        McpJsonMapper mapper = McpJsonDefaults.getMapper();
+        InputStream in = new ReadableLines(System.in, mapper, System.err, inputEnded::countDown);
         HeldConnections held = hold.isZero() ? null : HeldConnections.install(hold);
-        McpServerMain tools = new McpServerMain(env);
+        McpServerMain tools = new McpServerMain(env, held);
         McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(tools.json, in, protocol))
                 .serverInfo("mpilens", version())
                 .instructions("Read-only views of running or crashed Java MPI jobs (Open MPI, MPJ Express): call jobs"
@@ -153,6 +142,11 @@ public final class McpServerMain {
         lines.addAll(run.stderr());
         if (lines.isEmpty()) lines.add(t.name() + " failed with exit code " + run.exitCode() + " and no message");
         CallToolResult.Builder b = CallToolResult.builder().addTextContent(String.join("\n", lines)).isError(error);
+        if (held != null) { // so a client (and the tests) can see connections being reused
+            HeldConnections.Counts c = held.counts();
+            b.meta(Map.of("io.mpilens/connections", Map.of("opened", c.opened(), "reused", c.reused(),
+                    "dropped", c.dropped(), "open", c.open())));
+        }
         if (doc != null) b.addTextContent(run.stdout().strip()).structuredContent(doc);
         return b.build();
     }
