@@ -56,7 +56,8 @@ public final class McpBench {
         JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HandleTour")
                 .classPath(ws.openMpiExampleClassPath()).javaExecutable(java).agentJar(ws.agentJar()).jdwp(true)
                 .controlDir(tmp.resolve("control")).env("MPILENS_JOBS", jobs.toString()).startTimeout(START).build();
-        Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString());
+        // this host only on both sides: no lookup of other hosts of this user's mpirun (another job's)
+        Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString(), "MPILENS_HOSTS", "none");
         String loadBefore = Machine.loadAverage();
         Samples cliRuns = new Samples();
         Samples serverCalls = new Samples();

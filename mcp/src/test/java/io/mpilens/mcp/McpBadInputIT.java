@@ -37,7 +37,8 @@ class McpBadInputIT {
         Files.createDirectories(jobs);
         // mpilens refuses a job directory others can read, as the agent would never write one
         Files.setPosixFilePermissions(jobs, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        server = new McpClientProcess(Map.of("MPILENS_JOBS", WORK.resolve("jobs").toString()));
+        // this host only: not the hosts of another mpirun of this user (another test's simulated hosts)
+        server = new McpClientProcess(Map.of("MPILENS_JOBS", WORK.resolve("jobs").toString(), "MPILENS_HOSTS", "none"));
     }
 
     @AfterAll
@@ -99,7 +100,7 @@ class McpBadInputIT {
         byte[] all = Files.readAllBytes(whole);
         Files.write(cut, java.util.Arrays.copyOf(all, all.length / 3));
         McpSchema.CallToolResult cli = server.call("dump", Map.of("files", List.of(cut.toString())));
-        CliJson.Run expected = CliJson.run(Map.of(), "dump", "--json", cut.toString());
+        CliJson.Run expected = CliJson.run(Map.of("MPILENS_HOSTS", "none"), "dump", "--json", cut.toString());
         assertTrue(cli.isError(), McpClientProcess.text(cli));
         String text = McpClientProcess.text(cli);
         assertTrue(text.contains("cut.hprof"), text);
@@ -146,6 +147,7 @@ class McpBadInputIT {
     void aMalformedRequestLeavesTheServerAnswering() throws Exception {
         ProcessBuilder b = new ProcessBuilder(McpClientProcess.java(), "-jar", McpClientProcess.MCP_JAR.toString(), "mcp");
         b.environment().put("MPILENS_JOBS", WORK.resolve("jobs").toString());
+        b.environment().put("MPILENS_HOSTS", "none");
         b.redirectError(WORK.resolve("malformed.stderr").toFile());
         Process p = b.start();
         try (OutputStream in = p.getOutputStream();

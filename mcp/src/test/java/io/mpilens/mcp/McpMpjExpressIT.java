@@ -33,7 +33,7 @@ class McpMpjExpressIT {
         if (Files.exists(jobs)) McpRealJobIT.deleteTree(jobs);
         Files.createDirectories(jobs.getParent());
         Files.createDirectories(jobs, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString());
+        Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString(), "MPILENS_HOSTS", "none"); // this host only
         // no "cp" in a path on the ranks' command line (the module directory is .../mcp/): control under /tmp
         Path control = Files.createTempDirectory("mpilens-it-control-");
         JobSpec spec = JobSpec.builder(Binding.MPJ_MULTICORE, 4, "io.mpilens.examples.mpj.HandleTour")

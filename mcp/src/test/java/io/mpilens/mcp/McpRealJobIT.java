@@ -40,7 +40,11 @@ class McpRealJobIT {
     static final Path WORK = Paths.get("target/mcp-real-job").toAbsolutePath();
     static final Path JOBS = WORK.resolve("jobs");
     static final Duration START = Duration.ofSeconds(120);
-    static final Map<String, String> ENV = Map.of("MPILENS_JOBS", JOBS.toString());
+    /**
+     * This test's job directory, and this host only: without it the CLI and the server would also read the
+     * hosts of any other mpirun of this user that names some (another test's simulated hosts, say).
+     */
+    static final Map<String, String> ENV = Map.of("MPILENS_JOBS", JOBS.toString(), "MPILENS_HOSTS", "none");
 
     static Job job;
     static Path control;
@@ -73,10 +77,30 @@ class McpRealJobIT {
         assertEquals(1, listed.size(), "one job registered: " + jobs.stdout());
         id = (String) ((Map<?, ?>) listed.get(0)).get("id");
         expected.put("jobs", jobs.json());
+        // a heap dump of rank 0 as jcmd takes one (the rank pauses for it, then goes on), first: its full GC
+        // may change what the agent knows of dropped wrappers, and every later read must see the same job
+        long pid = rankPid(jobs.json(), 0);
+        Path jcmd = Paths.get(ProcessHandle.of(pid).orElseThrow().info().command().orElseThrow()).resolveSibling("jcmd");
+        rank0Dump = WORK.resolve("rank0.hprof");
+        Files.deleteIfExists(rank0Dump);
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.heap_dump", rank0Dump.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0 && Files.exists(rank0Dump), "jcmd: " + said);
+        expected.put("dump", cli("dump", "--json", rank0Dump.toString()));
         expected.put("handles", cli("handles", "--json", "--job", id));
         expected.put("orphans", cli("handles", "--json", "--job", id, "--state", "FREED"));
         expected.put("cominfo", cli("cominfo", "--json", "--job", id));
         expected.put("calls", cli("calls", "--json", "--job", id));
+        expected.put("hostinfo", cli("hostinfo", "--json", "--job", id));
+        expected.put("leaks", cli("leaks", "--json", "--job", id));
+    }
+
+    static Path rank0Dump;
+
+    private static long rankPid(Map<String, Object> jobs, int rank) {
+        return ((Number) maps(maps(jobs, "jobs").get(0), "ranks").stream()
+                .filter(r -> ((Number) r.get("rank")).intValue() == rank).findFirst().orElseThrow().get("pid")).longValue();
     }
 
     private static Map<String, Object> cli(String... args) throws Exception {
@@ -129,14 +153,20 @@ class McpRealJobIT {
             assertSame("jobs", server.call("jobs", Map.of()));
             McpSchema.CallToolResult first = assertSame("handles", server.call("handles", Map.of("job", id)));
             assertSame("orphans", server.call("handles", Map.of("job", id, "orphansOnly", true)));
-            assertSame("cominfo", server.call("cominfo", Map.of("job", id)));
+            McpSchema.CallToolResult cominfo = assertSame("cominfo", server.call("cominfo", Map.of("job", id)));
+            String comSummary = ((McpSchema.TextContent) cominfo.content().get(0)).text();
+            assertTrue(comSummary.startsWith("job " + id + ": ranks OK 0-3; ") && comSummary.contains("MPI_COMM_WORLD OK"), comSummary);
+            assertSame("hostinfo", server.call("hostinfo", Map.of("job", id)));
+            assertSame("leaks", server.call("leaks", Map.of("job", id)));
             McpSchema.CallToolResult last = assertSame("calls", server.call("calls", Map.of("job", id)));
             // one JVM per rank: 4 connections opened by the first read, every later read reused them
             Map<?, ?> before = (Map<?, ?>) first.meta().get("io.mpilens/connections");
             Map<?, ?> after = (Map<?, ?>) last.meta().get("io.mpilens/connections");
             assertEquals(4, ((Number) before.get("opened")).intValue(), "after the first handles: " + before);
             assertEquals(4, ((Number) after.get("opened")).intValue(), "no new attach later: " + after);
-            assertEquals(12, ((Number) after.get("reused")).intValue(), "3 more reads of 4 ranks: " + after);
+            assertEquals(20, ((Number) after.get("reused")).intValue(), "5 more reads of 4 ranks: " + after);
+            // post-mortem: the same heap dump read by the server and by the CLI
+            assertSame("dump", server.call("dump", Map.of("files", List.of(rank0Dump.toString()))));
             // the summary a person reads first
             String summary = ((McpSchema.TextContent) first.content().get(0)).text();
             assertTrue(summary.startsWith("4 processes (ranks 0-3): "), summary);
@@ -198,8 +228,7 @@ class McpRealJobIT {
     void aRankThatWentAwayIsReportedAndTheServerStillAnswers() throws Exception {
         try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
             assertSame("handles", server.call("handles", Map.of("job", id)));
-            long pid = ((Number) maps(maps(expected.get("jobs"), "jobs").get(0), "ranks").stream()
-                    .filter(r -> ((Number) r.get("rank")).intValue() == 3).findFirst().orElseThrow().get("pid")).longValue();
+            long pid = rankPid(expected.get("jobs"), 3);
             ProcessHandle rank3 = ProcessHandle.of(pid).orElseThrow();
             rank3.destroyForcibly();
             rank3.onExit().get(60, TimeUnit.SECONDS);
