@@ -58,10 +58,9 @@ public final class McpServerMain {
         OutputStream protocol = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         CountDownLatch inputEnded = new CountDownLatch(1);
-        McpJsonMapper mapper = McpJsonDefaults.getMapper();
-        InputStream in = new ReadableLines(System.in, mapper, System.err, inputEnded::countDown);
         HeldConnections held = hold.isZero() ? null : HeldConnections.install(hold);
         McpServerMain tools = new McpServerMain(env, held);
+        InputStream in = new ReadableLines(System.in, tools.json, System.err, inputEnded::countDown);
         McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(tools.json, in, protocol))
                 .serverInfo("mpilens", version())
                 .instructions("Read-only views of running or crashed Java MPI jobs (Open MPI, MPJ Express): call jobs"
@@ -87,8 +86,8 @@ public final class McpServerMain {
     List<SyncToolSpecification> specifications() {
         List<SyncToolSpecification> out = new ArrayList<>();
         for (ReadTool t : ReadTool.all()) {
-            McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).title(t.title()).description(t.description())
-                    .inputSchema(t.inputSchema()).outputSchema(outputSchema(t))
+            McpSchema.Tool tool = McpSchema.Tool.builder(t.name(), t.inputSchema()).title(t.title()).description(t.description())
+                    .outputSchema(outputSchema(t))
                     .annotations(McpSchema.ToolAnnotations.builder().title(t.title()).readOnlyHint(true)
                             .destructiveHint(false).idempotentHint(false).openWorldHint(false).build())
                     .build();

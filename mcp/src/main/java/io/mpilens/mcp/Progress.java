@@ -54,7 +54,7 @@ final class Progress implements AutoCloseable {
         if (token == null) return;
         try {
             progress += 1;
-            exchange.progressNotification(new McpSchema.ProgressNotification(token, progress, null, message));
+            exchange.progressNotification(McpSchema.ProgressNotification.builder(token, progress).message(message).build());
         } catch (RuntimeException e) {
             // the client went away or refused it: progress is a courtesy, the answer still comes
         }

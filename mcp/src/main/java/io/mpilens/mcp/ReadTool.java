@@ -15,12 +15,12 @@ import java.util.function.Function;
  * One tool of {@code mpilens mcp}: a read command of the CLI. Its arguments become that command's
  * options ({@link #commandLine}), and its answer is what the command prints with {@code --json}.
  *
- * @param schema         the answer's schema name ({@code mpilens/1}, ...), as in docs/json-schema.md
- * @param outputSchema   resource (under this package) holding the JSON Schema of the answer
+ * @param outputSchema   resource (under this package) holding the JSON Schema of the answer (the command's
+ *                       document: mpilens/1, mpilens-ft/1 or mpilens-leaks/2, docs/json-schema.md)
  * @param inputSchema    JSON Schema of the arguments
  * @param commandLine    the mpilens command line for a call's arguments
  */
-record ReadTool(String name, String title, String description, String schema, String outputSchema,
+record ReadTool(String name, String title, String description, String outputSchema,
                 Map<String, Object> inputSchema, Function<Arguments, List<String>> commandLine) {
 
     static List<ReadTool> all() {
@@ -28,39 +28,39 @@ record ReadTool(String name, String title, String description, String schema, St
                 new ReadTool("jobs", "MPI jobs", "The jobs whose ranks registered (mpilens agent loaded, MPI initialised):"
                         + " each job's id, its ranks with pid, host, JDWP address, liveness, and how the job ended. The"
                         + " same as 'mpilens jobs --json' (schema mpilens-ft/1). Give a job's id to the other tools.",
-                        "mpilens-ft/1", "jobs.schema.json", object(props(HOSTS)), ReadTool::jobs),
+                        "jobs.schema.json", object(props(HOSTS)), ReadTool::jobs),
                 new ReadTool("handles", "MPI handles", "The MPI handles (communicators, requests, datatypes, groups,"
                         + " windows, ...) of every rank, orphans included: a live job (job, or addresses of rank JVMs)"
                         + " or heap dumps (dumps). Filters: kinds, states, orphansOnly. The same as 'mpilens handles"
                         + " --json' ('mpilens dump --json' for dumps), schema mpilens/1. Reads only; suspends nothing"
                         + " unless suspend is true.",
-                        "mpilens/1", "snapshot.schema.json", object(props(TARGET, DUMPS, FILTERS, HANDLES_LIVE, HOSTS)),
+                        "snapshot.schema.json", object(props(TARGET, DUMPS, FILTERS, HANDLES_LIVE, HOSTS)),
                         ReadTool::handles),
                 new ReadTool("cominfo", "Communicators and their fault-tolerance state", "Every communicator of the"
                         + " job with its members and state (OK, DETECTED, RECOVERING, RECOVERED, FAILED), the ranks'"
                         + " states and requests pending on failed peers: 'mpilens cominfo --json' (mpilens-ft/1)."
                         + " A live job or the ranks' heap dumps.",
-                        "mpilens-ft/1", "cominfo.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
+                        "cominfo.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
                         t -> fault("cominfo", t, true)),
                 new ReadTool("hostinfo", "Hosts of the job", "The job's hosts (UP, PARTIAL, DOWN, UNKNOWN) with their"
                         + " launcher daemons and ranks: 'mpilens hostinfo --json' (mpilens-ft/1).",
-                        "mpilens-ft/1", "hostinfo.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
+                        "hostinfo.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
                         t -> fault("hostinfo", t, true)),
                 new ReadTool("calls", "MPI calls in progress, stuck ranks", "The MPI call each thread of each rank is"
                         + " inside (from its stack frames), calls that can never complete, and a wait-for analysis:"
                         + " which ranks are stuck, on what, a possible deadlock; with confirmSeconds two looks that"
                         + " confirm it. 'mpilens calls --json' (mpilens-ft/1). Each thread is suspended only while"
                         + " its own frames are read (the whole VM with suspend).",
-                        "mpilens-ft/1", "calls.schema.json", object(props(TARGET, TIMEOUT, CALLS, HOSTS)), ReadTool::calls),
+                        "calls.schema.json", object(props(TARGET, TIMEOUT, CALLS, HOSTS)), ReadTool::calls),
                 new ReadTool("leaks", "Leaked MPI handles", "Handles the program lost track of, grouped by creation site:"
                         + " wrappers garbage-collected without free(), and for ended ranks requests never completed and"
                         + " handles still active. Live (each rank suspended while read, as 'mpilens leaks' does) or"
                         + " from heap dumps. 'mpilens leaks --json' (mpilens-leaks/2).",
-                        "mpilens-leaks/2", "leaks.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
+                        "leaks.schema.json", object(props(TARGET, DUMPS, TIMEOUT, HOSTS)),
                         ReadTool::leaks),
                 new ReadTool("dump", "MPI handles from heap dumps", "The MPI handles recorded in heap dumps (.hprof,"
                         + " .hprof.gz), one per rank JVM, orphans included: 'mpilens dump --json' (mpilens/1).",
-                        "mpilens/1", "snapshot.schema.json", object(props(FILES, FILTERS, AGENTLESS), "files"),
+                        "snapshot.schema.json", object(props(FILES, FILTERS, AGENTLESS), "files"),
                         ReadTool::dump));
     }
 
