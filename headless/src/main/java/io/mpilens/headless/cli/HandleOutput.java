@@ -2,6 +2,9 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.json.SnapshotJson;
+import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
+import io.mpilens.headless.observe.HandleFilter;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.text.AgentlessTable;
 import io.mpilens.headless.text.HandleTable;
@@ -18,7 +21,7 @@ import picocli.CommandLine;
 
 /**
  * What every command that shows handles shares ({@code handles}, {@code dump}, {@code demo}):
- * the options --json, --all, --no-color and the way a snapshot and its failures are printed.
+ * the options --json, --all, --no-color, --kind, --state and the way a snapshot and its failures are printed.
  */
 final class HandleOutput {
     @Option(names = "--json", description = "Print JSON (schema " + SnapshotJson.SCHEMA + ") instead of a table.")
@@ -30,6 +33,20 @@ final class HandleOutput {
     @Option(names = "--no-color", description = "No ANSI colour (also: NO_COLOR in the environment).")
     boolean noColor;
 
+    @Option(names = "--kind", split = ",", paramLabel = "KIND", description = "Only handles of these kinds, e.g."
+            + " COMMUNICATOR,REQUEST (${COMPLETION-CANDIDATES}).")
+    List<HandleKind> kinds;
+
+    @Option(names = "--state", split = ",", paramLabel = "STATE", description = "Only handles in these states:"
+            + " ACTIVE, FREED (the orphans: freed but still held), RELEASED (the recent history).")
+    List<Lifecycle> states;
+
+    /** The --kind and --state of this command line. */
+    HandleFilter filter() {
+        return new HandleFilter(kinds == null ? null : java.util.EnumSet.copyOf(kinds),
+                states == null ? null : java.util.EnumSet.copyOf(states));
+    }
+
     /** The snapshot as JSON or as a table, on {@code out}. */
     void print(JobSnapshot job, PrintWriter out, Map<String, String> env) {
         print(job, List.of(), out, env);
@@ -37,6 +54,7 @@ final class HandleOutput {
 
     /** The snapshot, then what was read without the agent (agentless mode), clearly marked as reduced. */
     void print(JobSnapshot job, List<AgentlessProcess> agentless, PrintWriter out, Map<String, String> env) {
+        job = filter().apply(job);
         if (json) {
             out.println(SnapshotJson.write(job, agentless));
         } else {

@@ -62,12 +62,24 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
     private final String description;
     private final boolean ownsConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Non-null for a connection kept between reads: {@link #close()} gives it back there. */
+    private final HeldConnections heldBy;
+    private final AtomicBoolean leased = new AtomicBoolean();
     private final Map<ReferenceType, Map<String, Field>> fieldsByType = new ConcurrentHashMap<>();
 
     private JdiTargetReader(VirtualMachine vm, String description, boolean ownsConnection) {
         this.vm = vm;
         this.description = description;
         this.ownsConnection = ownsConnection;
+        this.heldBy = null;
+    }
+
+    /** A connection {@code heldBy} keeps open between reads. */
+    JdiTargetReader(VirtualMachine vm, String description, HeldConnections heldBy) {
+        this.vm = vm;
+        this.description = description;
+        this.ownsConnection = true;
+        this.heldBy = heldBy;
     }
 
     /** Attaches with the default connect timeout of 5 s. */
@@ -80,6 +92,8 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
      * disposes the connection, the target keeps running.
      */
     public static JdiTargetReader attach(JdwpAddress address, Duration timeout) {
+        HeldConnections held = HeldConnections.installed();
+        if (held != null) return held.lease(address, timeout);
         return new JdiTargetReader(JdwpAttach.connect(address, timeout), address.toString(), true);
     }
 
@@ -290,9 +304,36 @@ public final class JdiTargetReader implements TargetReader, io.mpilens.api.targe
         return description;
     }
 
-    /** Disposes a connection this reader opened (the target keeps running); a wrapped one stays open. */
+    /**
+     * Disposes a connection this reader opened (the target keeps running); a wrapped one stays open;
+     * a held one ({@link HeldConnections}) is given back for the next read.
+     */
     @Override
     public void close() {
+        if (heldBy != null) {
+            if (leased.compareAndSet(true, false)) heldBy.giveBack(this);
+            return;
+        }
+        dispose();
+    }
+
+    /**
+     * For a read that is given up (its deadline passed): closes the connection even when it is held,
+     * which also unblocks a thread still waiting for an answer on it.
+     */
+    public void abandon() {
+        if (heldBy != null) {
+            if (leased.compareAndSet(true, false)) heldBy.abandon(this);
+            return;
+        }
+        dispose();
+    }
+
+    void leased() {
+        leased.set(true);
+    }
+
+    void dispose() {
         if (!ownsConnection || !closed.compareAndSet(false, true)) return;
         try {
             vm.dispose();

@@ -187,7 +187,7 @@ public final class JobSnapshotter {
                             : new TargetReadException(address + " was attached but did not finish answering within "
                             + JdwpAttach.seconds(timeout) + ": is the rank stopped (SIGSTOP) or overloaded?"
                             + " Try again, or with a longer --timeout");
-                    if (result.completeExceptionally(late) && r != null) r.close(); // unblocks the reading thread
+                    if (result.completeExceptionally(late) && r != null) r.abandon(); // unblocks the reading thread
                 }
                 try {
                     return result.get(Math.min(Math.max(left, 1), TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)),

@@ -1,6 +1,7 @@
 package io.mpilens.headless.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.testing.RegistryTarget;
@@ -135,11 +136,38 @@ class MpiLensCliTest {
     }
 
     @Test
+    void kindAndStateKeepOnlyThoseHandlesInTheJson() throws Exception {
+        target = TargetJvm.launch(RegistryTarget.class);
+        String first = target.address();
+        Run orphans = run("handles", "--attach", first, "--json", "--state", "FREED");
+        assertEquals(0, orphans.code(), orphans.err().toString());
+        String json = orphans.out().get(0);
+        assertTrue(json.contains("\"state\":\"FREED\""), json);
+        assertFalse(json.contains("\"state\":\"ACTIVE\"") || json.contains("\"state\":\"RELEASED\""), json);
+        Run requests = run("handles", "--attach", target.awaitRelisten(first), "--json", "--kind", "REQUEST");
+        assertEquals(0, requests.code(), requests.err().toString());
+        assertTrue(requests.out().get(0).contains("\"kind\":\"REQUEST\""), requests.out().get(0));
+        assertFalse(requests.out().get(0).contains("\"kind\":\"COMMUNICATOR\""), requests.out().get(0));
+        Run bad = run("handles", "--attach", "h:1", "--kind", "SOCKET");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().get(0).contains("SOCKET") && bad.err().get(0).contains("COMMUNICATOR"), bad.err().toString());
+    }
+
+    @Test
+    void mcpWithoutTheServerOnTheClassPathSaysWhichJarToRun() {
+        Run r = run("mcp");
+        assertEquals(2, r.code());
+        assertTrue(r.err().get(0).startsWith("mpilens: this jar holds no MCP server: run 'mpilens mcp' through the mpilens"
+                + " script"), r.err().toString());
+        assertEquals(2, run("mcp", "--hold", "-1").code());
+    }
+
+    @Test
     void everyHelpFitsEightyColumnsAndEachCommandIsSummedUpInOneSentence() {
         Run top = run("--help");
         assertEquals(0, top.code());
         List<String> commands = List.of("handles", "dump", "leaks", "demo", "jobs", "run", "cominfo", "hostinfo",
-                "calls", "watch", "collect");
+                "calls", "watch", "collect", "mcp");
         for (String c : commands) {
             // the summary in the command list is the first description line: a whole sentence
             int at = top.out().indexOf(top.out().stream().filter(l -> l.startsWith("  " + c + " ")).findFirst()

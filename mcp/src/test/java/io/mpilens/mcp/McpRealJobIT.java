@@ -1,0 +1,286 @@
+package io.mpilens.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.spec.McpSchema;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import io.mpilens.headless.launch.JobSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A real 4-rank Open MPI job (the examples' HandleTour, paused where a freed communicator is kept
+ * alive by a receive still pending on it), asked through {@code mpilens mcp} by the Java SDK's
+ * client, the TypeScript SDK's and the MCP Inspector's CLI; every answer equals what the CLI's
+ * {@code --json} prints for the same job (read by the CLI first, while no server holds the ranks).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.api.Timeout(value = 10, unit = TimeUnit.MINUTES)
+class McpRealJobIT {
+    static final Path ROOT = Paths.get(System.getProperty("mpilens.deps", "../.deps")).toAbsolutePath().getParent();
+    static final Path WORK = Paths.get("target/mcp-real-job").toAbsolutePath();
+    static final Path JOBS = WORK.resolve("jobs");
+    static final Duration START = Duration.ofSeconds(120);
+    /**
+     * This test's job directory, and this host only: without it the CLI and the server would also read the
+     * hosts of any other mpirun of this user that names some (another test's simulated hosts, say).
+     */
+    static final Map<String, String> ENV = Map.of("MPILENS_JOBS", JOBS.toString(), "MPILENS_HOSTS", "none");
+
+    static Job job;
+    static Path control;
+    static String id;
+    /** What the CLI printed for each question, before any server attached. */
+    static final Map<String, Map<String, Object>> expected = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void startJobAndAskTheCli() throws Exception {
+        Files.createDirectories(WORK);
+        if (Files.exists(JOBS)) deleteTree(JOBS);
+        Files.createDirectories(JOBS, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        // Open MPI 4's mpirun takes the first argument containing "cp" for the class path (docs/cli.md):
+        // no path on the ranks' command line may contain it, and this module's directory is .../mcp/
+        control = Files.createTempDirectory("mpilens-it-control-");
+        JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HandleTour")
+                .classPath(List.of(ROOT.resolve("examples/support/target/classes"), ROOT.resolve("examples/openmpi/target/classes")))
+                .agentJar(Paths.get(System.getProperty("mpilens.agentJar")).toAbsolutePath().normalize())
+                .agentOptions("requestStacks=true,requestHistory=true").jdwp(true).controlDir(control)
+                .env("MPILENS_JOBS", JOBS.toString()).build();
+        job = Job.launch(spec);
+        job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=created"), 4, START);
+        job.release("created");
+        job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=orphans"), 4, START);
+        job.awaitJdwpAddresses(START);
+
+        CliJson.Run jobs = CliJson.run(ENV, "jobs", "--json");
+        assertEquals(0, jobs.exitCode(), jobs.stderr());
+        List<?> listed = (List<?>) jobs.json().get("jobs");
+        assertEquals(1, listed.size(), "one job registered: " + jobs.stdout());
+        id = (String) ((Map<?, ?>) listed.get(0)).get("id");
+        expected.put("jobs", jobs.json());
+        // a heap dump of rank 0 as jcmd takes one (the rank pauses for it, then goes on), first: its full GC
+        // may change what the agent knows of dropped wrappers, and every later read must see the same job
+        long pid = rankPid(jobs.json(), 0);
+        Path jcmd = Paths.get(ProcessHandle.of(pid).orElseThrow().info().command().orElseThrow()).resolveSibling("jcmd");
+        rank0Dump = WORK.resolve("rank0.hprof");
+        Files.deleteIfExists(rank0Dump);
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.heap_dump", rank0Dump.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0 && Files.exists(rank0Dump), "jcmd: " + said);
+        expected.put("dump", cli("dump", "--json", rank0Dump.toString()));
+        expected.put("handles", cli("handles", "--json", "--job", id));
+        expected.put("orphans", cli("handles", "--json", "--job", id, "--state", "FREED"));
+        expected.put("cominfo", cli("cominfo", "--json", "--job", id));
+        expected.put("calls", cli("calls", "--json", "--job", id));
+        expected.put("hostinfo", cli("hostinfo", "--json", "--job", id));
+        expected.put("leaks", cli("leaks", "--json", "--job", id));
+    }
+
+    static Path rank0Dump;
+
+    private static long rankPid(Map<String, Object> jobs, int rank) {
+        return ((Number) maps(maps(jobs, "jobs").get(0), "ranks").stream()
+                .filter(r -> ((Number) r.get("rank")).intValue() == rank).findFirst().orElseThrow().get("pid")).longValue();
+    }
+
+    private static Map<String, Object> cli(String... args) throws Exception {
+        CliJson.Run r = CliJson.run(ENV, args);
+        assertEquals(0, r.exitCode(), "mpilens " + String.join(" ", args) + ": " + r.stderr());
+        return r.json();
+    }
+
+    @AfterAll
+    static void endJob() throws java.io.IOException {
+        if (job != null) job.close();
+        if (control != null) deleteTree(control);
+    }
+
+    /** The job as a user sees it, so that the comparisons below compare something. */
+    @Test
+    @Order(1)
+    void theCliSeesFourRanksWithAnOrphanHeldByAPendingReceive() {
+        List<Map<String, Object>> processes = maps(expected.get("handles"), "processes");
+        assertEquals(List.of(0, 1, 2, 3), processes.stream().map(p -> ((Number) p.get("rank")).intValue()).toList());
+        boolean orphanHeldByRequest = false;
+        for (Map<String, Object> p : processes) {
+            Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+            for (Map<String, Object> h : maps(p, "handles")) byId.put((String) h.get("id"), h);
+            for (Map<String, Object> h : byId.values()) {
+                if (!"COMMUNICATOR".equals(h.get("kind")) || !"FREED".equals(h.get("state"))) continue;
+                for (Object holder : (List<?>) h.get("heldBy")) {
+                    Map<String, Object> r = byId.get(holder);
+                    if (r != null && "REQUEST".equals(r.get("kind"))) orphanHeldByRequest = true;
+                }
+            }
+        }
+        assertTrue(orphanHeldByRequest, "a freed communicator held by a pending request: " + expected.get("handles"));
+        List<Map<String, Object>> orphans = new ArrayList<>();
+        for (Map<String, Object> p : maps(expected.get("orphans"), "processes")) orphans.addAll(maps(p, "handles"));
+        assertFalse(orphans.isEmpty());
+        assertTrue(orphans.stream().allMatch(h -> "FREED".equals(h.get("state"))), "--state FREED: orphans only");
+    }
+
+    @Test
+    @Order(2)
+    void theJavaSdkClientGetsTheCliAnswersAndConnectionsAreReused() {
+        try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
+            List<String> names = server.client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+            assertEquals(List.of("jobs", "handles", "cominfo", "hostinfo", "calls", "leaks", "dump"), names);
+            for (McpSchema.Tool t : server.client.listTools().tools()) {
+                assertEquals("object", t.inputSchema().get("type"), t.name());
+                assertEquals("object", t.outputSchema().get("type"), t.name());
+            }
+            assertSame("jobs", server.call("jobs", Map.of()));
+            McpSchema.CallToolResult first = assertSame("handles", server.call("handles", Map.of("job", id)));
+            assertSame("orphans", server.call("handles", Map.of("job", id, "orphansOnly", true)));
+            McpSchema.CallToolResult cominfo = assertSame("cominfo", server.call("cominfo", Map.of("job", id)));
+            String comSummary = ((McpSchema.TextContent) cominfo.content().get(0)).text();
+            assertTrue(comSummary.startsWith("job " + id + ": ranks OK 0-3; ") && comSummary.contains("MPI_COMM_WORLD OK"), comSummary);
+            assertSame("hostinfo", server.call("hostinfo", Map.of("job", id)));
+            assertSame("leaks", server.call("leaks", Map.of("job", id)));
+            McpSchema.CallToolResult last = assertSame("calls", server.call("calls", Map.of("job", id)));
+            // one JVM per rank: 4 connections opened by the first read, every later read reused them
+            Map<?, ?> before = (Map<?, ?>) first.meta().get("io.mpilens/connections");
+            Map<?, ?> after = (Map<?, ?>) last.meta().get("io.mpilens/connections");
+            assertEquals(4, ((Number) before.get("opened")).intValue(), "after the first handles: " + before);
+            assertEquals(4, ((Number) after.get("opened")).intValue(), "no new attach later: " + after);
+            assertEquals(20, ((Number) after.get("reused")).intValue(), "5 more reads of 4 ranks: " + after);
+            // post-mortem: the same heap dump read by the server and by the CLI
+            assertSame("dump", server.call("dump", Map.of("files", List.of(rank0Dump.toString()))));
+            // the summary a person reads first
+            String summary = ((McpSchema.TextContent) first.content().get(0)).text();
+            assertTrue(summary.startsWith("4 processes (ranks 0-3): "), summary);
+            // progress notifications for a client that asks for them (a token): at least the command line at the start
+            McpSchema.CallToolResult progress = server.callWithProgress("handles", Map.of("job", id, "kinds", List.of("REQUEST")), "p-1");
+            assertFalse(progress.isError(), McpClientProcess.text(progress));
+            assertTrue(server.progress.stream().anyMatch(n -> "p-1".equals(n.progressToken())
+                    && n.message().startsWith("mpilens handles --json --job=" + id)), "progress: " + server.progress);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theTypeScriptSdkClientGetsTheCliAnswers() throws Exception {
+        Path clients = NodeClients.install(WORK.resolve("node"));
+        Path script = clients.resolve("client.mjs");
+        ProcessBuilder b = new ProcessBuilder("node", script.toString(), McpClientProcess.java(),
+                McpClientProcess.MCP_JAR.toString(), id).directory(clients.toFile());
+        b.environment().putAll(ENV);
+        b.redirectError(WORK.resolve("node-client.stderr").toFile());
+        Process p = b.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the node client ended");
+        assertEquals(0, p.exitValue(), "node client: " + out + Files.readString(WORK.resolve("node-client.stderr")));
+        Map<String, Object> answers = CliJson.parse(out);
+        List<Map<String, Object>> tools = maps(answers, "tools");
+        assertEquals(List.of("jobs", "handles", "cominfo", "hostinfo", "calls", "leaks", "dump"),
+                tools.stream().map(t -> t.get("name")).toList());
+        Map<String, Object> calls = asMap(answers.get("calls"));
+        for (String key : List.of("jobs", "handles", "orphans", "cominfo", "calls")) {
+            Map<String, Object> r = asMap(calls.get(key));
+            assertEquals(null, r.get("thrown"), key + ": the TypeScript SDK refused the answer");
+            assertFalse(Boolean.TRUE.equals(r.get("isError")), key + ": " + r);
+            assertEquals(CliJson.withoutMoment(expected.get(key)), CliJson.withoutMoment(r.get("structuredContent")), key);
+        }
+        assertErrorResult(asMap(calls.get("unknownJob")), "no job 'no-such-job-here'");
+        assertErrorResult(asMap(calls.get("nobodyListens")), "127.0.0.1:9 did not answer within 1 s");
+        assertEquals(expected.get("jobs").get("schema"), asMap(asMap(calls.get("afterErrors")).get("structuredContent")).get("schema"));
+    }
+
+    @Test
+    @Order(4)
+    void theInspectorCliListsTheToolsAndCallsHandles() throws Exception {
+        Path clients = NodeClients.install(WORK.resolve("node"));
+        // the inspector's CLI reads its own package.json relative to the working directory: run it from its build/
+        Path build = clients.resolve("node_modules/@modelcontextprotocol/inspector-cli/build");
+        Map<String, Object> listed = CliJson.parse(inspector(build, "--method", "tools/list"));
+        assertEquals(List.of("jobs", "handles", "cominfo", "hostinfo", "calls", "leaks", "dump"),
+                maps(listed, "tools").stream().map(t -> t.get("name")).toList());
+        Map<String, Object> handles = CliJson.parse(inspector(build, "--method", "tools/call", "--tool-name", "handles",
+                // the inspector parses each value as JSON first: quoted, an all-digit Open MPI job id stays a string
+                "--tool-arg", "job=\"" + id + "\""));
+        assertEquals(CliJson.withoutMoment(expected.get("handles")), CliJson.withoutMoment(handles.get("structuredContent")));
+    }
+
+    /** Last, since it ends the job: a rank killed under a server that holds its connection is reported, and the server goes on. */
+    @Test
+    @Order(5)
+    void aRankThatWentAwayIsReportedAndTheServerStillAnswers() throws Exception {
+        try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
+            assertSame("handles", server.call("handles", Map.of("job", id)));
+            long pid = rankPid(expected.get("jobs"), 3);
+            ProcessHandle rank3 = ProcessHandle.of(pid).orElseThrow();
+            rank3.destroyForcibly();
+            rank3.onExit().get(60, TimeUnit.SECONDS);
+            McpSchema.CallToolResult after = server.call("handles", Map.of("job", id));
+            String text = McpClientProcess.text(after);
+            assertTrue(text.contains("rank 3 of job " + id + " (pid " + pid + ") has ended"), text);
+            McpSchema.CallToolResult jobs = server.call("jobs", Map.of());
+            assertFalse(jobs.isError(), McpClientProcess.text(jobs));
+        }
+    }
+
+    private static String inspector(Path build, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("node", build.resolve("index.js").toString(), McpClientProcess.java(),
+                "-jar", McpClientProcess.MCP_JAR.toString(), "mcp"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder b = new ProcessBuilder(cmd).directory(build.toFile());
+        b.environment().putAll(ENV);
+        b.redirectError(WORK.resolve("inspector.stderr").toFile());
+        Process p = b.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the inspector ended");
+        assertEquals(0, p.exitValue(), "inspector " + args[1] + ": " + out + Files.readString(WORK.resolve("inspector.stderr")));
+        return out;
+    }
+
+    private static McpSchema.CallToolResult assertSame(String key, McpSchema.CallToolResult r) {
+        assertFalse(Boolean.TRUE.equals(r.isError()), key + ": " + McpClientProcess.text(r));
+        assertEquals(CliJson.withoutMoment(expected.get(key)), CliJson.withoutMoment(r.structuredContent()), key);
+        // the CLI's JSON is also there as text, as the command printed it
+        String text = ((McpSchema.TextContent) r.content().get(1)).text();
+        assertEquals(CliJson.withoutMoment(r.structuredContent()), CliJson.withoutMoment(CliJson.parse(text)), key);
+        return r;
+    }
+
+    private static void assertErrorResult(Map<String, Object> r, String message) {
+        assertEquals(Boolean.TRUE, r.get("isError"), String.valueOf(r));
+        assertTrue(String.valueOf(r.get("content")).contains(message), String.valueOf(r));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asMap(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> maps(Map<String, Object> m, String key) {
+        return (List<Map<String, Object>>) m.get(key);
+    }
+
+    static void deleteTree(Path p) throws java.io.IOException {
+        try (var s = Files.walk(p)) {
+            for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(x);
+        }
+    }
+}
