@@ -198,7 +198,7 @@ public final class JobDirectory {
                 }
             }
         }
-        return entry(dir.getFileName().toString(), dir, records, refused);
+        return entry(dir.getFileName().toString(), dir, ShareRecords.applied(records, ShareRecords.read(dir, this)), refused);
     }
 
     /**
