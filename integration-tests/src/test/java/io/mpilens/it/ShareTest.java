@@ -1,0 +1,195 @@
+package io.mpilens.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.jdi.Location;
+import com.sun.jdi.VirtualMachine;
+import com.sun.jdi.event.BreakpointEvent;
+import com.sun.jdi.event.Event;
+import com.sun.jdi.event.EventSet;
+import com.sun.jdi.request.BreakpointRequest;
+import com.sun.jdi.request.EventRequest;
+import io.mpilens.headless.jdi.JdiTargetReader;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.Job;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code mpilens share} on a real 4-rank Open MPI job ({@code HandleTour}): jdb, driven through
+ * its standard input, debugs rank 1 through the share (breakpoint, locals, print, step, cont)
+ * while {@code handles --job}, {@code cominfo} and {@code calls} read every rank, that one
+ * included, before the breakpoint and while it is stopped; a second jdb killed with SIGKILL while
+ * stopped lets the rank go on; jdb and a JDI client (attached as IntelliJ IDEA attaches) on the
+ * same rank each get only their own breakpoint's events. The share's port of a rank stays the same
+ * throughout, and the share ends with the job.
+ */
+class ShareTest {
+    private static final String JOB = "it-share";
+    private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
+    private static final Duration JDB = Duration.ofSeconds(90);
+
+    @TempDir
+    Path tmp;
+
+    /** The line of HandleTour.java that holds {@code code}, as jdb's {@code stop at} takes it. */
+    private static int line(String code) throws Exception {
+        return line(code, 0);
+    }
+
+    /** The first such line after line {@code after}. */
+    private static int line(String code, int after) throws Exception {
+        List<String> lines = Files.readAllLines(Tours.ROOT.resolve("examples/openmpi/src/main/java/io/mpilens/examples/openmpi/HandleTour.java"));
+        for (int i = after; i < lines.size(); i++) if (lines.get(i).trim().startsWith(code)) return i + 1;
+        throw new AssertionError("HandleTour.java has no line " + code);
+    }
+
+    private static Map<String, String> env(Path jobs) {
+        return Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1");
+    }
+
+    /** {@code handles --job} as JSON; every rank read (exit 0), each of the four printed. */
+    private static String handles(Path jobs) {
+        Cli.Result r = Cli.mpilens(env(jobs), "handles", "--job", JOB, "--json", "--timeout", "30");
+        assertEquals(0, r.code(), r.all());
+        for (int rank = 0; rank < 4; rank++) assertTrue(r.out().contains("\"rank\":" + rank + ","), "rank " + rank + " read: " + r.all());
+        return r.out();
+    }
+
+    /** {@code cominfo} and {@code calls}: every rank answered (exit 0); cominfo shows the world of four. */
+    private static void cominfoAndCalls(Path jobs) {
+        Cli.Result c = Cli.mpilens(env(jobs), "cominfo", "--job", JOB, "--timeout", "30");
+        assertEquals(0, c.code(), c.all());
+        assertTrue(c.out().contains("MPI_COMM_WORLD") && c.out().contains("members 0-3"), c.all());
+        Cli.Result calls = Cli.mpilens(env(jobs), "calls", "--job", JOB, "--timeout", "30");
+        assertEquals(0, calls.code(), calls.all());
+    }
+
+    /** The JSON without the addresses it was read at (direct or through the share), for comparing contents. */
+    private static String content(String json) {
+        return json.replaceAll("127\\.0\\.0\\.1:\\d+", "ADDRESS");
+    }
+
+    private static Map<Integer, String> sharePorts(Path jobs) throws Exception {
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        for (JobRecord r : new JobDirectory(jobs).job(JOB).records()) if (r.share() != null) out.put(r.rank(), r.share());
+        return out;
+    }
+
+    private static Map<Integer, String> awaitShared(Path jobs, CompletableFuture<Cli.Result> share) throws Exception {
+        long deadline = System.nanoTime() + Tours.START.toNanos();
+        Map<Integer, String> ports = sharePorts(jobs);
+        while (ports.size() < 4 && !share.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            ports = sharePorts(jobs);
+        }
+        assertEquals(4, ports.size(), "every rank shared: " + ports + (share.isDone() ? share.join().all() : ""));
+        return ports;
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void jdbDebugsARankThroughTheShareWhileMpilensReadsEveryRank() throws Exception {
+        assumeTrue(Jdb.executable() != null, "jdb is not in " + System.getProperty("java.home") + "/bin");
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).env("MPILENS_JOBS", jobs.toString())
+                .env("MPILENS_JOB", JOB).build())) {
+            Tours.awaitPause(job, "created");
+            String direct = handles(jobs);
+
+            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), "share", "--job", JOB, "--json"));
+            Map<Integer, String> ports = awaitShared(jobs, share);
+            int rank1 = Integer.parseInt(ports.get(1).substring(ports.get(1).lastIndexOf(':') + 1));
+            assertEquals(content(direct), content(handles(jobs)), "the same handles through the share as directly");
+
+            // jdb on rank 1: a line breakpoint, hit once the ranks go on
+            int split = line("split.free();");
+            try (Jdb jdb = Jdb.attach(rank1)) {
+                int at = jdb.await(0, "Initializing jdb", JDB);
+                jdb.type("stop at " + TOUR + ":" + split);
+                at = jdb.await(at, "Set breakpoint " + TOUR + ":" + split, JDB);
+                cominfoAndCalls(jobs); // before the breakpoint, with jdb attached
+                job.release("created");
+                at = jdb.await(at, "Breakpoint hit: .*\"thread=main\", " + TOUR + "\\.main\\(\\), line=" + split, JDB);
+                String stopped = handles(jobs); // rank 1 stopped at the breakpoint: read all the same
+                cominfoAndCalls(jobs);
+                assertTrue(stopped.contains("\"rank\":1,"), stopped);
+                jdb.type("locals");
+                at = jdb.await(at, "Local variables:.*rank = 1\n.*size = 4\n", JDB);
+                jdb.type("print p");
+                at = jdb.await(at, " p = \"orphans\"", JDB);
+                jdb.type("step");
+                at = jdb.await(at, "Step completed: .*\"thread=main\", mpi\\.Comm\\.free\\(\\)", JDB);
+                handles(jobs); // while stepping
+                jdb.type("cont");
+                Tours.awaitPause(job, "orphans"); // all four, rank 1 included
+                handles(jobs);
+
+                // the debugger killed while stopped: the rank goes on, mpilens still reads it
+                int waitFor = line("recv.waitFor();");
+                jdb.type("stop at " + TOUR + ":" + waitFor);
+                at = jdb.await(at, "Set breakpoint " + TOUR + ":" + waitFor, JDB);
+                job.release("orphans");
+                jdb.await(at, "Breakpoint hit: .*line=" + waitFor, JDB);
+                handles(jobs);
+                jdb.kill();
+            }
+            Tours.awaitPause(job, "released");
+            handles(jobs);
+            assertEquals(ports, sharePorts(jobs), "each rank's share port is the one it had from the start");
+
+            // jdb and a JDI client on rank 1, each with its own breakpoint, each told only of its own
+            int persistentFree = line("persistent.free();");
+            int finalize = line("MPI.Finalize();", persistentFree);
+            try (Jdb jdb = Jdb.attach(rank1);
+                 JdiTargetReader idea = JdiTargetReader.attach(io.mpilens.headless.jdi.JdwpAddress.parse(ports.get(1)), Duration.ofSeconds(30))) {
+                int at = jdb.await(0, "Initializing jdb", JDB);
+                jdb.type("stop at " + TOUR + ":" + persistentFree);
+                at = jdb.await(at, "Set breakpoint", JDB);
+                VirtualMachine vm = idea.virtualMachine();
+                Location there = vm.classesByName(TOUR).get(0).locationsOfLine(finalize).get(0);
+                BreakpointRequest mine = vm.eventRequestManager().createBreakpointRequest(there);
+                mine.setSuspendPolicy(EventRequest.SUSPEND_ALL);
+                mine.enable();
+                job.release("released");
+                at = jdb.await(at, "Breakpoint hit: .*line=" + persistentFree, JDB);
+                jdb.type("cont");
+                EventSet s = vm.eventQueue().remove(JDB.toMillis());
+                assertNotNull(s, "the JDI client's breakpoint at line " + finalize);
+                for (Event e : s) {
+                    assertTrue(e instanceof BreakpointEvent, "only its breakpoint: " + e);
+                    assertSame(mine, e.request());
+                    assertEquals(finalize, ((BreakpointEvent) e).location().lineNumber());
+                }
+                s.resume();
+                Tours.awaitPause(job, "finalized");
+                job.release("finalized");
+                assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+                assertTrue(jdb.awaitEnd(JDB), "jdb ends with the rank it debugs:\n" + jdb.transcript());
+                assertFalse(jdb.transcript().contains("line=" + finalize), "jdb was not told of the JDI client's breakpoint:\n"
+                        + jdb.transcript());
+            }
+            Cli.Result shared = share.get(Tours.START.toMillis(), TimeUnit.MILLISECONDS);
+            assertEquals(0, shared.code(), "the share ends with the job: " + shared.all());
+            assertTrue(shared.out().contains("\"schema\":\"mpilens-share/1\""), shared.all());
+            assertTrue(Files.notExists(jobs.resolve(JOB).resolve(io.mpilens.headless.job.ShareRecords.fileName(
+                    io.mpilens.api.job.HostName.local()))), "the share's ports are gone with it");
+        }
+    }
+}
