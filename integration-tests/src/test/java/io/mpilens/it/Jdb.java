@@ -80,6 +80,18 @@ final class Jdb implements AutoCloseable {
         }
     }
 
+    private static final Pattern STOPPED = Pattern.compile("Breakpoint hit: .*?bci=[0-9,]+\\s+\\S+\\[\\d+\\] ", Pattern.DOTALL);
+
+    /**
+     * Where the first breakpoint stop after {@code from} ends, once jdb has printed its location and
+     * the prompt after it (a person types only then: a command typed earlier races jdb's own event
+     * thread, which then fails), or -1.
+     */
+    int stoppedAfter(int from) {
+        java.util.regex.Matcher m = STOPPED.matcher(transcript());
+        return m.find(Math.min(from, length())) ? m.end() : -1;
+    }
+
     String transcript() {
         return out.toString();
     }

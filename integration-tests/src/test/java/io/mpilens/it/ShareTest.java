@@ -43,6 +43,8 @@ class ShareTest {
     private static final String JOB = "it-share";
     private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
     private static final Duration JDB = Duration.ofSeconds(90);
+    /** The rest of a stop's location line and jdb's prompt after it: a person types the next command then. */
+    private static final String PROMPT = " bci=[0-9,]+\\s+\\S+\\[\\d+\\] ";
 
     @TempDir
     Path tmp;
@@ -54,7 +56,12 @@ class ShareTest {
 
     /** The first such line after line {@code after}. */
     private static int line(String code, int after) throws Exception {
-        List<String> lines = Files.readAllLines(Tours.ROOT.resolve("examples/openmpi/src/main/java/io/mpilens/examples/openmpi/HandleTour.java"));
+        return line("openmpi", code, after);
+    }
+
+    private static int line(String example, String code, int after) throws Exception {
+        List<String> lines = Files.readAllLines(Tours.ROOT.resolve("examples/" + example + "/src/main/java/io/mpilens/examples/"
+                + example + "/HandleTour.java"));
         for (int i = after; i < lines.size(); i++) if (lines.get(i).trim().startsWith(code)) return i + 1;
         throw new AssertionError("HandleTour.java has no line " + code);
     }
@@ -83,6 +90,53 @@ class ShareTest {
     /** The JSON without the addresses it was read at (direct or through the share), for comparing contents. */
     private static String content(String json) {
         return json.replaceAll("127\\.0\\.0\\.1:\\d+", "ADDRESS");
+    }
+
+    private static int port(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    private static long pausedAt(Job job, String point) {
+        return job.linesStartingWith("").stream().filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=" + point)).count();
+    }
+
+    /**
+     * Continues jdb at every breakpoint hit until all four ranks pause at {@code point}: MPJ Express
+     * multicore's ranks are threads of one JVM, each with its own copy of the class, so each may stop there.
+     */
+    private static void continueUntilPaused(Job job, Jdb jdb, int from, String point) throws Exception {
+        long deadline = System.nanoTime() + Tours.START.toNanos();
+        int seen = from;
+        while (pausedAt(job, point) < 4 && System.nanoTime() < deadline) {
+            int stop = jdb.stoppedAfter(seen);
+            if (stop >= 0) {
+                seen = stop;
+                jdb.type("cont");
+            }
+            Thread.sleep(50);
+        }
+        assertEquals(4, pausedAt(job, point), "all four ranks at " + point + "; jdb:\n" + jdb.transcript() + "\njob:\n" + job.tail());
+    }
+
+    /**
+     * Waits for jdb's step to complete; another rank thread that reached the breakpoint before it
+     * was cleared stops the JVM first (as it would attached directly), and is continued.
+     */
+    private static int awaitStep(Jdb jdb, int from) throws Exception {
+        long deadline = System.nanoTime() + JDB.toNanos();
+        int seen = from;
+        while (System.nanoTime() < deadline) {
+            String t = jdb.transcript();
+            int done = t.indexOf("Step completed: ", from);
+            if (done >= 0) return jdb.await(done, "Step completed: .*bci=[0-9,]+\\s+\\S+\\[\\d+\\] ", JDB);
+            int stop = jdb.stoppedAfter(seen);
+            if (stop >= 0) {
+                seen = stop;
+                jdb.type("cont");
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("jdb's step did not complete within " + JDB + ":\n" + jdb.transcript());
     }
 
     private static Map<Integer, String> sharePorts(Path jobs) throws Exception {
@@ -126,7 +180,7 @@ class ShareTest {
                 at = jdb.await(at, "Set breakpoint " + TOUR + ":" + split, JDB);
                 cominfoAndCalls(jobs); // before the breakpoint, with jdb attached
                 job.release("created");
-                at = jdb.await(at, "Breakpoint hit: .*\"thread=main\", " + TOUR + "\\.main\\(\\), line=" + split, JDB);
+                at = jdb.await(at, "Breakpoint hit: .*\"thread=main\", " + TOUR + "\\.main\\(\\), line=" + split + PROMPT, JDB);
                 String stopped = handles(jobs); // rank 1 stopped at the breakpoint: read all the same
                 cominfoAndCalls(jobs);
                 assertTrue(stopped.contains("\"rank\":1,"), stopped);
@@ -135,7 +189,7 @@ class ShareTest {
                 jdb.type("print p");
                 at = jdb.await(at, " p = \"orphans\"", JDB);
                 jdb.type("step");
-                at = jdb.await(at, "Step completed: .*\"thread=main\", mpi\\.Comm\\.free\\(\\)", JDB);
+                at = jdb.await(at, "Step completed: .*\"thread=main\", mpi\\.Comm\\.free\\(\\), line=\\d+" + PROMPT, JDB);
                 handles(jobs); // while stepping
                 jdb.type("cont");
                 Tours.awaitPause(job, "orphans"); // all four, rank 1 included
@@ -146,7 +200,7 @@ class ShareTest {
                 jdb.type("stop at " + TOUR + ":" + waitFor);
                 at = jdb.await(at, "Set breakpoint " + TOUR + ":" + waitFor, JDB);
                 job.release("orphans");
-                jdb.await(at, "Breakpoint hit: .*line=" + waitFor, JDB);
+                jdb.await(at, "Breakpoint hit: .*line=" + waitFor + PROMPT, JDB);
                 handles(jobs);
                 jdb.kill();
             }
@@ -168,7 +222,7 @@ class ShareTest {
                 mine.setSuspendPolicy(EventRequest.SUSPEND_ALL);
                 mine.enable();
                 job.release("released");
-                at = jdb.await(at, "Breakpoint hit: .*line=" + persistentFree, JDB);
+                at = jdb.await(at, "Breakpoint hit: .*line=" + persistentFree + PROMPT, JDB);
                 jdb.type("cont");
                 EventSet s = vm.eventQueue().remove(JDB.toMillis());
                 assertNotNull(s, "the JDI client's breakpoint at line " + finalize);
@@ -190,6 +244,64 @@ class ShareTest {
             assertTrue(shared.out().contains("\"schema\":\"mpilens-share/1\""), shared.all());
             assertTrue(Files.notExists(jobs.resolve(JOB).resolve(io.mpilens.headless.job.ShareRecords.fileName(
                     io.mpilens.api.job.HostName.local()))), "the share's ports are gone with it");
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void jdbDebugsAnMpjExpressMulticoreJobThroughTheShareWhileMpilensReadsEveryRank() throws Exception {
+        assumeTrue(Jdb.executable() != null, "jdb is not in " + System.getProperty("java.home") + "/bin");
+        String tour = "io.mpilens.examples.mpj.HandleTour";
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        try (Job job = Job.launch(Tours.tour(Binding.MPJ_MULTICORE, control).env("MPILENS_JOBS", jobs.toString())
+                .env("MPILENS_JOB", JOB).build())) {
+            Tours.awaitPause(job, "created");
+            String direct = handles(jobs);
+            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), "share", "--job", JOB));
+            Map<Integer, String> ports = awaitShared(jobs, share);
+            assertEquals(1, new java.util.HashSet<>(ports.values()).size(), "one JVM, one share port for its four ranks: " + ports);
+            assertEquals(content(direct), content(handles(jobs)), "the same handles through the share as directly");
+
+            int contig = line("mpj", "contig.free();", 0);
+            try (Jdb jdb = Jdb.attach(port(ports.get(0)))) {
+                int at = jdb.await(0, "Initializing jdb", JDB);
+                jdb.type("stop at " + tour + ":" + contig);
+                at = jdb.await(at, "Set breakpoint " + tour + ":" + contig, JDB);
+                cominfoAndCalls(jobs);
+                job.release("created");
+                at = jdb.await(at, "Breakpoint hit: .*" + tour + "\\.main\\(\\), line=" + contig + PROMPT, JDB);
+                handles(jobs); // every rank's thread stopped (the breakpoint suspends the whole JVM): read all the same
+                cominfoAndCalls(jobs);
+                jdb.type("print p");
+                at = jdb.await(at, " p = \"orphans\"", JDB);
+                jdb.type("clear " + tour + ":" + contig);
+                at = jdb.await(at, "Removed: breakpoint " + tour + ":" + contig, JDB);
+                jdb.type("step");
+                at = awaitStep(jdb, at);
+                jdb.type("cont");
+                continueUntilPaused(job, jdb, at, "orphans");
+                handles(jobs);
+
+                int vecFree = line("mpj", "vec.free();", contig);
+                at = jdb.length();
+                jdb.type("stop at " + tour + ":" + vecFree);
+                at = jdb.await(at, "Set breakpoint " + tour + ":" + vecFree, JDB);
+                job.release("orphans");
+                jdb.await(at, "Breakpoint hit: .*line=" + vecFree + PROMPT, JDB);
+                handles(jobs);
+                jdb.kill(); // while stopped: the JVM goes on without its breakpoint
+            }
+            Tours.awaitPause(job, "released");
+            handles(jobs);
+            assertEquals(ports, sharePorts(jobs), "the share port is the one it had from the start");
+            job.release("released");
+            Tours.awaitPause(job, "finalized");
+            job.release("finalized");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Cli.Result shared = share.get(Tours.START.toMillis(), TimeUnit.MILLISECONDS);
+            assertEquals(0, shared.code(), "the share ends with the job: " + shared.all());
+            assertTrue(shared.out().contains("0-3"), "one row for the JVM of ranks 0-3: " + shared.all());
         }
     }
 }

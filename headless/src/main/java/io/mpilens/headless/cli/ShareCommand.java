@@ -105,7 +105,7 @@ final class ShareCommand implements Callable<Integer> {
     static String table(List<JobShare.Served> served) {
         StringBuilder b = new StringBuilder(String.format("%-18s %-16s %-8s %s%n", "RANK", "PORT", "PID", "JVM (held)"));
         for (JobShare.Served s : served) {
-            b.append(String.format("%-18s %-16s %-8d %s%n", s.label().startsWith("rank ") ? s.label().substring(5) : s.label(),
+            b.append(String.format("%-18s %-16s %-8d %s%n", s.spawned() ? s.label() : s.rankList(),
                     s.share().address(), s.pid(), s.share().jvm()));
         }
         return b.toString().stripTrailing();
@@ -115,7 +115,7 @@ final class ShareCommand implements Callable<Integer> {
         JsonWriter w = new JsonWriter().beginObject().field("schema", io.mpilens.headless.job.ShareRecords.SCHEMA)
                 .field("job", job).field("host", io.mpilens.api.job.HostName.local()).name("ranks").beginArray();
         for (JobShare.Served s : served) {
-            w.beginObject().field("rank", s.rank()).field("spawned", !s.label().startsWith("rank ")).field("pid", s.pid())
+            w.beginObject().field("rank", s.rank()).field("ranks", s.rankList()).field("spawned", s.spawned()).field("pid", s.pid())
                     .field("port", s.share().address().toString()).field("jvm", s.share().jvm().toString()).endObject();
         }
         return w.endArray().endObject().toString();

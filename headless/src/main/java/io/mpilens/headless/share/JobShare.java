@@ -7,6 +7,7 @@ import io.mpilens.headless.job.ShareRecords;
 import io.mpilens.headless.json.JsonWriter;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.observe.LocalProcesses;
+import io.mpilens.headless.text.RankRanges;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,8 +41,24 @@ public final class JobShare implements AutoCloseable {
     private volatile boolean closed;
     private boolean sawRecords;
 
-    /** One rank JVM being served: the label ("rank 2", or a spawned process's), its share. */
-    public record Served(String label, int rank, long pid, RankShare share) {
+    /**
+     * One rank JVM being served: the label ("rank 2", "ranks 0-3" for MPJ Express multicore's
+     * ranks in one JVM, or a spawned process's), its ranks, its share.
+     */
+    public record Served(String label, List<Integer> ranks, long pid, RankShare share) {
+        /** Its first rank (of a spawned process: in its own COMM_WORLD). */
+        public int rank() {
+            return ranks.get(0);
+        }
+
+        /** Its ranks as a list of runs: "2", "0-3". */
+        public String rankList() {
+            return RankRanges.format(ranks, ",");
+        }
+
+        public boolean spawned() {
+            return label.startsWith("spawned");
+        }
     }
 
     /**
@@ -92,7 +109,10 @@ public final class JobShare implements AutoCloseable {
             sawRecords = true;
             if (served.containsKey(r.pid()) || JobObserver.runsElsewhere(r) || JobObserver.ended(r)) continue;
             JdwpAddress jvm = r.jvmAddress();
-            String label = r.spawned() ? "spawned pid " + r.pid() : "rank " + r.rank();
+            List<Integer> ranks = new ArrayList<>();
+            for (JobRecord same : job.records()) if (same.pid() == r.pid() && same.spawned() == r.spawned()) ranks.add(same.rank());
+            String label = r.spawned() ? "spawned pid " + r.pid()
+                    : (ranks.size() == 1 ? "rank " : "ranks ") + RankRanges.format(ranks, ",");
             if (jvm == null) {
                 problem(r.pid(), label + " is not shared: its JVM has no JDWP listener (start it with -agentlib:jdwp=...)");
                 continue;
@@ -102,7 +122,7 @@ public final class JobShare implements AutoCloseable {
             try {
                 int port = basePort > 0 && !r.spawned() ? basePort + r.rank() : 0;
                 RankShare share = RankShare.open(jvm, port, timeout, label.replace(' ', '-'));
-                served.put(r.pid(), new Served(label, r.rank(), r.pid(), share));
+                served.put(r.pid(), new Served(label, List.copyOf(ranks), r.pid(), share));
                 retryAt.remove(r.pid());
                 lastProblem.remove(r.pid());
                 changed = true;
