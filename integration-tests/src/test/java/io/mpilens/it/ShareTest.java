@@ -66,13 +66,18 @@ class ShareTest {
         throw new AssertionError("HandleTour.java has no line " + code);
     }
 
+    /**
+     * The test job's directory, no colour. The reads below pass {@code --hosts none}: without it a
+     * read also follows the hosts of any other {@code mpirun} of this user on this machine (another
+     * test's job on simulated hosts, say), which are not this job's.
+     */
     private static Map<String, String> env(Path jobs) {
         return Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1");
     }
 
     /** {@code handles --job} as JSON; every rank read (exit 0), each of the four printed. */
     private static String handles(Path jobs) {
-        Cli.Result r = Cli.mpilens(env(jobs), "handles", "--job", JOB, "--json", "--timeout", "30");
+        Cli.Result r = Cli.mpilens(env(jobs), "handles", "--job", JOB, "--json", "--timeout", "30", "--hosts", "none");
         assertEquals(0, r.code(), r.all());
         for (int rank = 0; rank < 4; rank++) assertTrue(r.out().contains("\"rank\":" + rank + ","), "rank " + rank + " read: " + r.all());
         return r.out();
@@ -80,10 +85,10 @@ class ShareTest {
 
     /** {@code cominfo} and {@code calls}: every rank answered (exit 0); cominfo shows the world of four. */
     private static void cominfoAndCalls(Path jobs) {
-        Cli.Result c = Cli.mpilens(env(jobs), "cominfo", "--job", JOB, "--timeout", "30");
+        Cli.Result c = Cli.mpilens(env(jobs), "cominfo", "--job", JOB, "--timeout", "30", "--hosts", "none");
         assertEquals(0, c.code(), c.all());
         assertTrue(c.out().contains("MPI_COMM_WORLD") && c.out().contains("members 0-3"), c.all());
-        Cli.Result calls = Cli.mpilens(env(jobs), "calls", "--job", JOB, "--timeout", "30");
+        Cli.Result calls = Cli.mpilens(env(jobs), "calls", "--job", JOB, "--timeout", "30", "--hosts", "none");
         assertEquals(0, calls.code(), calls.all());
     }
 

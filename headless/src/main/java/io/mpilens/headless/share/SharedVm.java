@@ -78,7 +78,12 @@ public final class SharedVm implements AutoCloseable {
         Socket s = new Socket();
         try {
             int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-            s.connect(new InetSocketAddress(jvm.host(), jvm.port()), ms);
+            try {
+                s.connect(new InetSocketAddress(jvm.host(), jvm.port()), ms);
+            } catch (java.net.ConnectException e) {
+                throw new IOException("nothing listens at " + jvm + " (" + e.getMessage() + "): a debugger attached to the"
+                        + " JVM directly holds its one JDWP connection (detach it, then it is shared), or the JVM ended", e);
+            }
             s.setTcpNoDelay(true);
             s.setSoTimeout(ms);
             OutputStream o = s.getOutputStream();
