@@ -106,8 +106,9 @@ class ShareTest {
     }
 
     /**
-     * Continues jdb at every breakpoint hit until all four ranks pause at {@code point}: MPJ Express
-     * multicore's ranks are threads of one JVM, each with its own copy of the class, so each may stop there.
+     * Resumes jdb once for every breakpoint stop it printed after {@code from} until all four ranks
+     * pause at {@code point}: MPJ Express multicore's ranks are threads of one JVM, each with its own
+     * copy of the class, so each may stop there, each stop one suspension of the whole JVM.
      */
     private static void continueUntilPaused(Job job, Jdb jdb, int from, String point) throws Exception {
         long deadline = System.nanoTime() + Tours.START.toNanos();
@@ -116,7 +117,7 @@ class ShareTest {
             int stop = jdb.stoppedAfter(seen);
             if (stop >= 0) {
                 seen = stop;
-                jdb.type("cont");
+                jdb.type("resume"); // jdb's "cont" refuses while it thinks the JVM runs; "resume" always resumes once
             }
             Thread.sleep(50);
         }
@@ -124,20 +125,21 @@ class ShareTest {
     }
 
     /**
-     * Waits for jdb's step to complete; another rank thread that reached the breakpoint before it
-     * was cleared stops the JVM first (as it would attached directly), and is continued.
+     * Waits for jdb's step to complete. MPJ Express multicore's rank threads pass the breakpoint
+     * line together: each hit that jdb printed after the first ({@code firstStop} ends it) holds one
+     * more suspension of the whole JVM (as it would attached directly), so jdb resumes once for
+     * each, as a person would, until the stepping thread gets to run.
      */
-    private static int awaitStep(Jdb jdb, int from) throws Exception {
+    private static int awaitStep(Jdb jdb, int firstStop) throws Exception {
         long deadline = System.nanoTime() + JDB.toNanos();
-        int seen = from;
+        int seen = firstStop;
         while (System.nanoTime() < deadline) {
-            String t = jdb.transcript();
-            int done = t.indexOf("Step completed: ", from);
+            int done = jdb.transcript().indexOf("Step completed: ", firstStop);
             if (done >= 0) return jdb.await(done, "Step completed: .*bci=[0-9,]+\\s+\\S+\\[\\d+\\] ", JDB);
             int stop = jdb.stoppedAfter(seen);
             if (stop >= 0) {
                 seen = stop;
-                jdb.type("cont");
+                jdb.type("resume"); // jdb's "cont" refuses while it thinks the JVM runs; "resume" always resumes once
             }
             Thread.sleep(50);
         }
@@ -274,8 +276,10 @@ class ShareTest {
                 jdb.type("stop at " + tour + ":" + contig);
                 at = jdb.await(at, "Set breakpoint " + tour + ":" + contig, JDB);
                 cominfoAndCalls(jobs);
+                int beforeRelease = jdb.length();
                 job.release("created");
                 at = jdb.await(at, "Breakpoint hit: .*" + tour + "\\.main\\(\\), line=" + contig + PROMPT, JDB);
+                int firstStop = jdb.stoppedAfter(beforeRelease); // more rank threads may have stopped there since
                 handles(jobs); // every rank's thread stopped (the breakpoint suspends the whole JVM): read all the same
                 cominfoAndCalls(jobs);
                 jdb.type("print p");
@@ -283,7 +287,7 @@ class ShareTest {
                 jdb.type("clear " + tour + ":" + contig);
                 at = jdb.await(at, "Removed: breakpoint " + tour + ":" + contig, JDB);
                 jdb.type("step");
-                at = awaitStep(jdb, at);
+                at = awaitStep(jdb, firstStop);
                 jdb.type("cont");
                 continueUntilPaused(job, jdb, at, "orphans");
                 handles(jobs);
