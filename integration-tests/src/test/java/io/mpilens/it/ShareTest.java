@@ -313,4 +313,44 @@ class ShareTest {
             assertTrue(shared.out().contains("0-3"), "one row for the JVM of ranks 0-3: " + shared.all());
         }
     }
+
+    /**
+     * {@code mpilens run --share} as a user runs it (the CLI in a JVM of its own): the job's ranks
+     * are shared as they register, the table goes to stderr, {@code --job} reads go through the
+     * share's ports, and the share ends with the job.
+     */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void runWithShareSharesEveryRankUntilTheJobEnds() throws Exception {
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        String cp = String.join(java.io.File.pathSeparator, Tours.classPath(Binding.OPENMPI).stream().map(Path::toString).toList());
+        Cli.Running run = Cli.start(cli, List.of("-Dmpilens.home=" + Tours.ROOT, "-Dmpilens.agentJar=" + Tours.AGENT),
+                Map.of("MPILENS_JOBS", jobs.toString()),
+                "run", "--share", "--job-id", JOB, "-np", "4", "--", "-Dmpilens.control=" + control, "-cp", cp, TOUR);
+        try {
+            long deadline = System.nanoTime() + Tours.START.toNanos();
+            Map<Integer, String> ports = Map.of();
+            while (ports.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                if (Files.isDirectory(jobs.resolve(JOB))) ports = sharePorts(jobs);
+            }
+            assertEquals(4, ports.size(), "every rank shared: " + ports + "\n" + String.join("\n", run.err.lines()));
+            handles(jobs);
+            for (String p : new String[] {"created", "orphans", "released", "finalized"}) {
+                Files.createFile(control.resolve(p + ".go"));
+            }
+            assertEquals(0, run.waitFor(Tours.START), String.join("\n", run.err.lines()));
+            String err = String.join("\n", run.err.lines());
+            for (int r = 0; r < 4; r++) {
+                assertTrue(err.contains(ports.get(r)), "rank " + r + "'s port " + ports.get(r) + " in the table:\n" + err);
+            }
+            assertTrue(Files.notExists(jobs.resolve(JOB).resolve(io.mpilens.headless.job.ShareRecords.fileName(
+                    io.mpilens.api.job.HostName.local()))), "the share's ports are gone with the job");
+        } finally {
+            run.stop();
+        }
+    }
 }
