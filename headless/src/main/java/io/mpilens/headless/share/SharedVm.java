@@ -30,13 +30,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * JDWP to it as to the JVM. Commands get ids of this connection and their replies go back under
  * the client's own id; event requests belong to the client that set them, and each event goes to
  * the owner of its request ({@link CompositeEvents#split}), VM start and death to every client.
- * A client that leaves ({@code Dispose}, or its socket drops) takes its event requests and its
- * suspensions with it, and nothing else: the JVM itself is never disposed while the share holds it.
+ * A client that leaves ({@code Dispose}, or its socket drops) takes its event requests, its
+ * suspensions, its held events and the objects it pinned with it, and nothing else: the JVM
+ * itself is never disposed while the share holds it.
  */
 public final class SharedVm implements AutoCloseable {
     static final byte[] HANDSHAKE = "JDWP-Handshake".getBytes(StandardCharsets.US_ASCII);
 
-    static final int VM = 1, VM_DISPOSE = 6, VM_ID_SIZES = 7, VM_SUSPEND = 8, VM_RESUME = 9;
+    static final int VM = 1, VM_DISPOSE = 6, VM_ID_SIZES = 7, VM_SUSPEND = 8, VM_RESUME = 9, VM_HOLD_EVENTS = 15,
+            VM_RELEASE_EVENTS = 16;
+    static final int OBJECT = 9, OBJECT_DISABLE_COLLECTION = 7, OBJECT_ENABLE_COLLECTION = 8;
     static final int THREAD = 11, THREAD_SUSPEND = 2, THREAD_RESUME = 3;
     static final int EVENT_REQUEST = 15, ER_SET = 1, ER_CLEAR = 2, ER_CLEAR_ALL_BREAKPOINTS = 3;
     private static final int ERROR_NONE = 0;
@@ -202,6 +205,14 @@ public final class SharedVm implements AutoCloseable {
                     c.suspensions.threadSuspended(new JdwpData(command.data(), sizes).objectId());
                 } else if (set == THREAD && cmd == THREAD_RESUME) {
                     c.suspensions.threadResumed(new JdwpData(command.data(), sizes).objectId());
+                } else if (set == VM && cmd == VM_HOLD_EVENTS) {
+                    c.heldEvents++;
+                } else if (set == VM && cmd == VM_RELEASE_EVENTS) {
+                    c.heldEvents = Math.max(0, c.heldEvents - 1);
+                } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
+                    c.pinned.merge(new JdwpData(command.data(), sizes).objectId(), 1, Integer::sum);
+                } else if (set == OBJECT && cmd == OBJECT_ENABLE_COLLECTION) {
+                    c.pinned.computeIfPresent(new JdwpData(command.data(), sizes).objectId(), (k, n) -> n <= 1 ? null : n - 1);
                 }
                 return;
             }
@@ -213,6 +224,13 @@ public final class SharedVm implements AutoCloseable {
             tell(VM, VM_RESUME, new byte[0]);
         } else if (set == THREAD && cmd == THREAD_SUSPEND) {
             tell(THREAD, THREAD_RESUME, Arrays.copyOf(command.data(), sizes.objectId()));
+        } else if (set == VM && cmd == VM_HOLD_EVENTS) {
+            tell(VM, VM_RELEASE_EVENTS, new byte[0]);
+        } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
+            Long object = new JdwpData(command.data(), sizes).objectId();
+            if (clients.stream().noneMatch(o -> o != c && o.pins(object))) {
+                tell(OBJECT, OBJECT_ENABLE_COLLECTION, Arrays.copyOf(command.data(), sizes.objectId()));
+            }
         }
     }
 
@@ -336,6 +354,9 @@ public final class SharedVm implements AutoCloseable {
         final DataInputStream in;
         final OutputStream out;
         final Suspensions suspensions = new Suspensions();
+        /** Its {@code HoldEvents} not yet released, and the objects it pinned ({@code DisableCollection}): undone when it leaves. */
+        int heldEvents;
+        final Map<Long, Integer> pinned = new java.util.HashMap<>();
         /** Left (disposed or disconnected): what it owned is released, nothing more is counted for it. */
         boolean gone;
         final AtomicBoolean closed = new AtomicBoolean();
@@ -383,16 +404,33 @@ public final class SharedVm implements AutoCloseable {
         /** What the JVM does for a debugger that leaves, for this client only. */
         void release() {
             Suspensions held;
+            int holds;
+            Map<Long, Integer> pins;
             if (DEBUG) System.err.println("share " + name + ": client " + number + " leaves, " + suspensions.vm() + " vm " + suspensions.threads());
             synchronized (this) {
                 gone = true;
                 held = suspensions.drain();
+                holds = heldEvents;
+                heldEvents = 0;
+                pins = Map.copyOf(pinned);
+                pinned.clear();
             }
+            for (Long object : pins.keySet()) {
+                // the JVM does not count DisableCollection: an object another client pinned stays pinned
+                if (clients.stream().noneMatch(o -> o != this && o.pins(object))) {
+                    tell(OBJECT, OBJECT_ENABLE_COLLECTION, JdwpData.objectId(object, sizes));
+                }
+            }
+            for (int i = 0; i < holds; i++) tell(VM, VM_RELEASE_EVENTS, new byte[0]);
             clearOwn(-1);
             for (Map.Entry<Long, Integer> t : held.threads().entrySet()) {
                 for (int i = 0; i < t.getValue(); i++) tell(THREAD, THREAD_RESUME, JdwpData.objectId(t.getKey(), sizes));
             }
             for (int i = 0; i < held.vm(); i++) tell(VM, VM_RESUME, new byte[0]);
+        }
+
+        synchronized boolean pins(Long object) {
+            return pinned.containsKey(object);
         }
 
         /** Counts the suspension an event brings and sends it; false when the client has left. */
