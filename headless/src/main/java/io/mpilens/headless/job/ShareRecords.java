@@ -99,6 +99,26 @@ public final class ShareRecords {
         return out;
     }
 
+    /** Removes this user's share files in {@code jobDir} whose shares all ended (killed: no clean-up of their own). */
+    static void removeEnded(Path jobDir, JobDirectory safety) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(jobDir, PREFIX + "*.json")) {
+            for (Path f : files) {
+                if (safety.unsafe(f, false) != null) continue;
+                boolean running = false;
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    Map<String, String> m = JobDirectory.flatFields(line);
+                    try {
+                        running |= shareRuns(new Entry(Long.parseLong(m.get("sharePid")), Long.parseLong(m.get("shareStart")),
+                                null, 0, 0, null, null));
+                    } catch (RuntimeException e) {
+                        running = true; // not ours to judge: left alone
+                    }
+                }
+                if (!running) Files.deleteIfExists(f);
+            }
+        }
+    }
+
     /** Whether the share that wrote {@code e} still runs. */
     public static boolean shareRuns(Entry e) {
         Optional<ProcessHandle> p = ProcessHandle.of(e.sharePid());

@@ -68,4 +68,21 @@ class ShareRecordsTest {
         share(job(), ProcessHandle.current().pid(), ShareRecords.thisProcessStart(), "127.0.0.1:4000", "rw-rw-rw-");
         assertEquals("127.0.0.1:4000", rank0().jdwpAddress().toString());
     }
+
+    @Test
+    void pruneRemovesTheFileOfAShareThatWasKilledWithItsEndedJob() throws IOException {
+        Path d = job();
+        share(d, ProcessHandle.current().pid(), ShareRecords.thisProcessStart() - 60_000, "127.0.0.1:4000", "rw-------");
+        var pruned = new JobDirectory(tmp).prune(r -> true);
+        assertEquals(java.util.List.of(new JobDirectory.Pruned("j1", 1, true, null)), pruned);
+        assertEquals(false, Files.exists(d));
+    }
+
+    @Test
+    void pruneLeavesARunningSharesFile() throws IOException {
+        Path d = job();
+        share(d, ProcessHandle.current().pid(), ShareRecords.thisProcessStart(), "127.0.0.1:4000", "rw-------");
+        new JobDirectory(tmp).prune(r -> true);
+        assertEquals(true, Files.exists(d.resolve(ShareRecords.fileName("node\"1"))));
+    }
 }
