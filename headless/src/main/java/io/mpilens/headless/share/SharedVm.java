@@ -240,8 +240,21 @@ public final class SharedVm implements AutoCloseable {
      * more per extra receiver, and resumes itself when nobody gets it.
      */
     private void onEvents(JdwpPacket packet) {
-        CompositeEvents.Composite c = CompositeEvents.parse(packet.data(), sizes);
         List<Client> everyone = new ArrayList<>(clients);
+        CompositeEvents.Composite c;
+        try {
+            c = CompositeEvents.parse(packet.data(), sizes);
+        } catch (IllegalArgumentException e) {
+            // cannot be taken apart (a JVM beyond the specification): every client gets it whole, and
+            // filters out what it did not ask for, as JDI does; the share itself goes on
+            if (DEBUG) System.err.println("share " + name + ": " + e.getMessage());
+            int policy = packet.data().length > 0 ? packet.data()[0] : CompositeEvents.SUSPEND_NONE;
+            if (policy == CompositeEvents.SUSPEND_ALL) for (int i = 1; i < everyone.size(); i++) suspendOnce(policy, -1);
+            int got = 0;
+            for (Client each : everyone) if (each.deliver(policy, -1, packet)) got++;
+            if (policy == CompositeEvents.SUSPEND_ALL) for (int i = got; i < Math.max(everyone.size(), 1); i++) resumeOnce(policy, -1);
+            return;
+        }
         Map<Client, byte[]> per = CompositeEvents.split(c, id -> {
             Request r = requests.get(id);
             return r == null ? null : r.owner();
