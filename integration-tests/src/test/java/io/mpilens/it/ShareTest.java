@@ -376,6 +376,7 @@ class ShareTest {
      */
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    @SuppressWarnings("try") // the job is ended inside its try: the share must see it end
     void aRankKilledWhileDebuggedEndsForTheDebuggerAndCominfoShowsItFailed() throws Exception {
         assumeTrue(Jdb.executable() != null, "jdb is not in " + System.getProperty("java.home") + "/bin");
         Path control = Files.createDirectories(tmp.resolve("control"));
