@@ -29,7 +29,7 @@ class LayersTest {
             Map.entry("jdi", 0), Map.entry("job", 1), Map.entry("hprof", 1), Map.entry("agentless", 2),
             Map.entry("ft", 3),
             Map.entry("observe", 4), Map.entry("launch", 4),
-            Map.entry("json", 5), Map.entry("text", 5), Map.entry("leaks", 6),
+            Map.entry("json", 5), Map.entry("text", 5), Map.entry("leaks", 6), Map.entry("share", 6),
             Map.entry("cli", 7),
             Map.entry("", 8));
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?" + Pattern.quote(BASE) + "\\.?([a-z]*)\\.?[A-Z]", Pattern.MULTILINE);

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  * could not be read, 1 an internal failure (reported in one line, never a stack trace).
  */
 @Command(name = "mpilens", mixinStandardHelpOptions = true, versionProvider = MpiLensCli.Version.class,
-        subcommands = {HandlesCommand.class, CollectCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, WatchCommand.class, McpCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {HandlesCommand.class, CollectCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, ShareCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, WatchCommand.class, McpCommand.class, CommandLine.HelpCommand.class},
         description = "See inside the MPI objects of running Java MPI applications.")
 public final class MpiLensCli implements Runnable {
     public static final int EXIT_OK = 0;

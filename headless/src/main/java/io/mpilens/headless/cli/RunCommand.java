@@ -1,6 +1,8 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.share.JobShare;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import java.io.IOException;
@@ -64,6 +66,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--job-id", paramLabel = "ID", description = "The job id (default: run-<date>-<time>-<random>).")
     String jobId;
 
+    @Option(names = "--share", description = {"Share each rank's JDWP connection as 'mpilens share --job ID' does: a"
+            + " port per rank on 127.0.0.1 for any debugger, printed on stderr as the ranks register (Open MPI and MPJ"
+            + " Express on this host)."})
+    boolean share;
+
+    @Option(names = "--share-base-port", paramLabel = "PORT", defaultValue = "0",
+            description = "With --share: rank r listens on PORT+r (default: free ports).")
+    int shareBasePort;
+
     @Parameters(paramLabel = "JAVA-ARGS", arity = "1..*",
             description = "After --: JVM options, -cp CLASSPATH, the main class and its arguments.")
     List<String> javaArgs;
@@ -105,6 +116,10 @@ final class RunCommand implements Callable<Integer> {
         jb.agentJar(agent).agentOptions(agentOptions).jdwp(true)
                 .env("MPILENS_JOB", id).jvmOptions("-Dmpilens.job=" + id)
                 .workingDirectory(Paths.get("").toAbsolutePath());
+        if (parent.env.get("MPILENS_JOBS") != null) jb.env("MPILENS_JOBS", parent.env.get("MPILENS_JOBS")); // where this command reads them
+        if (shareBasePort < 0 || shareBasePort > 65_535 || shareBasePort > 0 && !share) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--share-base-port takes a port (1..65535), with --share");
+        }
         if (mcaContinue) jb.mpirunArgs("--mca orte_abort_on_non_zero_status 0");
         if (mpirunArgs != null) jb.mpirunArgs(mpirunArgs);
         try (Job job = Job.launch(jb.build())) {
@@ -114,17 +129,53 @@ final class RunCommand implements Callable<Integer> {
             err.println("mpilens: in another shell: mpilens cominfo --job " + id);
             if (mpirunArgs != null) err.println("mpilens: ranks elsewhere are read by a collector on each of mpirun's hosts");
             err.flush();
+            JobShare shared = share ? share(id, err) : null;
             job.followOutput(l -> {
                 (l.stderr() ? err : out).println(l);
                 (l.stderr() ? err : out).flush();
             });
-            int exit = job.waitFor(Duration.ofDays(365));
+            int exit;
+            try {
+                exit = job.waitFor(Duration.ofDays(365));
+            } finally {
+                if (shared != null) shared.close();
+            }
             err.println("mpilens: job " + id + " ended, exit code " + exit);
             return exit == 0 ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_INTERNAL;
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
         }
+    }
+
+    /** The job's share, served on a daemon thread while the job runs; its table goes to {@code err}. */
+    private JobShare share(String id, PrintWriter err) {
+        JobShare s = new JobShare(JobDirectory.forCurrentUser(parent.env), id, shareBasePort, Duration.ofSeconds(5), line -> {
+            synchronized (err) {
+                err.println("mpilens: " + line);
+                err.flush();
+            }
+        });
+        Thread t = new Thread(() -> {
+            try {
+                s.serve(() -> {
+                    synchronized (err) {
+                        err.println(ShareCommand.table(s.served()));
+                        err.flush();
+                    }
+                });
+            } catch (IOException e) {
+                synchronized (err) {
+                    err.println("mpilens: the share stopped: " + e.getMessage());
+                    err.flush();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mpilens-share-" + id);
+        t.setDaemon(true);
+        t.start();
+        return s;
     }
 
     /** {@code [JVM options] [-cp|-classpath|--class-path CP] MainClass [args]}. */

@@ -139,6 +139,7 @@ public final class JobDirectory {
             }
             boolean quiet = olderThan(j.dir(), now); // before a removal below touches it
             removeUnfinishedWrites(j.dir(), now);
+            ShareRecords.removeEnded(j.dir(), this);
             if (j.records().isEmpty() && !quiet) {
                 out.add(new Pruned(j.id(), 0, false, "no records yet")); // an agent may be registering
                 continue;
@@ -198,7 +199,7 @@ public final class JobDirectory {
                 }
             }
         }
-        return entry(dir.getFileName().toString(), dir, records, refused);
+        return entry(dir.getFileName().toString(), dir, ShareRecords.applied(records, ShareRecords.read(dir, this)), refused);
     }
 
     /**

@@ -18,10 +18,21 @@ import java.time.Instant;
  *                null for a rank the launcher started; then {@code rank} and {@code size} are those
  *                of the process's own COMM_WORLD, and the job model decides which rank it replaces
  * @param namespace a spawned process's own launcher namespace, null otherwise
+ * @param share   {@code host:port} of a running share ({@code mpilens share}) that holds this JVM's
+ *                JDWP connection and serves it to any number of debuggers; null when none does
  */
 public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                         String binding, int epoch, Instant startTime, Instant updated, String mpiState,
-                        String agentVersion, Path file, Instant exited, String spawnedBy, String namespace) {
+                        String agentVersion, Path file, Instant exited, String spawnedBy, String namespace,
+                        String share) {
+
+    /** A record as its agent wrote it, with no share. */
+    public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
+                     String binding, int epoch, Instant startTime, Instant updated, String mpiState,
+                     String agentVersion, Path file, Instant exited, String spawnedBy, String namespace) {
+        this(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState, agentVersion,
+                file, exited, spawnedBy, namespace, null);
+    }
 
     /** A rank the launcher started. */
     public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
@@ -40,8 +51,22 @@ public record JobRecord(String job, int rank, int size, long pid, long parentPid
         return "FINALIZED".equals(mpiState);
     }
 
-    /** The JDWP address to attach to, or null. */
+    /**
+     * The JDWP address to attach to, or null: the share's port while a share serves this JVM (the
+     * JVM's own listener then has its one debugger, the share), else the JVM's own.
+     */
     public JdwpAddress jdwpAddress() {
+        return share != null ? JdwpAddress.parse(share) : jvmAddress();
+    }
+
+    /** The JVM's own JDWP listener, as its agent wrote it, or null: what a share connects to. */
+    public JdwpAddress jvmAddress() {
         return jdwp == null ? null : JdwpAddress.parse(jdwp);
+    }
+
+    /** This record, read through the share at {@code address}. */
+    public JobRecord sharedAt(String address) {
+        return new JobRecord(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState,
+                agentVersion, file, exited, spawnedBy, namespace, address);
     }
 }

@@ -1,0 +1,488 @@
+package io.mpilens.headless.share;
+
+import io.mpilens.headless.jdi.JdwpAddress;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The one JDWP connection to a rank's JVM, shared by any number of clients that each speak
+ * JDWP to it as to the JVM. Commands get ids of this connection and their replies go back under
+ * the client's own id; event requests belong to the client that set them, and each event goes to
+ * the owner of its request ({@link CompositeEvents#split}), VM start and death to every client.
+ * A client that leaves ({@code Dispose}, or its socket drops) takes its event requests, its
+ * suspensions, its held events and the objects it pinned with it, and nothing else: the JVM
+ * itself is never disposed while the share holds it.
+ */
+public final class SharedVm implements AutoCloseable {
+    static final byte[] HANDSHAKE = "JDWP-Handshake".getBytes(StandardCharsets.US_ASCII);
+
+    static final int VM = 1, VM_DISPOSE = 6, VM_ID_SIZES = 7, VM_SUSPEND = 8, VM_RESUME = 9, VM_HOLD_EVENTS = 15,
+            VM_RELEASE_EVENTS = 16;
+    static final int OBJECT = 9, OBJECT_DISABLE_COLLECTION = 7, OBJECT_ENABLE_COLLECTION = 8;
+    static final int THREAD = 11, THREAD_SUSPEND = 2, THREAD_RESUME = 3;
+    static final int EVENT_REQUEST = 15, ER_SET = 1, ER_CLEAR = 2, ER_CLEAR_ALL_BREAKPOINTS = 3;
+    private static final int ERROR_NONE = 0;
+
+    private static final boolean DEBUG = Boolean.getBoolean("mpilens.share.debug");
+    private final String name;
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private final Object writeLock = new Object();
+    private final AtomicInteger ids = new AtomicInteger();
+    private final AtomicInteger clientNumbers = new AtomicInteger();
+    private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<Integer, Request> requests = new ConcurrentHashMap<>();
+    private final List<Client> clients = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<String> ended = new CompletableFuture<>();
+    private volatile IdSizes sizes = IdSizes.HOTSPOT;
+
+    /** An event request and the client that set it. */
+    private record Request(Client owner, int kind) {
+    }
+
+    /** A command sent to the JVM: for a client (its own id), or the share's own ({@code ours}, may be null). */
+    private record Pending(Client client, int clientId, JdwpPacket command, CompletableFuture<JdwpPacket> ours) {
+    }
+
+    private SharedVm(String name, Socket socket) throws IOException {
+        this.name = name;
+        this.socket = socket;
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+    }
+
+    /**
+     * Connects to the JVM's JDWP listener at {@code jvm} (handshake, then {@code IDSizes}) within
+     * {@code timeout}; fails with the reason when it is not a JDWP listener or already has a debugger.
+     */
+    public static SharedVm connect(JdwpAddress jvm, Duration timeout, String name) throws IOException {
+        Socket s = new Socket();
+        try {
+            int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+            try {
+                s.connect(new InetSocketAddress(jvm.host(), jvm.port()), ms);
+            } catch (java.net.ConnectException e) {
+                throw new IOException("nothing listens at " + jvm + " (" + e.getMessage() + "): a debugger attached to the"
+                        + " JVM directly holds its one JDWP connection (detach it, then it is shared), or the JVM ended", e);
+            }
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(ms);
+            OutputStream o = s.getOutputStream();
+            o.write(HANDSHAKE);
+            o.flush();
+            byte[] answer = new byte[HANDSHAKE.length];
+            try {
+                new DataInputStream(s.getInputStream()).readFully(answer);
+            } catch (SocketTimeoutException e) {
+                throw new IOException(jvm + " accepted but did not answer the JDWP handshake within "
+                        + timeout.toMillis() + " ms: is it a JDWP port?");
+            } catch (java.io.EOFException e) {
+                throw new IOException(jvm + " closed the connection at the JDWP handshake: another debugger is"
+                        + " probably attached to it (a JVM serves one); detach it and share again");
+            }
+            if (!Arrays.equals(answer, HANDSHAKE)) throw new IOException(jvm + " is not a JDWP listener (wrong handshake)");
+            s.setSoTimeout(0);
+            SharedVm vm = new SharedVm(name, s);
+            vm.start();
+            JdwpPacket ids = vm.ask(VM, VM_ID_SIZES, new byte[0], timeout);
+            if (ids.errorCode() != ERROR_NONE) throw new IOException(jvm + " refused IDSizes (JDWP error " + ids.errorCode() + ")");
+            vm.sizes = IdSizes.parse(ids.data());
+            return vm;
+        } catch (IOException | RuntimeException e) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // already failing
+            }
+            throw e;
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public IdSizes idSizes() {
+        return sizes;
+    }
+
+    /** Completes with the reason once the JVM's connection is gone (the JVM ended or dropped it). */
+    public CompletableFuture<String> ended() {
+        return ended;
+    }
+
+    /** How many clients are attached now. */
+    public int clients() {
+        return clients.size();
+    }
+
+    /** How many event requests of clients the JVM holds now (for tests). */
+    int ownedRequests() {
+        return requests.size();
+    }
+
+    private void start() {
+        Thread t = new Thread(this::readJvm, "mpilens-share-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    // ---- the JVM's side
+
+    private void readJvm() {
+        String why = "the JVM closed its JDWP connection";
+        try {
+            JdwpPacket p;
+            while ((p = JdwpPacket.read(in)) != null) {
+                if (p.isReply()) onReply(p);
+                else if (p.commandSet() == CompositeEvents.COMMAND_SET && p.command() == CompositeEvents.COMMAND) onEvents(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!ended.isDone()) why = "the JDWP connection failed: " + e.getMessage();
+        }
+        end(why);
+    }
+
+    private void end(String why) {
+        if (!ended.complete(why)) return;
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // ending anyway
+        }
+        for (Client c : clients) c.close();
+        for (Pending p : pending.values()) if (p.ours() != null) p.ours().completeExceptionally(new IOException(why));
+        pending.clear();
+    }
+
+    private void onReply(JdwpPacket reply) {
+        Pending p = pending.remove(reply.id());
+        if (p == null) return;
+        if (p.client() == null) {
+            if (p.ours() != null) p.ours().complete(reply);
+            return;
+        }
+        if (reply.errorCode() == ERROR_NONE) account(p.client(), p.command(), reply);
+        if (!p.client().closed.get()) p.client().send(reply.withId(p.clientId()));
+    }
+
+    /** What a client's command that succeeded changed of what it owns. */
+    private void account(Client c, JdwpPacket command, JdwpPacket reply) {
+        int set = command.commandSet(), cmd = command.command();
+        synchronized (c) {
+            if (!c.gone) {
+                if (set == EVENT_REQUEST && cmd == ER_SET) {
+                    requests.put(ByteBuffer.wrap(reply.data()).getInt(), new Request(c, command.data()[0] & 0xff));
+                } else if (set == EVENT_REQUEST && cmd == ER_CLEAR) {
+                    requests.remove(ByteBuffer.wrap(command.data(), 1, 4).getInt());
+                } else if (set == VM && cmd == VM_SUSPEND) {
+                    c.suspensions.vmSuspended();
+                } else if (set == VM && cmd == VM_RESUME) {
+                    c.suspensions.vmResumed();
+                } else if (set == THREAD && cmd == THREAD_SUSPEND) {
+                    c.suspensions.threadSuspended(new JdwpData(command.data(), sizes).objectId());
+                } else if (set == THREAD && cmd == THREAD_RESUME) {
+                    c.suspensions.threadResumed(new JdwpData(command.data(), sizes).objectId());
+                } else if (set == VM && cmd == VM_HOLD_EVENTS) {
+                    c.heldEvents++;
+                } else if (set == VM && cmd == VM_RELEASE_EVENTS) {
+                    c.heldEvents = Math.max(0, c.heldEvents - 1);
+                } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
+                    c.pinned.merge(new JdwpData(command.data(), sizes).objectId(), 1, Integer::sum);
+                } else if (set == OBJECT && cmd == OBJECT_ENABLE_COLLECTION) {
+                    c.pinned.computeIfPresent(new JdwpData(command.data(), sizes).objectId(), (k, n) -> n <= 1 ? null : n - 1);
+                }
+                return;
+            }
+        }
+        // the client left while its command was on its way: undo what it would have owned
+        if (set == EVENT_REQUEST && cmd == ER_SET) {
+            tell(EVENT_REQUEST, ER_CLEAR, JdwpData.eventRequestClear(command.data()[0] & 0xff, ByteBuffer.wrap(reply.data()).getInt()));
+        } else if (set == VM && cmd == VM_SUSPEND) {
+            tell(VM, VM_RESUME, new byte[0]);
+        } else if (set == THREAD && cmd == THREAD_SUSPEND) {
+            tell(THREAD, THREAD_RESUME, Arrays.copyOf(command.data(), sizes.objectId()));
+        } else if (set == VM && cmd == VM_HOLD_EVENTS) {
+            tell(VM, VM_RELEASE_EVENTS, new byte[0]);
+        } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
+            Long object = new JdwpData(command.data(), sizes).objectId();
+            if (clients.stream().noneMatch(o -> o != c && o.pins(object))) {
+                tell(OBJECT, OBJECT_ENABLE_COLLECTION, Arrays.copyOf(command.data(), sizes.objectId()));
+            }
+        }
+    }
+
+    /**
+     * Each event to the owner of its request. The JVM suspended (by the policy) once for the
+     * whole composite; each client that gets a part will resume once, so the share suspends once
+     * more per extra receiver, and resumes itself when nobody gets it.
+     */
+    private void onEvents(JdwpPacket packet) {
+        List<Client> everyone = new ArrayList<>(clients);
+        CompositeEvents.Composite c;
+        try {
+            c = CompositeEvents.parse(packet.data(), sizes);
+        } catch (IllegalArgumentException e) {
+            // cannot be taken apart (a JVM beyond the specification): every client gets it whole, and
+            // filters out what it did not ask for, as JDI does; the share itself goes on
+            if (DEBUG) System.err.println("share " + name + ": " + e.getMessage());
+            int policy = packet.data().length > 0 ? packet.data()[0] : CompositeEvents.SUSPEND_NONE;
+            if (policy == CompositeEvents.SUSPEND_ALL) for (int i = 1; i < everyone.size(); i++) suspendOnce(policy, -1);
+            int got = 0;
+            for (Client each : everyone) if (each.deliver(policy, -1, packet)) got++;
+            if (policy == CompositeEvents.SUSPEND_ALL) for (int i = got; i < Math.max(everyone.size(), 1); i++) resumeOnce(policy, -1);
+            return;
+        }
+        Map<Client, byte[]> per = CompositeEvents.split(c, id -> {
+            Request r = requests.get(id);
+            return r == null ? null : r.owner();
+        }, everyone);
+        int policy = c.suspendPolicy();
+        long thread = c.thread();
+        if (DEBUG) System.err.println("share " + name + ": " + c.events() + " policy " + policy + " to " + per.keySet());
+        boolean suspends = policy == CompositeEvents.SUSPEND_ALL
+                || policy == CompositeEvents.SUSPEND_EVENT_THREAD && thread >= 0;
+        if (suspends) for (int i = 1; i < per.size(); i++) suspendOnce(policy, thread);
+        int delivered = 0;
+        for (Map.Entry<Client, byte[]> e : per.entrySet()) {
+            if (e.getKey().deliver(policy, thread, JdwpPacket.command(packet.id(), CompositeEvents.COMMAND_SET,
+                    CompositeEvents.COMMAND, e.getValue()))) {
+                delivered++;
+            }
+        }
+        // the JVM suspended once and the share once per extra receiver; each receiver resumes once
+        if (suspends) for (int i = delivered; i < Math.max(per.size(), 1); i++) resumeOnce(policy, thread);
+    }
+
+    private void suspendOnce(int policy, long thread) {
+        if (policy == CompositeEvents.SUSPEND_ALL) tell(VM, VM_SUSPEND, new byte[0]);
+        else tell(THREAD, THREAD_SUSPEND, JdwpData.objectId(thread, sizes));
+    }
+
+    private void resumeOnce(int policy, long thread) {
+        if (policy == CompositeEvents.SUSPEND_ALL) tell(VM, VM_RESUME, new byte[0]);
+        else tell(THREAD, THREAD_RESUME, JdwpData.objectId(thread, sizes));
+    }
+
+    /** Sends a command of the share's own and waits for its reply. */
+    JdwpPacket ask(int set, int cmd, byte[] data, Duration timeout) throws IOException {
+        CompletableFuture<JdwpPacket> f = new CompletableFuture<>();
+        int id = ids.incrementAndGet();
+        pending.put(id, new Pending(null, 0, null, f));
+        writeJvm(JdwpPacket.command(id, set, cmd, data));
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            pending.remove(id);
+            throw new IOException(name + " did not answer JDWP command " + set + "/" + cmd + " within " + timeout.toMillis() + " ms");
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    /** Sends a command of the share's own whose reply nobody waits for. */
+    private void tell(int set, int cmd, byte[] data) {
+        int id = ids.incrementAndGet();
+        pending.put(id, new Pending(null, 0, null, null));
+        try {
+            writeJvm(JdwpPacket.command(id, set, cmd, data));
+        } catch (IOException e) {
+            pending.remove(id); // the connection is gone: the reader ends the share
+        }
+    }
+
+    private void writeJvm(JdwpPacket p) throws IOException {
+        if (ended.isDone()) throw new IOException(name + ": " + ended.getNow(""));
+        synchronized (writeLock) {
+            p.write(out);
+            out.flush();
+        }
+    }
+
+    // ---- the clients' side
+
+    /**
+     * Takes a client that connected to the share's port: answers its handshake, then serves it
+     * on a thread of its own until it leaves.
+     */
+    public void attach(Socket s) throws IOException {
+        s.setTcpNoDelay(true);
+        s.setSoTimeout(10_000); // the handshake comes at once; a socket that sends nothing is not a debugger
+        byte[] hello = new byte[HANDSHAKE.length];
+        new DataInputStream(s.getInputStream()).readFully(hello);
+        if (!Arrays.equals(hello, HANDSHAKE)) {
+            s.close();
+            throw new IOException("a client on the share of " + name + " did not send the JDWP handshake");
+        }
+        s.setSoTimeout(0);
+        Client c = new Client(s, clientNumbers.incrementAndGet());
+        synchronized (c.out) {
+            c.out.write(HANDSHAKE);
+            c.out.flush();
+        }
+        if (ended.isDone()) {
+            s.close();
+            return;
+        }
+        clients.add(c);
+        Thread t = new Thread(c::serve, "mpilens-share-" + name + "-client-" + c.number);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** One debugger (or mpilens reader) attached to the share. */
+    private final class Client {
+        @Override
+        public String toString() {
+            return "client " + number;
+        }
+
+        final Socket socket;
+        final int number;
+        final DataInputStream in;
+        final OutputStream out;
+        final Suspensions suspensions = new Suspensions();
+        /** Its {@code HoldEvents} not yet released, and the objects it pinned ({@code DisableCollection}): undone when it leaves. */
+        int heldEvents;
+        final Map<Long, Integer> pinned = new java.util.HashMap<>();
+        /** Left (disposed or disconnected): what it owned is released, nothing more is counted for it. */
+        boolean gone;
+        final AtomicBoolean closed = new AtomicBoolean();
+
+        Client(Socket socket, int number) throws IOException {
+            this.socket = socket;
+            this.number = number;
+            this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+            this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+        }
+
+        void serve() {
+            try {
+                JdwpPacket p;
+                while ((p = JdwpPacket.read(in)) != null) {
+                    if (p.isReply()) continue; // the JVM's events need no reply
+                    if (p.commandSet() == VM && p.command() == VM_DISPOSE) {
+                        release(); // never the JVM's Dispose: others (and the share) stay attached
+                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]));
+                    } else if (p.commandSet() == EVENT_REQUEST && p.command() == ER_CLEAR_ALL_BREAKPOINTS) {
+                        clearOwn(CompositeEvents.BREAKPOINT);
+                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]));
+                    } else {
+                        int up = ids.incrementAndGet();
+                        pending.put(up, new Pending(this, p.id(), p, null));
+                        writeJvm(p.withId(up));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // the client dropped its socket, or the JVM's connection ended
+            }
+            close();
+        }
+
+        /** Clears this client's event requests of {@code kind} (-1: all) in the JVM. */
+        private void clearOwn(int kind) {
+            for (Map.Entry<Integer, Request> e : requests.entrySet()) {
+                Request r = e.getValue();
+                if (r.owner() == this && (kind < 0 || r.kind() == kind) && requests.remove(e.getKey(), r)) {
+                    tell(EVENT_REQUEST, ER_CLEAR, JdwpData.eventRequestClear(r.kind(), e.getKey()));
+                }
+            }
+        }
+
+        /** What the JVM does for a debugger that leaves, for this client only. */
+        void release() {
+            Suspensions held;
+            int holds;
+            Map<Long, Integer> pins;
+            if (DEBUG) System.err.println("share " + name + ": client " + number + " leaves, " + suspensions.vm() + " vm " + suspensions.threads());
+            synchronized (this) {
+                gone = true;
+                held = suspensions.drain();
+                holds = heldEvents;
+                heldEvents = 0;
+                pins = Map.copyOf(pinned);
+                pinned.clear();
+            }
+            for (Long object : pins.keySet()) {
+                // the JVM does not count DisableCollection: an object another client pinned stays pinned
+                if (clients.stream().noneMatch(o -> o != this && o.pins(object))) {
+                    tell(OBJECT, OBJECT_ENABLE_COLLECTION, JdwpData.objectId(object, sizes));
+                }
+            }
+            for (int i = 0; i < holds; i++) tell(VM, VM_RELEASE_EVENTS, new byte[0]);
+            clearOwn(-1);
+            for (Map.Entry<Long, Integer> t : held.threads().entrySet()) {
+                for (int i = 0; i < t.getValue(); i++) tell(THREAD, THREAD_RESUME, JdwpData.objectId(t.getKey(), sizes));
+            }
+            for (int i = 0; i < held.vm(); i++) tell(VM, VM_RESUME, new byte[0]);
+        }
+
+        synchronized boolean pins(Long object) {
+            return pinned.containsKey(object);
+        }
+
+        /** Counts the suspension an event brings and sends it; false when the client has left. */
+        boolean deliver(int policy, long thread, JdwpPacket events) {
+            synchronized (this) {
+                if (gone) return false;
+                if (policy == CompositeEvents.SUSPEND_ALL) suspensions.vmSuspended();
+                else if (policy == CompositeEvents.SUSPEND_EVENT_THREAD && thread >= 0) suspensions.threadSuspended(thread);
+            }
+            send(events); // a failed send closes the client, which resumes what was just counted
+            return true;
+        }
+
+        void send(JdwpPacket p) {
+            try {
+                synchronized (out) {
+                    p.write(out);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                close();
+            }
+        }
+
+        void close() {
+            if (!closed.compareAndSet(false, true)) return;
+            clients.remove(this);
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            if (!ended.isDone()) release(); // replies still on their way are accounted as the client's, then undone
+        }
+    }
+
+    /** Drops every client and the JVM's connection (the JVM then frees what the share held, as for any debugger). */
+    @Override
+    public void close() {
+        end("the share was closed");
+    }
+}
