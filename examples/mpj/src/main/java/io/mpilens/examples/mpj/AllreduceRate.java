@@ -32,8 +32,9 @@ public final class AllreduceRate {
         MPI.COMM_WORLD.Barrier();
         double start = MPI.Wtime();
         while (stop[0] == 0) {
-            for (int i = 0; i < 1_000; i++) MPI.COMM_WORLD.Allreduce(in, 0, out, 0, 4, MPI.DOUBLE, MPI.SUM);
-            calls += 1_000;
+            // batches of 100: the rate's resolution is 50 calls/s over 2 s (batches of 1,000 gave 500, ≈ 2.7 %)
+            for (int i = 0; i < 100; i++) MPI.COMM_WORLD.Allreduce(in, 0, out, 0, 4, MPI.DOUBLE, MPI.SUM);
+            calls += 100;
             if (rank == 0 && MPI.Wtime() - start >= seconds) stop[0] = 1;
             MPI.COMM_WORLD.Bcast(stop, 0, 1, MPI.DOUBLE, 0);
         }
