@@ -777,7 +777,7 @@ public final class Interceptor {
     }
 
     private static boolean insideAgent() {
-        return AGENT_DEPTH.get()[0] > 0;
+        return !outsideAgent();
     }
 
     /**
@@ -786,7 +786,7 @@ public final class Interceptor {
      * its inner handle), or this one is not. One volatile read on the request path.
      */
     public static boolean applicationsRequest() {
-        return threadsInInternals == 0 || AGENT_DEPTH.get()[0] == 0;
+        return threadsInInternals == 0 || outsideAgent();
     }
 
     /** Neither the agent nor a collective the binding writes in Java is running on this thread. */
