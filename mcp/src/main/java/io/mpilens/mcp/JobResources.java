@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -31,6 +33,7 @@ final class JobResources {
     static final String MODEL = PREFIX + "{id}";
     static final String HANDLES = PREFIX + "{id}/handles";
     private static final String JSON = "application/json";
+    private static final int FIRST_ROUND_SECONDS = 60;
 
     private final Map<String, String> env;
     private final ReentrantLock oneAtATime;
@@ -159,9 +162,13 @@ final class JobResources {
             Watch w = Watch.start(job, env, first::complete);
             w.ended().thenRun(() -> first.complete(null));
             try {
-                String model = first.get();
+                // a round is bounded by the ranks' timeouts; a job with no rank recorded prints nothing
+                String model = first.get(FIRST_ROUND_SECONDS, TimeUnit.SECONDS);
                 if (model != null) return model;
                 throw failed(uri, w.ended().get());
+            } catch (TimeoutException e) {
+                throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR).message("mpilens: watch printed no model of job "
+                        + job + " within " + FIRST_ROUND_SECONDS + " s: does it have ranks? ('jobs' lists them)").build();
             } catch (ExecutionException e) {
                 throw new IllegalStateException(e.getCause());
             } finally {
