@@ -22,7 +22,14 @@ final class Watch {
             CliRun run = null;
             try {
                 run = CliRun.of(List.of("watch", "--json", "--job=" + job), env, null, line -> {
-                    if (!stopping && line.startsWith("{")) onModel.accept(line);
+                    if (stopping || !line.startsWith("{")) return;
+                    // onModel may wait (a notification queued): a stop meanwhile must still reach the command
+                    boolean interrupted = Thread.interrupted();
+                    try {
+                        onModel.accept(line);
+                    } finally {
+                        if (interrupted || stopping) Thread.currentThread().interrupt();
+                    }
                 });
             } finally {
                 ended.complete(run);
@@ -51,8 +58,22 @@ final class Watch {
      * cuts the round it is in: a read of a rank gives up, the rank goes on).
      */
     void stop() {
+        if (stopping) return;
         stopping = true;
         thread.interrupt();
+        // again every half second while it runs: a wait deep in a read may have taken the first interrupt
+        Thread again = new Thread(() -> {
+            for (int i = 0; i < 120 && thread.isAlive(); i++) {
+                try {
+                    thread.join(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                thread.interrupt();
+            }
+        }, thread.getName() + "-stop");
+        again.setDaemon(true);
+        again.start();
     }
 
     /**
