@@ -313,6 +313,8 @@ class McpRealJobIT {
                     "" + server.serverStderr);
             assertFalse(slow.isDone(), "the cancelled call got an answer: " + (slow.isDone() ? slow.get() : null));
             slow.cancel(true);
+            System.out.printf("McpRealJobIT: after the cancellation the next call was answered in %.2f s; the server said %s%n",
+                    seconds, server.serverStderr.stream().filter(l -> l.contains("cancel")).toList());
             // the rank goes on: the read that was cut completes its attach, and the same server reads the rank again
             signal("CONT", pid);
             McpSchema.CallToolResult again = server.call("handles", Map.of("job", id, "ranks", "3", "timeoutSeconds", 60));
@@ -345,6 +347,8 @@ class McpRealJobIT {
         }
         Map<String, Object> answers = CliJson.parse(out);
         String serverSaid = Files.readString(WORK.resolve("node-cancel.stderr"));
+        System.out.println("McpRealJobIT: the TypeScript client's next call after its cancellation took " + answers.get("nextMillis")
+                + " ms; the server said: " + serverSaid.strip().replace('\n', ' '));
         // the SDK rejects the call with the reason it sent in the cancellation
         assertTrue(String.valueOf(answers.get("cancelled")).contains("the TypeScript client gives up"), out);
         assertFalse(Boolean.TRUE.equals(asMap(answers.get("next")).get("isError")), out);
