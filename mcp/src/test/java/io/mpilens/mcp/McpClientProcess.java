@@ -51,7 +51,7 @@ final class McpClientProcess implements AutoCloseable {
     }
 
     McpSchema.CallToolResult call(String tool, Map<String, Object> args) {
-        return client.callTool(new McpSchema.CallToolRequest(tool, args));
+        return client.callTool(new McpSchema.CallToolRequest(tool, args, null));
     }
 
     McpSchema.CallToolResult callWithProgress(String tool, Map<String, Object> args, String token) {
