@@ -82,7 +82,9 @@ class JobStatusTest {
                 assertEquals(2, stopped.code(), stopped.all());
                 assertTrue(stopped.out().contains("status  AL_OTH (2): rank 1 UNAVAILABLE (alive)"),
                         stopped.all());
-                assertTrue(stopped.out().contains("stopped (SIGSTOP?)"), "the evidence under its bit: " + stopped.all());
+                assertTrue(stopped.out().contains("  AL_OTH  rank 1 UNAVAILABLE (alive)\n"), stopped.all());
+                assertTrue(stopped.out().replaceAll("\\s+", " ").contains("is stopped (SIGSTOP?)"),
+                        "the evidence under its reason: " + stopped.all());
                 // the same with the whole deadline granted, not the others' answer time + 20%
                 Cli.Result waited = status(jobs, "--wait-deadline", "--timeout", "1");
                 assertEquals(2, waited.code(), waited.all());
@@ -95,7 +97,7 @@ class JobStatusTest {
             signal("-9", pids.get(2));
             Cli.Result killed = awaitStatus(jobs, 8);
             assertTrue(killed.out().contains("status  ER_OTH (8): rank 2 FAILED"), killed.all());
-            assertTrue(killed.out().contains("ER_OTH  rank 2 FAILED: process gone before MPI_Finalize"), killed.all());
+            assertTrue(killed.out().contains("  ER_OTH  rank 2 FAILED\n          process gone before MPI_Finalize\n"), killed.all());
             Cli.Result json = status(jobs, "--json");
             assertEquals(8, json.code(), json.all());
             assertTrue(json.out().contains("\"status\":{\"word\":8,\"name\":\"ER_OTH\",\"reasons\":[{\"kind\":\"ERROR\",\"bit\":8,"

@@ -61,14 +61,40 @@ final class StatusCommand extends FaultCommand {
         return lines(boxes, m);
     }
 
-    /** The header, {@code status  ER_OTH (8): rank 2 FAILED}, then each reason in full under its bit's name. */
+    /**
+     * The header, {@code status  ER_OTH (8): rank 2 FAILED}, then each reason under its bit's name
+     * with its evidence below it, wrapped at 80 columns.
+     */
     static List<String> lines(FaultBoxes boxes, JobModel m) {
         StatusWord w = m.status();
         List<String> out = new ArrayList<>();
         out.add(FaultBoxes.cut("job " + m.job() + "  " + m.processes().stream().mapToInt(r -> r.rank()).distinct().count()
                 + " ranks  " + m.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
         out.add(boxes.statusLine(w));
-        for (StatusWord.Reason r : w.reasons()) out.add(FaultBoxes.cut(String.format("  %-6s  %s", StatusWord.name(r.bit()), r.full())));
+        for (StatusWord.Reason r : w.reasons()) {
+            out.add(FaultBoxes.cut(String.format("  %-6s  %s", StatusWord.name(r.bit()), r.brief())));
+            out.addAll(wrapped(r.detail(), INDENT));
+        }
+        return out;
+    }
+
+    private static final String INDENT = " ".repeat(10);
+
+    /** {@code text} in lines of at most 80 columns, each starting with {@code indent}, broken at spaces. */
+    static List<String> wrapped(String text, String indent) {
+        List<String> out = new ArrayList<>();
+        if (text == null || text.isBlank()) return out;
+        int room = io.mpilens.headless.text.HandleTable.WIDTH - indent.length();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.trim().split("\\s+")) {
+            if (line.length() > 0 && line.length() + 1 + word.length() > room) {
+                out.add(indent + line);
+                line.setLength(0);
+            }
+            if (line.length() > 0) line.append(' ');
+            line.append(word);
+        }
+        if (line.length() > 0) out.add(FaultBoxes.cut(indent + line));
         return out;
     }
 

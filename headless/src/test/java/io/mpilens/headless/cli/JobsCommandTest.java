@@ -99,7 +99,8 @@ class JobsCommandTest {
         Run failed = run("status", "--job", "ended-job", "--hosts", "none", "--timeout", "1");
         assertEquals(4, failed.code(), failed.err().toString());
         assertEquals("status  ER_PR0 (4): rank 0 FAILED", failed.out().get(1), failed.out().toString());
-        assertEquals("  ER_PR0  rank 0 FAILED: process gone before MPI_Finalize", failed.out().get(2), failed.out().toString());
+        assertEquals("  ER_PR0  rank 0 FAILED", failed.out().get(2), failed.out().toString());
+        assertEquals("          process gone before MPI_Finalize", failed.out().get(3), failed.out().toString());
         Run late = run("status", "--job", "live-job", "--hosts", "none", "--timeout", "1");
         assertEquals(1, late.code(), late.out() + " " + late.err());
         assertEquals("status  AL_PR0 (1): rank 0 UNAVAILABLE (alive)", late.out().get(1), late.out().toString());
