@@ -116,6 +116,7 @@ class JobStatusTest {
             assertTrue(raised.contains("class="), "rank 0 caught an MPIException: " + raised);
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=raised"), 3, Tours.START);
             Cli.Result both = awaitStatus(jobs, 12);
+            System.out.println("mpilens status after rank 2 was killed and rank 0 raised:\n" + both.all());
             assertTrue(both.out().contains("status  ER_PR0+ER_OTH (12): rank 0 MPI error in send (class "), both.all());
             assertTrue(both.out().contains("rank 2 FAILED"), both.all());
         }
@@ -142,6 +143,7 @@ class JobStatusTest {
         // rank 0 raised an MPI error and caught it; every rank finalized; mpirun exits 0, the word 4
         Cli.Result raised = Cli.external(cli, jvm, env, "run", "--status-exit", "--job-id", JOB + "-raised", "-np", "4", "--",
                 "-cp", cp, STORY, "linger=4000");
+        System.out.println("mpilens run --status-exit of a job whose rank 0 raised:\n" + raised.all());
         assertEquals(4, raised.code(), raised.all());
         assertTrue(raised.err().contains("ended, exit code 0"), raised.all());
         assertTrue(raised.err().contains("status ER_PR0 (4): rank 0 MPI error in send (class "), raised.all());
