@@ -366,7 +366,7 @@ class MpiViewsInWorkbenchTest {
         assertTrue(boxes.get("tour-split-1").subtitle().contains("from MPI_COMM_WORLD"), boxes.get("tour-split-1").subtitle());
         assertTrue(boxes.get("tour-split-1").subtitle().contains("orphan on all ranks"), boxes.get("tour-split-1").subtitle());
         // the job's status word above the boxes: every rank OK (suspended at breakpoints or running)
-        assertEquals(" Status OK (0)", comms.statusText());
+        assertEquals("Status OK (0)", comms.statusText());
         screenshotMaximized(page, comms, "mpi-communicators.png");
 
         // MPI Hosts: one host, four processes
@@ -378,7 +378,7 @@ class MpiViewsInWorkbenchTest {
                 + hostBoxes.get(0).subtitle());
         assertEquals(List.of("rank 0", "rank 1", "rank 2", "rank 3"),
                 hostBoxes.get(0).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
-        assertEquals(" Status OK (0)", hosts.statusText());
+        assertEquals("Status OK (0)", hosts.statusText());
         screenshotMaximized(page, hosts, "mpi-hosts.png");
     }
 
@@ -408,7 +408,7 @@ class MpiViewsInWorkbenchTest {
         assertTrue(timeline.contains("host " + HostBoxes.of(after).get(0).title() + ": UP \u2192 PARTIAL"), timeline);
         // the status word: an error on another rank, in both views, and its change in the timeline
         waitUntil(() -> "ER_OTH in both views: " + comms.statusText() + " / " + hosts.statusText(), 30_000,
-                () -> comms.statusText().startsWith(" Status ER_OTH (8): ") && hosts.statusText().startsWith(" Status ER_OTH (8): "));
+                () -> comms.statusText().startsWith("Status ER_OTH (8): ") && hosts.statusText().startsWith("Status ER_OTH (8): "));
         assertTrue(comms.statusText().contains("rank 2 FAILED"), comms.statusText());
         assertEquals(StatusWord.ER_OTH, after.model().status().bits(), after.model().status().line());
         assertTrue(timeline.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  status: [A-Z0-9_+]+ \u2192 ER_OTH  \\(.*rank 2 FAILED.*\\)")),

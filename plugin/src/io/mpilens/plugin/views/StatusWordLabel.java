@@ -4,20 +4,21 @@ import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.plugin.model.StatePalette;
 import java.util.stream.Collectors;
 import org.eclipse.swt.SWT;
+import org.eclipse.swt.custom.CLabel;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.widgets.Composite;
-import org.eclipse.swt.widgets.Label;
 
 /**
  * The job's status word ({@link StatusWord}, as {@code mpilens status} prints it) on one coloured
  * line at the top of a view: its name, number and reasons in short; every reason in full as the tooltip.
  */
 final class StatusWordLabel {
-    private final Label label;
+    /** A CLabel: it paints its own background (a plain Label's is not drawn under GTK 3). */
+    private final CLabel label;
 
     /** A label filling the width of {@code parent}, whose layout is a {@code GridLayout}. */
     StatusWordLabel(Composite parent) {
-        label = new Label(parent, SWT.NONE);
+        label = new CLabel(parent, SWT.NONE);
         label.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
     }
 
@@ -33,7 +34,7 @@ final class StatusWordLabel {
     }
 
     void show(StatusWord w) {
-        label.setText(" Status " + w.line());
+        label.setText("Status " + w.line());
         label.setToolTipText(w.reasons().isEmpty() ? "Status word 0: no error, alarm or undefined rank"
                 : w.reasons().stream().map(r -> StatusWord.name(r.bit()) + "  " + r.full()).collect(Collectors.joining("\n")));
         label.setBackground(Colors.of(StatePalette.fill(w)));
