@@ -111,6 +111,7 @@ final class WaitForCanvas {
             gc.drawPolyline(ints(a.path()));
             gc.setLineStyle(SWT.LINE_SOLID);
             gc.fillPolygon(ints(a.head()));
+            if (!a.labelShown()) continue;
             // the label over a white ground, as the SVG's halo
             Point extent = gc.textExtent(a.label());
             int x = (int) Math.round(a.labelLeft(extent.x));

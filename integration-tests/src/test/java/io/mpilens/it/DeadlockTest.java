@@ -280,7 +280,7 @@ class DeadlockTest {
         Files.copy(svg, pictures.resolve("calls-deadlock-" + name + ".svg"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         // rendered by another program (librsvg, scripts/setup-env) for people to look at; without it the SVG alone
         boolean rsvg = java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "rsvg-convert")));
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "rsvg-convert")));
         if (rsvg) {
             Path png = pictures.resolve("calls-deadlock-" + name + ".png");
             Process p = new ProcessBuilder("rsvg-convert", "-o", png.toString(), svg.toString()).redirectErrorStream(true).start();

@@ -30,6 +30,8 @@ public final class WaitForPicture {
     public static final double CHAR = 7.3;
     public static final double LINE = 16;
     static final int CIRCLE_MAX = 16;
+    /** How many arrows at most carry the same label (a collective that many ranks are in). */
+    static final int SAME_LABEL_SHOWN = 4;
     private static final double BOX_W = 136, BOX_H = 40, MARGIN = 12, HEAD = 10;
 
     public record Point(double x, double y) {
@@ -51,15 +53,17 @@ public final class WaitForPicture {
 
     /**
      * A "waits for" arrow from rank {@code from} to {@code to}: a polyline, a filled head (3
-     * points) at {@code to}'s end, its label beside the curve's bulge at {@code labelAt} (the
-     * text's baseline), which is where the text starts, is centred, or ends ({@code anchor}
-     * {@code start}, {@code middle}, {@code end}, as SVG's {@code text-anchor}).
+     * points) at {@code to}'s end, its label beside the curve at {@code labelAt} (the text's
+     * baseline), which is where the text starts, is centred, or ends ({@code anchor} {@code start},
+     * {@code middle}, {@code end}, as SVG's {@code text-anchor}).
      *
-     * @param cycle on the cycle the verdict names (drawn thick)
+     * @param labelShown whether the label is drawn: a rank's call is written on one of its arrows,
+     *                   and a call many ranks are in on a few ({@link #SAME_LABEL_SHOWN}); the tooltip has it always
+     * @param cycle      on the cycle the verdict names (drawn thick)
      */
-    public record Arrow(int from, int to, List<Point> path, List<Point> head, String label, Point labelAt, String anchor,
-                        String colour, double strokeWidth, boolean dashed, boolean cycle, WaitFor.Verdict verdict,
-                        String tooltip) {
+    public record Arrow(int from, int to, List<Point> path, List<Point> head, String label, boolean labelShown,
+                        Point labelAt, String anchor, String colour, double strokeWidth, boolean dashed, boolean cycle,
+                        WaitFor.Verdict verdict, String tooltip) {
         /** Left edge of the label for a text {@code textWidth} wide. */
         public double labelLeft(double textWidth) {
             return anchor.equals("start") ? labelAt.x() : anchor.equals("end") ? labelAt.x() - textWidth
@@ -177,8 +181,11 @@ public final class WaitForPicture {
         List<Integer> order = new ArrayList<>(ranks);
         Map<Integer, Point> centres = new LinkedHashMap<>();
         int n = order.size();
+        // room for the labels between the boxes: the circle grows with the longest call written
+        double longest = 0;
+        for (WaitFor.Wait w : a.waits()) longest = Math.max(longest, FaultBoxes.callText(w.call()).length() * CHAR);
         if (n <= CIRCLE_MAX) {
-            double r = n <= 1 ? 0 : Math.max(150, n * (BOX_W + 24) / (2 * Math.PI));
+            double r = n <= 1 ? 0 : Math.max(Math.max(150, 0.8 * longest), n * (BOX_W + 24) / (2 * Math.PI));
             for (int i = 0; i < n; i++) {
                 double angle = -Math.PI / 2 + 2 * Math.PI * i / n;
                 centres.put(order.get(i), new Point(r * Math.cos(angle), r * Math.sin(angle)));
@@ -243,6 +250,8 @@ public final class WaitForPicture {
             if (arrow != null) arrows.add(arrow);
         }
 
+        arrows = labelled(arrows, boxes);
+
         // the bounds of what was placed, to shift it all into view under the title
         double minX = Double.MAX_VALUE, minY = Double.MAX_VALUE, maxX = -Double.MAX_VALUE, maxY = -Double.MAX_VALUE;
         for (Box b : boxes) {
@@ -258,6 +267,7 @@ public final class WaitForPicture {
                 maxX = Math.max(maxX, p.x());
                 maxY = Math.max(maxY, p.y());
             }
+            if (!ar.labelShown()) continue;
             double textWidth = ar.label().length() * CHAR;
             minX = Math.min(minX, ar.labelLeft(textWidth));
             maxX = Math.max(maxX, ar.labelLeft(textWidth) + textWidth);
@@ -281,7 +291,8 @@ public final class WaitForPicture {
         List<Arrow> moved = new ArrayList<>();
         for (Arrow ar : arrows) {
             moved.add(new Arrow(ar.from(), ar.to(), shift(ar.path(), dx, dy), shift(ar.head(), dx, dy), ar.label(),
-                    new Point(ar.labelAt().x() + dx, ar.labelAt().y() + dy), ar.anchor(), ar.colour(), ar.strokeWidth(), ar.dashed(),
+                    ar.labelShown(), new Point(ar.labelAt().x() + dx, ar.labelAt().y() + dy), ar.anchor(), ar.colour(),
+                    ar.strokeWidth(), ar.dashed(),
                     ar.cycle(), ar.verdict(), ar.tooltip()));
         }
         double y = maxY + dy + 28;
@@ -343,8 +354,6 @@ public final class WaitForPicture {
         double ax = from.x() + from.w() / 2, ay = from.y() + from.h() / 2;
         double bx = to.x() + to.w() / 2, by = to.y() + to.h() / 2;
         List<Point> curve = new ArrayList<>();
-        Point labelAt;
-        String anchor = "middle";
         if (from == to) {
             // a loop over the box's top edge: from its right, over the top, down into its left
             double r = 16, cx = ax, cy = from.y() - 12;
@@ -352,7 +361,6 @@ public final class WaitForPicture {
                 double t = Math.toRadians(-50 + 280.0 * i / 28);
                 curve.add(new Point(cx + r * Math.cos(t), cy - r * Math.sin(t)));
             }
-            labelAt = new Point(cx, cy - r - 6);
         } else {
             double dx = bx - ax, dy = by - ay, len = Math.hypot(dx, dy);
             double nx = dy / len, ny = -dx / len; // the left of the direction, on a screen whose y grows downwards
@@ -363,11 +371,6 @@ public final class WaitForPicture {
                 double t = i / (double) steps, u = 1 - t;
                 curve.add(new Point(u * u * ax + 2 * u * t * qx + t * t * bx, u * u * ay + 2 * u * t * qy + t * t * by));
             }
-            // the curve's middle is half way to the control point; the label a little beyond it
-            labelAt = new Point((ax + bx) / 2 + nx * (bend / 2 + 8), (ay + by) / 2 + ny * (bend / 2 + 8) + 4);
-            // a curve bulging sideways has its label start (or end) there, not across it
-            if (nx > 0.5) anchor = "start";
-            else if (nx < -0.5) anchor = "end";
         }
         int first = 0, last = curve.size() - 1;
         while (first < curve.size() && inside(from, curve.get(first), 3)) first++;
@@ -392,7 +395,95 @@ public final class WaitForPicture {
                 new Point(base.x() + hy * HEAD / 2, base.y() - hx * HEAD / 2));
         // the line ends where the head begins, so a thick line does not blunt its tip
         path.set(path.size() - 1, base);
-        return new Arrow(from.rank(), to.rank(), path, head, label, labelAt, anchor, colour, width, dashed, cycle, v, tooltip);
+        return new Arrow(from.rank(), to.rank(), path, head, label, true, path.get(path.size() / 2), "middle", colour, width,
+                dashed, cycle, v, tooltip);
+    }
+
+    /**
+     * Which arrows carry their label, and where: beside the curve, at the place along it and on the
+     * side where the text overlaps the least — no box, no label placed before, as little of another
+     * arrow as can be — the middle preferred among equals.
+     */
+    private static List<Arrow> labelled(List<Arrow> arrows, List<Box> boxes) {
+        List<double[]> taken = new ArrayList<>();
+        Map<String, Integer> times = new java.util.HashMap<>();
+        Set<String> perRank = new java.util.HashSet<>();
+        List<Arrow> out = new ArrayList<>();
+        for (Arrow a : arrows) {
+            boolean shown = perRank.add(a.from() + "\n" + a.label()) && times.merge(a.label(), 1, Integer::sum) <= SAME_LABEL_SHOWN;
+            Point at = a.labelAt();
+            String anchor = a.anchor();
+            if (shown && a.from() == a.to()) {
+                // a loop over its box: the label to the right of the loop
+                Box b = boxes.stream().filter(x -> x.rank() == a.from()).findFirst().orElseThrow();
+                at = new Point(b.x() + b.w() / 2 + 22, b.y() - 8);
+                anchor = "start";
+                taken.add(new double[] {at.x(), at.y() - 11, a.label().length() * CHAR, 14});
+            } else if (shown) {
+                double w = a.label().length() * CHAR;
+                double best = Double.MAX_VALUE;
+                double[] bestRect = null;
+                List<Point> p = a.path();
+                int k = 0;
+                search:
+                for (double f : new double[] {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) {
+                    int i = Math.max(1, Math.min(p.size() - 2, (int) Math.round(f * (p.size() - 1))));
+                    double dx = p.get(i + 1).x() - p.get(i - 1).x(), dy = p.get(i + 1).y() - p.get(i - 1).y();
+                    double len = Math.max(1e-9, Math.hypot(dx, dy));
+                    for (double gap : new double[] {7, 18}) {
+                        for (int side : new int[] {1, -1}) {
+                            double sx = side * dy / len, sy = -side * dx / len;
+                            String an = sx > 0.5 ? "start" : sx < -0.5 ? "end" : "middle";
+                            double x = p.get(i).x() + sx * gap;
+                            double baseline = p.get(i).y() + sy * gap + (sy > 0.3 ? 11 : sy < -0.3 ? -3 : 4);
+                            double left = an.equals("start") ? x : an.equals("end") ? x - w : x - w / 2;
+                            double[] rect = {left, baseline - 11, w, 14};
+                            double cost = overlap(rect, boxes, taken, arrows, a) + 0.01 * k++;
+                            if (cost < best) {
+                                best = cost;
+                                bestRect = rect;
+                                at = new Point(x, baseline);
+                                anchor = an;
+                            }
+                            if (cost < 1) break search;
+                        }
+                    }
+                }
+                taken.add(bestRect);
+            }
+            out.add(new Arrow(a.from(), a.to(), a.path(), a.head(), a.label(), shown, at, anchor, a.colour(), a.strokeWidth(),
+                    a.dashed(), a.cycle(), a.verdict(), a.tooltip()));
+        }
+        return out;
+    }
+
+    /**
+     * How much {@code rect} (x, y, w, h) covers: a box or a label placed before weigh most, then
+     * each stretch of another arrow's line under it.
+     */
+    private static double overlap(double[] rect, List<Box> boxes, List<double[]> taken, List<Arrow> arrows, Arrow own) {
+        double cost = 0;
+        for (Box b : boxes) if (meets(rect, b.x() - 3, b.y() - 3, b.w() + 6, b.h() + 6)) cost += 1000;
+        for (double[] t : taken) if (meets(rect, t[0], t[1], t[2], t[3])) cost += 500;
+        for (Arrow a : arrows) {
+            if (a == own) continue;
+            List<Point> p = a.path();
+            for (int i = 1; i < p.size(); i++) {
+                // a segment meets the rectangle if its middle or an end is inside (segments are a few px long)
+                Point u = p.get(i - 1), v = p.get(i);
+                double mx = (u.x() + v.x()) / 2, my = (u.y() + v.y()) / 2;
+                if (within(rect, u.x(), u.y()) || within(rect, mx, my) || within(rect, v.x(), v.y())) cost += 10;
+            }
+        }
+        return cost;
+    }
+
+    private static boolean meets(double[] r, double x, double y, double w, double h) {
+        return r[0] < x + w && x < r[0] + r[2] && r[1] < y + h && y < r[1] + r[3];
+    }
+
+    private static boolean within(double[] r, double x, double y) {
+        return x >= r[0] && x <= r[0] + r[2] && y >= r[1] && y <= r[1] + r[3];
     }
 
     private static boolean inside(Box b, Point p, double pad) {

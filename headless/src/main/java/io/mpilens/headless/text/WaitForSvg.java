@@ -27,10 +27,14 @@ public final class WaitForSvg {
                     .append(a.colour()).append("\" stroke-width=\"").append(num(a.strokeWidth())).append('"')
                     .append(a.dashed() ? " stroke-dasharray=\"6 4\"" : "").append(" points=\"").append(points(a.path()))
                     .append("\"/>\n<polygon fill=\"").append(a.colour()).append("\" points=\"").append(points(a.head()))
-                    .append("\"/>\n<text class=\"call\" x=\"").append(num(a.labelAt().x())).append("\" y=\"")
-                    .append(num(a.labelAt().y())).append("\" text-anchor=\"").append(a.anchor()).append("\" fill=\"")
-                    .append(a.colour()).append("\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">")
-                    .append(esc(a.label())).append("</text></g>\n");
+                    .append("\"/>");
+            if (a.labelShown()) {
+                b.append("\n<text class=\"call\" x=\"").append(num(a.labelAt().x())).append("\" y=\"")
+                        .append(num(a.labelAt().y())).append("\" text-anchor=\"").append(a.anchor()).append("\" fill=\"")
+                        .append(a.colour()).append("\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">")
+                        .append(esc(a.label())).append("</text>");
+            }
+            b.append("</g>\n");
         }
         for (WaitForPicture.Box x : p.boxes()) {
             double cx = x.x() + x.w() / 2;

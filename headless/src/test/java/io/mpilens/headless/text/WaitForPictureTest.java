@@ -115,6 +115,9 @@ class WaitForPictureTest {
             assertEquals(RED, behind.colour());
             assertEquals("barrier on MPI_COMM_WORLD", behind.label());
         }
+        // a rank's call is written on one of its arrows
+        assertTrue(arrow(p, 2, 0).labelShown() != arrow(p, 2, 1).labelShown(), p.arrows().toString());
+        assertTrue(arrow(p, 0, 1).labelShown() && arrow(p, 1, 0).labelShown());
         assertEquals(GREEN, arrow(p, 3, 4).colour());
         assertFalse(arrow(p, 3, 4).cycle());
         // rank 2's barrier waits for 3 and 4 too at this look, but they moved: drawn as calls says it, waiting for 0 1
@@ -206,6 +209,53 @@ class WaitForPictureTest {
                 }
             }
         }
+    }
+
+    /**
+     * Pictures of hand-built models into {@code target/pictures/} to look at (and as PNG where
+     * rsvg-convert is installed, scripts/setup-env): each well-formed, with a box per rank.
+     */
+    @Test
+    void picturesToLookAt() throws Exception {
+        List<InFlightCall> failedCalls = List.of(new InFlightCall(0, "main", "mpi.Comm.recv", "MPI_COMM_WORLD", 1, 2,
+                List.of(2), true, null, false, 11), barrier(1), barrier(3));
+        JobModel failed = job(4, Map.of(2, ProcessState.FAILED), Map.of());
+        List<InFlightCall> big = new ArrayList<>(List.of(recv(0, 1), recv(1, 0)));
+        for (int r = 2; r < 24; r++) big.add(barrier(r));
+        JobModel large = job(24, Map.of(), Map.of());
+        List<InFlightCall> self = List.of(recv(0, 0), recv(1, 2), recv(2, 1));
+        JobModel three = job(3, Map.of(), Map.of());
+        Map<String, WaitForPicture> pictures = Map.of(
+                "confirmed", confirmed(),
+                "failed", WaitForPicture.of(failed, failedCalls, WaitFor.of(failed, failedCalls, all(4)), WaitFor.Looks.ONE,
+                        FaultBoxes.CONFIRM_HINT),
+                "24-ranks", WaitForPicture.of(large, big, WaitFor.of(large, big, all(24)), WaitFor.Looks.ONE,
+                        FaultBoxes.CONFIRM_HINT),
+                "self", WaitForPicture.of(three, self, WaitFor.of(three, self, all(3)), WaitFor.Looks.ONE,
+                        FaultBoxes.CONFIRM_HINT));
+        java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "pictures"));
+        boolean rsvg = java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(d -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(d, "rsvg-convert")));
+        for (Map.Entry<String, WaitForPicture> e : pictures.entrySet()) {
+            String svg = WaitForSvg.svg(e.getValue());
+            Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                    .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+            assertEquals(e.getValue().boxes().size(), count(d, "rank"), e.getKey());
+            assertEquals(e.getValue().arrows().size(), count(d, "wait"), e.getKey());
+            java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("calls-" + e.getKey() + ".svg"), svg);
+            if (rsvg) {
+                Process p = new ProcessBuilder("rsvg-convert", "-o", dir.resolve("calls-" + e.getKey() + ".png").toString(),
+                        file.toString()).redirectErrorStream(true).start();
+                assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private static int count(Document d, String cls) {
+        NodeList gs = d.getElementsByTagName("g");
+        int n = 0;
+        for (int i = 0; i < gs.getLength(); i++) if (((Element) gs.item(i)).getAttribute("class").equals(cls)) n++;
+        return n;
     }
 
     @Test
