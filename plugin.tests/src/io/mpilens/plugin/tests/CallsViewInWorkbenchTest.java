@@ -104,6 +104,16 @@ class CallsViewInWorkbenchTest {
         assertEquals(cycle, a.cycle(), a.toString());
     }
 
+    /** Takes the mouse off the views and hides hovers and pop-ups that would cover a screenshot. */
+    private static void quiet() {
+        org.eclipse.swt.widgets.Display d = PlatformUI.getWorkbench().getDisplay();
+        d.setCursorLocation(1275, 995);
+        for (org.eclipse.swt.widgets.Shell s : d.getShells()) {
+            if (s.isVisible() && (s.getStyle() & org.eclipse.swt.SWT.ON_TOP) != 0) s.setVisible(false);
+        }
+        MpiViewsInWorkbenchTest.spin(300);
+    }
+
     /** Resumes the job for a moment and suspends it again: the view's next look, compared with this one. */
     private static void lookAgain(ILaunch launch, CallsView calls) throws Exception {
         int before = calls.shownJob().resumes();
@@ -173,6 +183,7 @@ class CallsViewInWorkbenchTest {
             assertArrow(picture, 0, 1, WaitFor.Verdict.POSSIBLE, true);
             assertArrow(picture, 1, 0, WaitFor.Verdict.POSSIBLE, true);
             assertArrow(picture, 2, 0, WaitFor.Verdict.BEHIND_POSSIBLE, false);
+            quiet();
             screenshotMaximized(page, calls, c.shots() + "-one-look.png");
 
             // resume for a moment, suspend again: the second look confirms ranks 0 and 1, never the busy pair
@@ -194,6 +205,7 @@ class CallsViewInWorkbenchTest {
             assertArrow(picture, 2, 1, WaitFor.Verdict.BEHIND_DEADLOCK, false);
             assertTrue(picture.boxes().get(2).dashed(), picture.boxes().get(2).toString());
             assertFalse(text.contains("DEADLOCK: ranks 0 1 3") || text.contains("DEADLOCK: ranks 3 4"), text);
+            quiet();
             screenshotMaximized(page, calls, c.shots() + "-deadlock.png");
 
             // the busy pair caught inside recv at two suspensions in a row: progress in between, not a deadlock
@@ -202,10 +214,13 @@ class CallsViewInWorkbenchTest {
             assertTrue(calls.shownText().contains(progress), "ten looks never caught ranks 3 and 4 both inside recv"
                     + " twice in a row:\n" + calls.shownText());
             for (int r : new int[] {3, 4}) {
-                assertEquals("not deadlocked: progress in between", row(calls, r, recv).cell(VERDICT));
+                // caught in recv or in send (MPJ Express's blocks until the peer receives)
+                assertTrue(calls.shownRows().stream().filter(x -> x.rank() == r).allMatch(x -> x.cell(VERDICT)
+                        .equals("not deadlocked: progress in between")), calls.shownRows().toString());
             }
             assertArrow(calls.shownPicture(), 3, 4, WaitFor.Verdict.PROGRESS, false);
             assertArrow(calls.shownPicture(), 0, 1, WaitFor.Verdict.DEADLOCK, true);
+            quiet();
             screenshotMaximized(page, calls, c.shots() + "-progress.png");
 
         } finally {

@@ -66,7 +66,7 @@ public final class CallsView extends JobViewPart {
         table.getColumn(CallRows.Column.SINCE.ordinal()).setToolTipText("The first read of this view that found the"
                 + " thread in this call (when it entered the call is not recorded)");
         picture = new WaitForCanvas(sash);
-        sash.setWeights(1, 3);
+        sash.setWeights(1, 4);
         return sash;
     }
 

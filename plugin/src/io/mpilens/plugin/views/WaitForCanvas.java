@@ -91,7 +91,6 @@ final class WaitForCanvas {
         gc.setTextAntialias(SWT.ON);
         gc.setFont(font);
         Color black = canvas.getDisplay().getSystemColor(SWT.COLOR_BLACK);
-        Color white = canvas.getDisplay().getSystemColor(SWT.COLOR_WHITE);
         if (picture == null) {
             gc.setForeground(black);
             gc.drawText(message, 8, 8, true);
@@ -112,10 +111,10 @@ final class WaitForCanvas {
             gc.setLineStyle(SWT.LINE_SOLID);
             gc.fillPolygon(ints(a.head()));
             if (!a.labelShown()) continue;
-            // the label over a white ground, as the SVG's halo
+            // the label over the canvas's ground, as the SVG's halo
             Point extent = gc.textExtent(a.label());
             int x = (int) Math.round(a.labelLeft(extent.x));
-            gc.setBackground(white);
+            gc.setBackground(canvas.getBackground());
             gc.drawText(a.label(), x, (int) Math.round(a.labelAt().y()) - ascent, false);
         }
         for (WaitForPicture.Box b : picture.boxes()) {

@@ -17,8 +17,8 @@ import java.util.TreeSet;
 /**
  * The wait-for picture of {@code calls}: every rank a box, each stuck rank's "waits for" an arrow
  * labelled with its call, boxes and arrows coloured by {@link WaitFor#verdict} (the cycle drawn
- * thick, the ranks stuck behind it dashed), and under them the verdicts as {@code calls} prints
- * them. One layout, two painters: {@link WaitForSvg} ({@code calls --svg}) and the Eclipse MPI Calls
+ * thick, the ranks stuck behind it dashed), and above them the verdicts as {@code calls} prints
+ * them, with a legend. One layout, two painters: {@link WaitForSvg} ({@code calls --svg}) and the Eclipse MPI Calls
  * view draw exactly these boxes, polylines, arrow heads and texts, in these colours.
  *
  * <p>Ranks sit on a circle (rank 0 on top, clockwise) up to {@value #CIRCLE_MAX} ranks, in rows
@@ -278,43 +278,13 @@ public final class WaitForPicture {
             minX = minY = 0;
             maxX = maxY = 0;
         }
+        // top down: the title, the verdicts as calls prints them, the legend, then the ranks
         List<Text> texts = new ArrayList<>();
         String title = "calls  job " + m.job() + "  " + ranks.size() + " rank" + (ranks.size() == 1 ? "" : "s") + "  "
                 + m.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         texts.add(new Text(title, MARGIN, MARGIN + LINE - 4, "#000000", true));
-        double dx = MARGIN - minX, dy = MARGIN + LINE + 14 - minY;
-        List<Box> placed = new ArrayList<>();
-        for (Box b : boxes) {
-            placed.add(new Box(b.rank(), b.x() + dx, b.y() + dy, b.w(), b.h(), b.title(), b.detail(), b.stroke(), b.fill(),
-                    b.strokeWidth(), b.dashed(), b.verdict(), b.state(), b.tooltip()));
-        }
-        List<Arrow> moved = new ArrayList<>();
-        for (Arrow ar : arrows) {
-            moved.add(new Arrow(ar.from(), ar.to(), shift(ar.path(), dx, dy), shift(ar.head(), dx, dy), ar.label(),
-                    ar.labelShown(), new Point(ar.labelAt().x() + dx, ar.labelAt().y() + dy), ar.anchor(), ar.colour(),
-                    ar.strokeWidth(), ar.dashed(),
-                    ar.cycle(), ar.verdict(), ar.tooltip()));
-        }
-        double y = maxY + dy + 28;
-        double right = maxX + dx;
-
-        // the legend: the verdicts shown, then the verdicts' text as calls prints it
-        List<LegendEntry> legend = new ArrayList<>();
-        Set<WaitFor.Verdict> shown = new TreeSet<>();
-        for (Box b : placed) if (b.verdict() != WaitFor.Verdict.NONE) shown.add(b.verdict());
-        double x = MARGIN;
-        for (WaitFor.Verdict v : shown) {
-            String l = label(v);
-            double w = 22 + l.length() * CHAR + 18;
-            if (x > MARGIN && x + w > Math.max(right, 560)) {
-                x = MARGIN;
-                y += LINE + 6;
-            }
-            legend.add(new LegendEntry(l, colour(v), v.behind(), x, y));
-            x += w;
-            right = Math.max(right, x);
-        }
-        if (!shown.isEmpty()) y += LINE + 12;
+        double y = MARGIN + 2 * LINE + 6;
+        double right = Math.max(maxX - minX + MARGIN, MARGIN + title.length() * CHAR);
         List<FaultBoxes.Section> sections = new FaultBoxes(false).waitForSections(a, looks, oneLookHint);
         if (sections.isEmpty()) {
             // stuck ranks but no section: each one's own call waits for a FAILED rank (calls flags it on its line)
@@ -322,7 +292,7 @@ public final class WaitForPicture {
             texts.add(new Text(failed ? RankRanges.who(a.stuck()) + " never complete: they wait for a FAILED rank"
                     : calls.isEmpty() ? "no thread of a readable rank is inside an MPI call" : "no rank is stuck at this look",
                     MARGIN, y, failed ? colour(WaitFor.Verdict.NEVER_COMPLETES) : "#424242", failed));
-            y += LINE;
+            y += LINE + 4;
         }
         for (FaultBoxes.Section s : sections) {
             for (int i = 0; i < s.lines().size(); i++) {
@@ -334,7 +304,39 @@ public final class WaitForPicture {
             }
             y += 4;
         }
-        right = Math.max(right, MARGIN + title.length() * CHAR);
+
+        List<LegendEntry> legend = new ArrayList<>();
+        Set<WaitFor.Verdict> shown = new TreeSet<>();
+        for (Box b : boxes) if (b.verdict() != WaitFor.Verdict.NONE) shown.add(b.verdict());
+        double x = MARGIN;
+        if (!shown.isEmpty()) y += 8;
+        for (WaitFor.Verdict v : shown) {
+            String l = label(v);
+            double w = 22 + l.length() * CHAR + 18;
+            if (x > MARGIN && x + w > Math.max(right, 560)) {
+                x = MARGIN;
+                y += LINE + 6;
+            }
+            legend.add(new LegendEntry(l, colour(v), v.behind(), x, y));
+            x += w;
+            right = Math.max(right, x);
+        }
+        if (!shown.isEmpty()) y += 8;
+
+        double dx = MARGIN - minX, dy = y + 14 - minY;
+        List<Box> placed = new ArrayList<>();
+        for (Box b : boxes) {
+            placed.add(new Box(b.rank(), b.x() + dx, b.y() + dy, b.w(), b.h(), b.title(), b.detail(), b.stroke(), b.fill(),
+                    b.strokeWidth(), b.dashed(), b.verdict(), b.state(), b.tooltip()));
+        }
+        List<Arrow> moved = new ArrayList<>();
+        for (Arrow ar : arrows) {
+            moved.add(new Arrow(ar.from(), ar.to(), shift(ar.path(), dx, dy), shift(ar.head(), dx, dy), ar.label(),
+                    ar.labelShown(), new Point(ar.labelAt().x() + dx, ar.labelAt().y() + dy), ar.anchor(), ar.colour(),
+                    ar.strokeWidth(), ar.dashed(), ar.cycle(), ar.verdict(), ar.tooltip()));
+        }
+        y = maxY + dy;
+        right = Math.max(right, maxX + dx);
         return new WaitForPicture(Math.ceil(right + MARGIN), Math.ceil(y + MARGIN), placed, moved, texts, legend);
     }
 
