@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -35,6 +36,21 @@ class HandleDetailsTest {
                 "Derived from: #1",
                 "Created at: " + Fixtures.SITE_SPLIT,
                 ""), text);
+    }
+
+    /** A request of the agent's ring: its short id, and the full one that --json and the API carry. */
+    @Test
+    void aRequestOfTheRingShowsItsShortIdAndItsFullOne() {
+        long id = HandleIds.RING_BASE + 2;
+        HandleInfo recv = HandleInfo.builder(id, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv").communicator(22)
+                .build();
+        HandleInfo split = HandleInfo.builder(22, HandleKind.COMMUNICATOR).ownerRank(0).name("tour-split-0")
+                .state(Lifecycle.FREED).refCount(1).heldBy(new long[] {id}).build();
+        String text = HandleDetails.text(recv);
+        assertTrue(text.contains("Name: iRecv #r2\n"), text);
+        assertTrue(text.contains("Id: #r2  (ring request; id 1099511627778)\n"), text);
+        assertTrue(HandleDetails.text(split).contains("Held by: #r2\n"), HandleDetails.text(split));
+        assertEquals("1 \u2190 #r2", HandleColumn.REFS.text(split));
     }
 
     @Test

@@ -1,8 +1,11 @@
 package io.mpilens.plugin.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleIds;
+import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.plugin.model.HandleFilter.LifecycleChoice;
 import io.mpilens.plugin.model.HandleTree.HandleRow;
@@ -44,6 +47,26 @@ class HandleFilterTest {
         assertEquals(4, new HandleTree(Fixtures.tour(), new HandleFilter(null, null, "handletour.java:66")).shownCount());
         assertEquals(4, new HandleTree(Fixtures.tour(), new HandleFilter(null, null, "#31")).shownCount());
         assertEquals(0, new HandleTree(Fixtures.tour(), new HandleFilter(null, LifecycleChoice.LEAKED, "")).shownCount());
+    }
+
+    /** A request of the agent's ring is typed as the views show it (r2, #r2) or as JSON has it. */
+    @Test
+    void aRequestOfTheRingIsFoundByItsShortIdOrItsFullId() {
+        HandleInfo ring = HandleInfo.builder(HandleIds.RING_BASE + 2, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv")
+                .build();
+        HandleInfo table = HandleInfo.builder(2, HandleKind.REQUEST).ownerRank(0).creatingCall("iRecv").build();
+        assertEquals("iRecv #r2", HandleColumn.displayName(ring));
+        assertEquals("iRecv #2", HandleColumn.displayName(table));
+        for (String typed : List.of("r2", "#r2", "#R2", " r2 ", "1099511627778")) {
+            assertTrue(new HandleFilter(null, null, typed).accepts(ring), typed);
+            assertFalse(new HandleFilter(null, null, typed).accepts(table), typed);
+        }
+        assertTrue(new HandleFilter(null, null, "#2").accepts(table));
+        assertFalse(new HandleFilter(null, null, "#2").accepts(ring));
+        // a bare number is still text to search for, as before: it does not name MPI_COMM_WORLD, #1 does
+        HandleInfo world = HandleInfo.builder(1, HandleKind.COMMUNICATOR).ownerRank(0).name("MPI_COMM_WORLD").build();
+        assertFalse(new HandleFilter(null, null, "1").accepts(world));
+        assertTrue(new HandleFilter(null, null, "#1").accepts(world));
     }
 
     @Test

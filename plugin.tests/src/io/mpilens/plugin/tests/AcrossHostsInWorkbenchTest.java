@@ -24,6 +24,7 @@ import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
+import io.mpilens.plugin.model.CallRows;
 import io.mpilens.plugin.model.CommunicatorBoxes;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.HostBoxes;
@@ -171,8 +172,14 @@ class AcrossHostsInWorkbenchTest {
                 Files.createFile(control.resolve("ready.go"));
                 waitUntil("the 3 survivors enter the barrier", START.toMillis(),
                         () -> job.output().stream().filter(l -> l.contains("MPILENS-BARRIER ")).count() >= 3);
-                String stuck = "ranks 0 1 3  barrier on MPI_COMM_WORLD  [main]  NEVER COMPLETES: FAILED [2]";
-                refreshUntil(calls, j -> calls.shownText().lines().anyMatch(stuck::equals), "the survivors' barrier never completes", null);
+                // a row per survivor in the barrier, flagged; the picture says they never complete
+                refreshUntil(calls, j -> List.of(0, 1, 3).stream().allMatch(r -> calls.shownRows().stream().anyMatch(row ->
+                        row.rank() == r && row.cell(CallRows.Column.CALL).equals("barrier")
+                                && row.cell(CallRows.Column.ON).equals("MPI_COMM_WORLD")
+                                && row.cell(CallRows.Column.VERDICT).equals("NEVER COMPLETES: FAILED [2]"))),
+                        "the survivors' barrier never completes", null);
+                assertTrue(calls.shownText().contains("\nranks 0 1 3 never complete: they wait for a FAILED rank"),
+                        calls.shownText());
                 screenshotMaximized(page, calls, "across-hosts-calls.png");
                 Map<String, Box> after = byTitle(CommunicatorBoxes.of(comms.shownJob()));
                 assertEquals("DETECTED", after.get("MPI_COMM_WORLD").state());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.headless.launch.Binding;
@@ -346,7 +347,8 @@ class MpiViewsInWorkbenchTest {
         HandleTree.RankNode r0 = tree.ranks().get(0);
         TreeItem split = found[0];
         assertEquals("FREED (orphan)", split.getText(HandleColumn.STATE.ordinal()));
-        assertTrue(split.getText(HandleColumn.REFS.ordinal()).startsWith("1 \u2190 #"), split.getText(HandleColumn.REFS.ordinal()));
+        // held by its pending receive, a request of the agent's ring: named by its short id
+        assertTrue(split.getText(HandleColumn.REFS.ordinal()).matches("1 \u2190 #r\\d+"), split.getText(HandleColumn.REFS.ordinal()));
         assertEquals("0/2", split.getText(HandleColumn.RANK_SIZE.ordinal()));
         assertTrue(split.getText(HandleColumn.C_HANDLE.ordinal()).startsWith("0x"));
         assertTrue(split.getText(HandleColumn.CREATED_AT.ordinal()).contains("HandleTour.java:"));
@@ -447,7 +449,10 @@ class MpiViewsInWorkbenchTest {
         assertEquals("iRecv", recv.get("Creating call"), recv.toString());
         HandleInfo split = MpiJobs.get().current().rank(0).orElseThrow().process().handles().stream()
                 .filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
-        assertEquals("#" + split.heldBy()[0], recv.get("Id"), "recv is what holds the orphan tour-split-0");
+        long holder = split.heldBy()[0];
+        assertTrue(HandleIds.inRing(holder), "the receive is a request of the ring: " + holder);
+        assertEquals(HandleIds.label(holder) + "  (ring request; id " + holder + ")", recv.get("Id"),
+                "recv is what holds the orphan tour-split-0");
         // split was freed (its handle field nulled by the binding): found by identity, it is the orphan
         Map<String, String> freed = structure(type, frame.findVariable("split"));
         assertEquals("#" + split.id(), freed.get("Id"), freed.toString());
@@ -645,7 +650,7 @@ class MpiViewsInWorkbenchTest {
         HandleInfo h = split.handle();
         long holder = h.heldBy()[0];
         for (String line : List.of("Name: tour-split-0", "Kind: COMMUNICATOR", "Id: #" + h.id(), "State: FREED (orphan)",
-                "Lifecycle: FREED", "Predefined: no", "Leaked: no", "Reference count: 1", "Held by: #" + holder, "Owner rank: 0",
+                "Lifecycle: FREED", "Predefined: no", "Leaked: no", "Reference count: 1", "Held by: " + HandleIds.label(holder), "Owner rank: 0",
                 "Binding class: mpi.Intracomm", "C handle: 0x" + Long.toHexString(h.cHandle()), "Creating call: split", "Rank: 0",
                 "Size: 2", "Members: [0, 2]", "Intercommunicator: no", "Derived from: #" + h.derivedFrom())) {
             assertTrue(details.contains(line + "\n"), "details pane has \"" + line + "\":\n" + details);

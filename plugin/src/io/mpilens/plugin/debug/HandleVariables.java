@@ -2,6 +2,7 @@ package io.mpilens.plugin.debug;
 
 import com.sun.jdi.ObjectReference;
 import com.sun.jdi.VirtualMachine;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.WrapperLookup;
@@ -124,7 +125,7 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
         if (found.isEmpty()) {
             String what = kind.name().toLowerCase();
             return HandleValue.message(target, id != 0
-                    ? what + " #" + id + " was released (freed and no longer held); it is in the registry's history"
+                    ? what + " " + HandleIds.label(id) + " was released (freed and no longer held); it is in the registry's history"
                     : "no " + what + " in the mpilens registry for this wrapper: released, or created before the"
                             + " agent was attached");
         }
@@ -133,7 +134,7 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
         fields.add(new HandleDetails.Field("Process", "rank " + f.process().rank() + " of " + f.process().worldSize()
                 + ", pid " + f.process().pid()));
         fields.addAll(HandleDetails.of(f.handle()));
-        return new HandleValue(target, f.handle().kind() + " #" + f.handle().id(),
+        return new HandleValue(target, f.handle().kind() + " " + HandleIds.label(f.handle().id()),
                 fields);
     }
 

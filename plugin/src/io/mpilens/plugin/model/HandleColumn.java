@@ -1,5 +1,6 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -47,7 +48,7 @@ public enum HandleColumn {
             case REFS:
                 if (h.refCount() == 0) return "0";
                 StringBuilder sb = new StringBuilder().append(h.refCount()).append(" \u2190");
-                for (long id : h.heldBy()) sb.append(" #").append(id);
+                for (long id : h.heldBy()) sb.append(' ').append(HandleIds.label(id));
                 return sb.toString();
             case RANK_SIZE:
                 if (h.kind() != HandleKind.COMMUNICATOR && h.kind() != HandleKind.GROUP) return "";
@@ -59,11 +60,11 @@ public enum HandleColumn {
         }
     }
 
-    /** The name, or what created it: {@code iRecv #31}. */
+    /** The name, or what created it: {@code iRecv #31}, {@code iRecv #r2} (a request of the ring). */
     public static String displayName(HandleInfo h) {
         if (h.name() != null && !h.name().isEmpty()) return h.name();
         String what = h.creatingCall() != null ? h.creatingCall() : simpleName(h.bindingClass());
-        return (what == null ? h.kind().name().toLowerCase(Locale.ROOT) : what) + " #" + h.id();
+        return (what == null ? h.kind().name().toLowerCase(Locale.ROOT) : what) + " " + HandleIds.label(h.id());
     }
 
     /** {@code FREED (orphan)} stands out from {@code ACTIVE}; leaked wrappers are marked too. */

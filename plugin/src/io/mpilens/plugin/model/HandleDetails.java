@@ -1,5 +1,6 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Topology;
@@ -36,7 +37,9 @@ public final class HandleDetails {
         List<Field> f = new ArrayList<>();
         f.add(new Field("Name", HandleColumn.displayName(h)));
         f.add(new Field("Kind", h.kind().name()));
-        f.add(new Field("Id", "#" + h.id()));
+        // a request of the ring: its short form, and the full id that --json and the API carry
+        f.add(new Field("Id", HandleIds.inRing(h.id()) ? HandleIds.label(h.id()) + "  (ring request; id " + h.id() + ")"
+                : HandleIds.label(h.id())));
         f.add(new Field("State", HandleColumn.state(h)));
         f.add(new Field("Lifecycle", h.state().name()));
         f.add(new Field("Predefined", yesNo(h.predefined())));
@@ -68,7 +71,7 @@ public final class HandleDetails {
         if (h.kind() == HandleKind.DATATYPE) {
             text(f, "Constructor", h.constructor());
             if (!h.typeArguments().isEmpty()) {
-                f.add(new Field("Arguments", "(" + TypeArgument.describe(h.typeArguments(), id -> "#" + id) + ")"));
+                f.add(new Field("Arguments", "(" + TypeArgument.describe(h.typeArguments(), HandleIds::label) + ")"));
             }
             f.add(new Field("Committed", yesNo(h.committed())));
             if (map != null) typeMap(f, map);
@@ -144,7 +147,7 @@ public final class HandleDetails {
     }
 
     private static void id(List<Field> f, String label, long v) {
-        if (v != HandleInfo.NONE) f.add(new Field(label, "#" + v));
+        if (v != HandleInfo.NONE) f.add(new Field(label, HandleIds.label(v)));
     }
 
     private static void bytes(List<Field> f, String label, long v) {
@@ -153,7 +156,7 @@ public final class HandleDetails {
 
     private static String ids(long[] ids) {
         StringBuilder sb = new StringBuilder();
-        for (long id : ids) sb.append(sb.length() == 0 ? "#" : ", #").append(id);
+        for (long id : ids) sb.append(sb.length() == 0 ? "" : ", ").append(HandleIds.label(id));
         return sb.toString();
     }
 

@@ -1,5 +1,6 @@
 package io.mpilens.plugin.model;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -7,8 +8,9 @@ import java.util.Locale;
 
 /**
  * What the MPI Handles view shows: one kind or all, a lifecycle choice, and a text that the
- * name, state, creating call, creation site, binding class or {@code #id} must contain
- * (case-insensitive). Immutable.
+ * name, state, creating call, creation site or binding class must contain (case-insensitive), or
+ * that names the handle's id ({@code #41}, a request of the ring as {@code r2} or {@code #r2}, or
+ * its full id as JSON has it; {@link HandleIds#parse}). Immutable.
  *
  * @param kind  null for every kind
  * @param lifecycle which lifecycles pass
@@ -62,7 +64,13 @@ public record HandleFilter(HandleKind kind, LifecycleChoice lifecycle, String te
 
     private boolean matchesText(HandleInfo h) {
         return contains(HandleColumn.displayName(h)) || contains(HandleColumn.state(h)) || contains(h.creatingCall())
-                || contains(h.createdAt()) || contains(h.bindingClass()) || ("#" + h.id()).equals(text);
+                || contains(h.createdAt()) || contains(h.bindingClass()) || namesId(h);
+    }
+
+    /** {@code #41}, {@code r2}, {@code #r2} or a ring request's full id name {@code h}; a bare {@code 41} stays text. */
+    private boolean namesId(HandleInfo h) {
+        long id = HandleIds.parseOrNone(text);
+        return id == h.id() && (text.startsWith("#") || text.startsWith("r") || HandleIds.inRing(id));
     }
 
     private boolean contains(String s) {

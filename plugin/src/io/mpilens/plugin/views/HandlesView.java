@@ -121,7 +121,7 @@ public final class HandlesView extends JobViewPart {
         lifecycleCombo.select(0);
         lifecycleCombo.setToolTipText("Show handles by lifecycle: orphans are freed but still held; leaked were collected unfreed");
         textFilter = new Text(bar, SWT.SEARCH | SWT.ICON_SEARCH | SWT.ICON_CANCEL);
-        textFilter.setMessage("name, call, creation site or #id");
+        textFilter.setMessage("name, call, creation site or id (#41, r2)");
         GridData textData = new GridData(SWT.FILL, SWT.CENTER, false, false);
         textData.widthHint = 260;
         textFilter.setLayoutData(textData);

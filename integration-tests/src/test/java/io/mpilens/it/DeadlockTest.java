@@ -186,9 +186,11 @@ class DeadlockTest {
             }
 
             String text = null;
+            Path svg = tmp.resolve("calls.svg");
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline) {
-                text = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1.5");
+                text = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color", "--confirm", "1.5",
+                        "--svg", svg.toString());
                 if (text.contains("\nDEADLOCK: ")) break;
                 Thread.sleep(500);
             }
@@ -199,6 +201,7 @@ class DeadlockTest {
             assertTrue(text.contains("\n  stuck behind them: rank 2\n    rank 2  " + barrier
                     + " on MPI_COMM_WORLD  waits for 0 1\n"), text);
             assertFalse(text.contains("possible deadlock"), text);
+            pictureOfTheDeadlock(svg, binding + (mode.isEmpty() ? "" : "-" + mode));
 
             String json = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--json", "--confirm", "1.5");
             assertTrue(json.contains("\"confirmed\":[0,1]") && json.contains("\"behindConfirmed\":[2]"), json);
@@ -244,6 +247,47 @@ class DeadlockTest {
         assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor());
         Cli.await(out, l -> l.endsWith("  ranks 0 1: no longer deadlocked"), "the end of the deadlock", WATCH_WAIT);
         assertFalse(exit.isDone() && exit.get() != MpiLensCli.EXIT_OK, String.join("\n", err.lines()));
+    }
+
+    /**
+     * The SVG that the confirming {@code calls --svg} wrote: well-formed, a box per rank, the cycle's
+     * two arrows in the deadlock's colour, rank 2 behind it, the busy pair not called deadlocked. A
+     * copy goes to {@code target/pictures/} to look at.
+     */
+    private static void pictureOfTheDeadlock(Path svg, String name) throws Exception {
+        org.w3c.dom.Document d = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+        Map<String, org.w3c.dom.Element> ranks = new java.util.TreeMap<>();
+        Map<String, org.w3c.dom.Element> waits = new java.util.TreeMap<>();
+        org.w3c.dom.NodeList gs = d.getElementsByTagName("g");
+        for (int i = 0; i < gs.getLength(); i++) {
+            org.w3c.dom.Element g = (org.w3c.dom.Element) gs.item(i);
+            if (g.getAttribute("class").equals("rank")) ranks.put(g.getAttribute("data-rank"), g);
+            if (g.getAttribute("class").equals("wait")) waits.put(g.getAttribute("data-from") + "->" + g.getAttribute("data-to"), g);
+        }
+        String all = Files.readString(svg);
+        assertEquals(java.util.Set.of("0", "1", "2", "3", "4"), ranks.keySet(), all);
+        for (String r : new String[] {"0", "1"}) assertEquals("DEADLOCK", ranks.get(r).getAttribute("data-verdict"), all);
+        assertEquals("BEHIND_DEADLOCK", ranks.get("2").getAttribute("data-verdict"), all);
+        for (String r : new String[] {"3", "4"}) assertFalse(ranks.get(r).getAttribute("data-verdict").contains("DEADLOCK"), all);
+        String red = io.mpilens.headless.text.WaitForPicture.colour(io.mpilens.headless.ft.WaitFor.Verdict.DEADLOCK);
+        for (String edge : new String[] {"0->1", "1->0"}) {
+            org.w3c.dom.Element w = waits.get(edge);
+            assertTrue(w != null && w.getAttribute("data-cycle").equals("true"), edge + " on the cycle:\n" + all);
+            assertEquals(red, ((org.w3c.dom.Element) w.getElementsByTagName("polyline").item(0)).getAttribute("stroke"), all);
+        }
+        assertTrue(waits.containsKey("2->0") && waits.containsKey("2->1"), all);
+        Path pictures = Files.createDirectories(Tours.ROOT.resolve("integration-tests/target/pictures"));
+        Files.copy(svg, pictures.resolve("calls-deadlock-" + name + ".svg"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // rendered by another program (librsvg, scripts/setup-env) for people to look at; without it the SVG alone
+        boolean rsvg = java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "rsvg-convert")));
+        if (rsvg) {
+            Path png = pictures.resolve("calls-deadlock-" + name + ".png");
+            Process p = new ProcessBuilder("rsvg-convert", "-o", png.toString(), svg.toString()).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), "rsvg-convert could not render the picture: " + said);
+            assertTrue(Files.size(png) > 1000, png.toString());
+        }
     }
 
     private static long returns(JobModel m, int rank) {

@@ -1,9 +1,12 @@
 package io.mpilens.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mpilens.api.model.HandleIds;
+import io.mpilens.headless.cli.MpiLensCli;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.JobModel;
@@ -70,6 +73,7 @@ class RecoveryStoryTest {
                 assertEquals("iRecv", p.call(), p.toString());
                 assertEquals(world.key(), p.communicator(), p.toString());
             }
+            requestsAreNamedShortInTextAndInFullInJson(jobs, pending);
 
             job.release("ready");
             job.awaitLines(l -> l.contains("MPILENS-RECOVERED "), 3, Tours.START);
@@ -89,5 +93,34 @@ class RecoveryStoryTest {
             assertTrue(o.timeline().stream().anyMatch(t -> t.subject().equals("comm MPI_COMM_WORLD")
                     && "RECOVERED".equals(t.to())), o.timeline().toString());
         }
+    }
+
+    /**
+     * The survivors' receives from rank 2 live in the agent's request ring: the text names each
+     * by its short id ({@code #r5}), as {@code cominfo}, {@code calls} and the {@code handles} table
+     * show it; the JSON keeps the full id; each form parses back to the id.
+     */
+    private static void requestsAreNamedShortInTextAndInFullInJson(Path jobs, List<PendingOnFailedPeer> pending) {
+        String cominfo = Cli.run(jobs, MpiLensCli.EXIT_OK, "cominfo", "--job", JOB, "--no-color");
+        String calls = Cli.run(jobs, MpiLensCli.EXIT_OK, "calls", "--job", JOB, "--no-color");
+        for (PendingOnFailedPeer p : pending) {
+            assertTrue(HandleIds.inRing(p.requestId()), "a request of the ring: " + p);
+            String shortId = HandleIds.format(p.requestId());
+            assertTrue(shortId.matches("r\\d+"), shortId);
+            assertEquals(p.requestId(), HandleIds.parse(shortId));
+            assertTrue(cominfo.contains("| rank " + p.rank() + ": 1 request pending on FAILED [2]: iRecv #" + shortId + " "),
+                    cominfo);
+            assertTrue(calls.contains("\nrank " + p.rank() + "  iRecv #" + shortId + " on MPI_COMM_WORLD  peer 2 tag 11\n"),
+                    calls);
+            assertFalse(cominfo.contains(Long.toString(p.requestId())), cominfo);
+        }
+        PendingOnFailedPeer first = pending.get(0);
+        String ranks = Integer.toString(first.rank());
+        String table = Cli.run(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", ranks, "--no-color");
+        String row = String.format("%6s req   iRecv", HandleIds.format(first.requestId()));
+        assertTrue(table.lines().anyMatch(l -> l.startsWith(row)), row + "\n" + table);
+        String json = Cli.run(jobs, MpiLensCli.EXIT_OK, "handles", "--job", JOB, "--ranks", ranks, "--json");
+        assertTrue(json.contains("\"id\":\"" + first.requestId() + "\""), json);
+        assertFalse(json.contains("\"r" + (first.requestId() - HandleIds.RING_BASE) + "\""), json);
     }
 }

@@ -64,7 +64,7 @@ public final class MpiError {
 
     @Override
     public String toString() {
-        return "MpiError[" + call + " on #" + handleId + (peer == HandleInfo.UNKNOWN ? "" : " peer " + peer)
+        return "MpiError[" + call + " on " + HandleIds.label(handleId) + (peer == HandleInfo.UNKNOWN ? "" : " peer " + peer)
                 + ": " + causeClass + ": " + message + "]";
     }
 }

@@ -174,7 +174,7 @@ final class TypeMapRules {
         private Layout parent(long id, int depth) {
             if (id == 0) return Layout.unknown("built from a datatype the agent did not register");
             HandleInfo p = byId.get(id);
-            if (p == null) return Layout.unknown("built from datatype #" + id + ", which is no longer in the snapshot");
+            if (p == null) return Layout.unknown("built from datatype " + HandleIds.label(id) + ", which is no longer in the snapshot");
             if ("mpj".equals(binding) && !p.predefined()) {
                 return Layout.unknown("MPJ Express lays out types built from derived types by its own rule, not MPI's: not shown");
             }

@@ -7,10 +7,14 @@ import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.WaitForPicture;
+import io.mpilens.headless.text.WaitForSvg;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -38,6 +42,10 @@ final class CallsCommand extends FaultCommand {
             description = "Look twice, SECONDS apart: ranks stuck at both looks in the same calls, whose agents"
                     + " counted no blocking MPI call returning in between, are a DEADLOCK (default: one look).")
     double confirmSeconds;
+
+    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the wait-for picture into FILE (SVG): ranks"
+            + " as boxes, 'waits for' arrows labelled with the calls, coloured by the verdict.")
+    Path svgFile;
 
     private List<InFlightCall> calls;
     private WaitFor.Analysis analysis;
@@ -83,6 +91,19 @@ final class CallsCommand extends FaultCommand {
         out.addAll(boxes.waitFor(analysis, looks));
         if (confirmSeconds > 0 && !analysis.any()) out.add("no rank is stuck at this look: nothing to confirm");
         return out;
+    }
+
+    @Override
+    Path svgFile() {
+        return svgFile;
+    }
+
+    @Override
+    Function<JobModel, String> picture() {
+        return m -> {
+            if (calls == null) analyse(m);
+            return WaitForSvg.svg(WaitForPicture.of(m, calls, analysis, looks, FaultBoxes.CONFIRM_HINT));
+        };
     }
 
     @Override

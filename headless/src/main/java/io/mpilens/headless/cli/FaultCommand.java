@@ -108,7 +108,7 @@ abstract class FaultCommand implements Callable<Integer> {
         if (svg == null) return;
         if (picture() == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " draws no picture: --svg is for"
-                    + " cominfo and hostinfo");
+                    + " cominfo, hostinfo and calls");
         }
         // checked before the job is read, so that a typo costs no round
         Path dir = svg.toAbsolutePath().getParent();

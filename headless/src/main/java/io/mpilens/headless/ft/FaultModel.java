@@ -1,5 +1,6 @@
 package io.mpilens.headless.ft;
 
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -132,7 +133,7 @@ public final class FaultModel {
                 if (peer < 0 || state.get(peer) != ProcessState.FAILED) continue;
                 String[] key = keys.getOrDefault(p.rank(), Map.of()).get(comm.id());
                 out.add(new PendingOnFailedPeer(p.rank(), h.id(), h.creatingCall(), peer, h.tag(),
-                        key == null ? null : key[0], key == null ? (comm.name() != null ? comm.name() : "#" + comm.id()) : key[1]));
+                        key == null ? null : key[0], key == null ? (comm.name() != null ? comm.name() : HandleIds.label(comm.id())) : key[1]));
             }
         }
         return List.copyOf(out);

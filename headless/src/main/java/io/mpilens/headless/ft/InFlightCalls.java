@@ -1,6 +1,7 @@
 package io.mpilens.headless.ft;
 
 import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -90,7 +91,7 @@ public final class InFlightCalls {
                                  Map<Long, String> labels) {
         HandleInfo h = receiver(f, p);
         String call = f.declaringClass() + "." + f.method();
-        String receiver = h != null ? (h.name() != null ? h.name() : labels.getOrDefault(h.id(), "#" + h.id()))
+        String receiver = h != null ? (h.name() != null ? h.name() : labels.getOrDefault(h.id(), HandleIds.label(h.id())))
                 : f.receiverMembers() != null ? f.receiverClass() + " " + f.receiverMembers() : f.receiverClass();
         List<Integer> failed = new ArrayList<>();
         int peer = -1;

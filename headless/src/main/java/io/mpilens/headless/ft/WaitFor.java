@@ -97,6 +97,41 @@ public final class WaitFor {
         public static final Looks ONE = new Looks(1, 0, List.of(), List.of(), List.of(), true);
     }
 
+    /**
+     * What the looks say of one rank, as {@code calls} words it: on the confirmed cycle
+     * ({@code DEADLOCK}) or stuck behind it, on a cycle seen at one look ({@code POSSIBLE}) or behind
+     * one, stuck at one look but progress in between ({@code PROGRESS}), stuck but an agent does not
+     * count blocking calls ({@code UNCONFIRMED}), waiting (directly or through others) for a FAILED
+     * or a FINALIZED rank, or not stuck ({@code NONE}).
+     */
+    public enum Verdict {
+        DEADLOCK(false), BEHIND_DEADLOCK(true), POSSIBLE(false), BEHIND_POSSIBLE(true), PROGRESS(false),
+        UNCONFIRMED(false), NEVER_COMPLETES(false), BEHIND_FINALIZED(false), NONE(false);
+
+        private final boolean behind;
+
+        Verdict(boolean behind) {
+            this.behind = behind;
+        }
+
+        /** Stuck only because it waits for the ranks of a cycle. */
+        public boolean behind() {
+            return behind;
+        }
+    }
+
+    /** The verdict on {@code rank} from the analysis of the last look and what the looks showed. */
+    public static Verdict verdict(int rank, Analysis a, Looks looks) {
+        if (!a.stuck().contains(rank)) return Verdict.NONE;
+        if (looks.confirmed().contains(rank)) return Verdict.DEADLOCK;
+        if (looks.behind().contains(rank)) return Verdict.BEHIND_DEADLOCK;
+        if (a.behindFailed().contains(rank)) return Verdict.NEVER_COMPLETES;
+        if (a.behindFinalized().contains(rank)) return Verdict.BEHIND_FINALIZED;
+        if (looks.count() < 2) return a.onCycles().contains(rank) ? Verdict.POSSIBLE : Verdict.BEHIND_POSSIBLE;
+        if (looks.moved().contains(rank)) return looks.counted() ? Verdict.PROGRESS : Verdict.UNCONFIRMED;
+        return Verdict.NONE;
+    }
+
     enum Dir { RECEIVE, SEND, COLLECTIVE, ALL_OF, ANY_OF, NONE }
 
     /**

@@ -1,6 +1,7 @@
 package io.mpilens.headless.text;
 
 import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.HostView;
@@ -177,7 +178,7 @@ public final class FaultBoxes {
         if (!m.pendingOnFailed().isEmpty()) {
             out.add("requests pending on a FAILED peer (they can never complete):");
             for (PendingOnFailedPeer p : m.pendingOnFailed()) {
-                String line = "rank " + p.rank() + "  " + (p.call() == null ? "request" : p.call()) + " #" + p.requestId()
+                String line = "rank " + p.rank() + "  " + (p.call() == null ? "request" : p.call()) + " " + HandleIds.label(p.requestId())
                         + " on " + p.communicatorLabel() + "  peer " + p.peer() + " tag " + p.tag();
                 out.add(paint(cut(line, W), RED));
             }
@@ -191,17 +192,35 @@ public final class FaultBoxes {
      * after one look it is a possible one, with the option that checks.
      */
     public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks) {
-        return waitFor(a, looks, "  (a message still in flight looks the same: --confirm 5 looks again 5 s later)");
+        return waitFor(a, looks, CONFIRM_HINT);
     }
+
+    /** What follows a possible deadlock of {@code calls} at one look: how to look again. */
+    public static final String CONFIRM_HINT = "  (a message still in flight looks the same: --confirm 5 looks again 5 s later)";
 
     /** @param oneLookHint what follows a possible deadlock seen at one look: how to look again */
     public List<String> waitFor(WaitFor.Analysis a, WaitFor.Looks looks, String oneLookHint) {
         List<String> out = new ArrayList<>();
-        if (!a.any()) return out;
+        for (Section s : waitForSections(a, looks, oneLookHint)) out.addAll(s.lines());
+        return out;
+    }
+
+    /**
+     * One verdict of the wait-for analysis as {@link #waitFor} prints it: its headline first, then
+     * the lines that explain it ({@code verdict} is the verdict of the ranks the headline names).
+     */
+    public record Section(WaitFor.Verdict verdict, List<String> lines) {
+    }
+
+    /** {@link #waitFor}'s lines by verdict, in the order printed (a picture colours each by its verdict). */
+    public List<Section> waitForSections(WaitFor.Analysis a, WaitFor.Looks looks, String oneLookHint) {
+        List<Section> sections = new ArrayList<>();
+        if (!a.any()) return sections;
         // NaN: the looks' distance in time says nothing (a debugger's two suspensions of the job)
         boolean timed = !Double.isNaN(looks.secondsApart());
         String seconds = String.format(java.util.Locale.ROOT, "%.1f s", looks.secondsApart());
         if (looks.count() < 2 && !a.deadlocked().isEmpty()) {
+            List<String> out = new ArrayList<>();
             out.add(paint(cut("possible deadlock (one look): " + waitEachOther(a.onCycles()),
                     W), YELLOW));
             out.addAll(RankRanges.listedApart(a.onCycles(), W));
@@ -210,8 +229,10 @@ public final class FaultBoxes {
             behind.removeAll(a.onCycles());
             out.addAll(behindLines(a, a.deadlocked(), behind));
             out.add(oneLookHint);
+            sections.add(new Section(WaitFor.Verdict.POSSIBLE, out));
         }
         if (!looks.confirmed().isEmpty()) {
+            List<String> out = new ArrayList<>();
             out.add(paint(cut("DEADLOCK: " + waitEachOther(looks.confirmed()) + "; no blocking"
                     + " call returned " + (timed ? "in " + seconds : "in between"), W), RED));
             out.addAll(RankRanges.listedApart(looks.confirmed(), W));
@@ -219,21 +240,26 @@ public final class FaultBoxes {
             List<Integer> doomed = new ArrayList<>(looks.confirmed());
             doomed.addAll(looks.behind());
             out.addAll(behindLines(a, doomed, looks.behind()));
+            sections.add(new Section(WaitFor.Verdict.DEADLOCK, out));
         }
         if (!looks.moved().isEmpty()) {
+            List<String> out = new ArrayList<>();
             out.add(cut(looks.counted()
                     ? "not deadlocked: " + RankRanges.who(looks.moved()) + " looked stuck, but there was progress "
                             + (timed ? "within " + seconds : "in between")
                     : "cannot confirm: " + RankRanges.who(looks.moved()) + " look stuck, but an agent does not count"
                             + " blocking calls", W));
             out.addAll(RankRanges.listedApart(looks.moved(), W));
+            sections.add(new Section(looks.counted() ? WaitFor.Verdict.PROGRESS : WaitFor.Verdict.UNCONFIRMED, out));
         }
         if (!a.behindFinalized().isEmpty()) {
+            List<String> out = new ArrayList<>();
             List<Integer> finalized = finalizedAwaited(a, a.behindFinalized());
             out.add(paint(cut(RankRanges.who(a.behindFinalized()) + " wait, directly or through others, for FINALIZED "
                     + ranks(finalized) + ": it sends no more", W), YELLOW));
             out.addAll(RankRanges.listedApart(a.behindFinalized(), W));
             out.addAll(waitLines(a, a.behindFinalized()));
+            sections.add(new Section(WaitFor.Verdict.BEHIND_FINALIZED, out));
         }
         // ranks already flagged NEVER COMPLETES above need no second word; those behind them do
         List<Integer> behind = new ArrayList<>();
@@ -242,12 +268,14 @@ public final class FaultBoxes {
             if (!flagged) behind.add(r);
         }
         if (!behind.isEmpty()) {
+            List<String> out = new ArrayList<>();
             out.add(paint(cut(RankRanges.who(behind) + " never complete either: they wait for ranks that wait for"
                     + " a FAILED one", W), RED));
             out.addAll(RankRanges.listedApart(behind, W));
             out.addAll(waitLines(a, behind));
+            sections.add(new Section(WaitFor.Verdict.NEVER_COMPLETES, out));
         }
-        return out;
+        return sections;
     }
 
     /** {@code ranks 0 1 wait for each other}, or {@code rank 5 waits for itself} (a receive from its own rank). */
@@ -319,7 +347,7 @@ public final class FaultBoxes {
      * {@code recv on workers peer any tag any} (any source, any tag),
      * {@code sendRecv on MPI_COMM_WORLD to 1 tag 7 from 3 tag 8}.
      */
-    private static String callText(InFlightCall c) {
+    public static String callText(InFlightCall c) {
         String method = c.call().substring(c.call().lastIndexOf('.') + 1);
         String on = c.receiver() == null ? "" : " on " + c.receiver();
         String peer = c.anySource() ? " any" : c.peer() >= 0 ? " " + c.peer() : "";
@@ -354,7 +382,7 @@ public final class FaultBoxes {
                     + ranks(ps.stream().map(PendingOnFailedPeer::peer).distinct().sorted().toList()) + ":");
             for (int i = 0; i < ps.size(); i++) {
                 b.append(i == 0 ? " " : ", ").append(ps.get(i).call() == null ? "req" : ps.get(i).call())
-                        .append(" #").append(ps.get(i).requestId());
+                        .append(' ').append(HandleIds.label(ps.get(i).requestId()));
             }
             out.add(b.toString());
         }

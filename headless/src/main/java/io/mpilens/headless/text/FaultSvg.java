@@ -231,7 +231,7 @@ public final class FaultSvg {
         }
     }
 
-    private static String esc(String s) {
+    static String esc(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {
             switch (c) {

@@ -1,6 +1,7 @@
 package io.mpilens.headless.text;
 
 import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -242,7 +243,7 @@ public final class HandleTable {
 
     private String row(HandleInfo h) {
         String state = state(h);
-        String before = String.format("%6s %-5s %-18s ", h.id(), shortKind(h.kind()), clip(label(h), 18));
+        String before = String.format("%6s %-5s %-18s ", HandleIds.format(h.id()), shortKind(h.kind()), clip(label(h), 18));
         String after = String.format(" %4s %-12s ", h.state() == Lifecycle.RELEASED ? "" : Integer.toString(h.refCount()),
                 clip(where(h), 12));
         String prefix = before + String.format("%-8s", state) + after;
@@ -315,7 +316,7 @@ public final class HandleTable {
         StringBuilder s = new StringBuilder();
         for (long id : ids) {
             if (s.length() > 0) s.append(", ");
-            s.append(id);
+            s.append(HandleIds.format(id));
             HandleInfo holder = byId.get(id);
             if (holder != null) s.append(" (").append(holder.kind().name().toLowerCase(Locale.ROOT)).append(')');
         }
@@ -348,7 +349,7 @@ public final class HandleTable {
         StringBuilder b = new StringBuilder(INDENT).append(e.call() == null ? "?" : e.call());
         if (e.handleId() != HandleInfo.NONE) {
             String name = p.handle(e.handleId()).map(HandleInfo::name).orElse(null);
-            b.append(" on ").append(name != null ? name : "#" + e.handleId());
+            b.append(" on ").append(name != null ? name : HandleIds.label(e.handleId()));
         }
         if (e.peer() != HandleInfo.UNKNOWN) b.append(" peer ").append(e.peer());
         if (e.errorClass() != HandleInfo.UNKNOWN) b.append(" class ").append(e.errorClass());

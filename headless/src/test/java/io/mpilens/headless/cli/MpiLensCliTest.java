@@ -198,8 +198,7 @@ class MpiLensCliTest {
                     r.out().get(0));
             assertTrue(r.out().get(0).matches(".*  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), r.out().get(0));
         }
-        // --svg is offered by the commands that draw, and only by them
-        assertEquals(2, run("calls", "--attach", address, "--svg", "x.svg").code());
+        // --svg is offered by the commands that draw (cominfo, hostinfo, calls), and only by them
         assertEquals(2, run("watch", "--attach", address, "--svg", "x.svg").code());
     }
 
@@ -256,6 +255,24 @@ class MpiLensCliTest {
         assertEquals(2, dir.code());
         assertEquals("mpilens: --svg: " + tmp + " is a directory: give a file name, e.g. " + tmp.resolve("hostinfo.svg"),
                 dir.err().get(0));
+        Run calls = run("calls", "--attach", address, "--svg", tmp.toString());
+        assertEquals(2, calls.code());
+        assertEquals("mpilens: --svg: " + tmp + " is a directory: give a file name, e.g. " + tmp.resolve("calls.svg"),
+                calls.err().get(0));
+    }
+
+    /** A rank that does not answer is named as without --svg (exit code 3), and the picture is still drawn. */
+    @Test
+    void callsDrawsItsPictureEvenWhenARankDoesNotAnswer(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        String address = closedAddress();
+        java.nio.file.Path svg = tmp.resolve("calls.svg");
+        Run r = run("calls", "--attach", address, "--timeout", "1", "--svg", svg.toString());
+        assertEquals(3, r.code(), r.err().toString());
+        assertEquals("mpilens: wrote " + svg, r.err().get(0));
+        String picture = java.nio.file.Files.readString(svg);
+        assertTrue(picture.startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "), picture);
+        assertTrue(picture.contains(">no thread of a readable rank is inside an MPI call</text>"), picture);
     }
 
     @Test

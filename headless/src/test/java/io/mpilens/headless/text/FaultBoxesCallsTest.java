@@ -41,6 +41,10 @@ class FaultBoxesCallsTest {
         List<String> lines = new FaultBoxes(false).calls(m, List.of());
         assertEquals("requests pending on a FAILED peer (they can never complete):", lines.get(2));
         assertEquals("rank 3  iRecv #53 on MPI_COMM_WORLD  peer 2 tag 11", lines.get(3));
+        // a request of the agent's ring: its short id
+        JobModel ring = new JobModel("j", Instant.EPOCH, List.of(), List.of(), List.of(), List.of(),
+                List.of(new PendingOnFailedPeer(3, 1099511627778L, "iRecv", 2, 11, "MPI_COMM_WORLD", "MPI_COMM_WORLD")));
+        assertEquals("rank 3  iRecv #r2 on MPI_COMM_WORLD  peer 2 tag 11", new FaultBoxes(false).calls(ring, List.of()).get(3));
     }
 
     /** 64 ranks, rank 2 dead, the rest in one barrier: one line for 62 ranks, not 62 lines. */

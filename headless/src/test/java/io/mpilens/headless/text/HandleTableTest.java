@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -33,6 +34,23 @@ class HandleTableTest {
                 "    23 req   iSend              active      0 peer 1 tag 7",
                 "  recently released, newest first:",
                 "    12 group getGroup           released                   Ring.java:60"), lines);
+    }
+
+    /** A request of the agent's ring (id 2^40 + its sequence) is written r + its sequence, in the ID column and as a holder. */
+    @Test
+    void aRequestOfTheRingIsWrittenByItsShortId() {
+        long id = HandleIds.RING_BASE + 4831;
+        HandleInfo comm = HandleInfo.builder(17, HandleKind.COMMUNICATOR).name("tour-split-0").state(Lifecycle.FREED)
+                .refCount(1).heldBy(new long[] {id}).size(2).rank(0).build();
+        HandleInfo recv = HandleInfo.builder(id, HandleKind.REQUEST).creatingCall("iRecv").peer(1).tag(7).communicator(17)
+                .build();
+        ProcessSnapshot p = new ProcessSnapshot(0, 4, 11, "h", "openmpi", MpiState.INITIALIZED, 1, Snapshots.HEALTHY,
+                List.of(comm, recv), List.of(), 0);
+        List<String> lines = PLAIN.lines(p, "127.0.0.1:4000");
+        assertEquals(List.of(
+                "    17 comm  tour-split-0       FREED*      1 0/2",
+                "         orphan, held by r4831 (request)",
+                " r4831 req   iRecv              active      0 peer 1 tag 7"), lines.subList(2, 5));
     }
 
     @Test
