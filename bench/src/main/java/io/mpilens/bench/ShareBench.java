@@ -37,10 +37,11 @@ import java.util.Map;
  */
 public final class ShareBench {
     static final String USAGE = String.join("\n",
-            "usage: bench/run share [--calls N] [--rounds N] [--handles-rounds N] [--java JAVA]",
+            "usage: bench/run share [--calls N] [--rounds N] [--handles-rounds N] [--parts both|roundtrip|handles] [--java JAVA]",
             "  --calls           ThreadReference.name round trips per round (default 10000)",
             "  --rounds          rounds per side of the round-trip part, alternating (default 5)",
             "  --handles-rounds  'handles --job' reads per phase; two phases per side (default 5)",
+            "  --parts           which part(s) to run (default both; roundtrip alone for profiling)",
             "  --java            the targets' java (default: java, the application JDK)");
     private static final String JOB = "bench-share";
     private static final Duration START = Duration.ofMinutes(5);
@@ -56,36 +57,51 @@ public final class ShareBench {
         int rounds = Math.max(1, args.integer("--rounds", 5));
         int handlesRounds = Math.max(1, args.integer("--handles-rounds", 5));
         String java = args.string("--java", "java");
+        String parts = args.string("--parts", "both");
         args.done();
+        if (!List.of("both", "roundtrip", "handles").contains(parts)) {
+            System.err.println("--parts takes both, roundtrip or handles, got '" + parts + "'");
+            System.err.println(USAGE);
+            System.exit(2);
+        }
+        boolean roundTrip = !parts.equals("handles"), handlesPart = !parts.equals("roundtrip");
         Workspace ws = Workspace.detect();
         String loadBefore = Machine.loadAverage();
 
         Samples direct = new Samples();
         Samples shared = new Samples();
-        roundTrips(ws, java, calls, rounds, direct, shared);
+        if (roundTrip) roundTrips(ws, java, calls, rounds, direct, shared);
         Samples handlesDirect = new Samples();
         Samples handlesShared = new Samples();
-        handlesReads(ws, java, handlesRounds, handlesDirect, handlesShared);
+        if (handlesPart) handlesReads(ws, java, handlesRounds, handlesDirect, handlesShared);
 
         System.out.println();
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; harness JDK %s%n%n",
                 Machine.cpus(), loadBefore, Machine.loadAverage(), Runtime.version());
         ResultTable t = new ResultTable(1, "measure", "rounds", "median ms", "min ms", "max ms");
-        t.row(calls + " x ThreadReference.name, direct", direct.count(), ResultTable.ms(direct.median()),
-                ResultTable.ms(direct.min()), ResultTable.ms(direct.max()));
-        t.row(calls + " x ThreadReference.name, through the share", shared.count(), ResultTable.ms(shared.median()),
-                ResultTable.ms(shared.min()), ResultTable.ms(shared.max()));
-        t.row("handles --job, 4 Open MPI ranks, direct", handlesDirect.count(), ResultTable.ms(handlesDirect.median()),
-                ResultTable.ms(handlesDirect.min()), ResultTable.ms(handlesDirect.max()));
-        t.row("handles --job, 4 Open MPI ranks, through the share", handlesShared.count(), ResultTable.ms(handlesShared.median()),
-                ResultTable.ms(handlesShared.min()), ResultTable.ms(handlesShared.max()));
+        if (roundTrip) {
+            t.row(calls + " x ThreadReference.name, direct", direct.count(), ResultTable.ms(direct.median()),
+                    ResultTable.ms(direct.min()), ResultTable.ms(direct.max()));
+            t.row(calls + " x ThreadReference.name, through the share", shared.count(), ResultTable.ms(shared.median()),
+                    ResultTable.ms(shared.min()), ResultTable.ms(shared.max()));
+        }
+        if (handlesPart) {
+            t.row("handles --job, 4 Open MPI ranks, direct", handlesDirect.count(), ResultTable.ms(handlesDirect.median()),
+                    ResultTable.ms(handlesDirect.min()), ResultTable.ms(handlesDirect.max()));
+            t.row("handles --job, 4 Open MPI ranks, through the share", handlesShared.count(), ResultTable.ms(handlesShared.median()),
+                    ResultTable.ms(handlesShared.min()), ResultTable.ms(handlesShared.max()));
+        }
         System.out.print(t.render());
-        double rt = shared.median() / direct.median();
-        double hr = handlesShared.median() / handlesDirect.median();
-        System.out.printf(Locale.ROOT, "round trip through the share / direct (medians) %.2fx (%.1f vs %.1f us per call): goal <= 1.3x %s%n",
-                rt, shared.median() * 1000 / calls, direct.median() * 1000 / calls, rt <= 1.3 ? "MET" : "NOT MET");
-        System.out.printf(Locale.ROOT, "handles --job through the share / direct (medians) %.2fx: goal <= 1.2x %s%n",
-                hr, hr <= 1.2 ? "MET" : "NOT MET");
+        if (roundTrip) {
+            double rt = shared.median() / direct.median();
+            System.out.printf(Locale.ROOT, "round trip through the share / direct (medians) %.2fx (%.1f vs %.1f us per call): goal <= 1.3x %s%n",
+                    rt, shared.median() * 1000 / calls, direct.median() * 1000 / calls, rt <= 1.3 ? "MET" : "NOT MET");
+        }
+        if (handlesPart) {
+            double hr = handlesShared.median() / handlesDirect.median();
+            System.out.printf(Locale.ROOT, "handles --job through the share / direct (medians) %.2fx: goal <= 1.2x %s%n",
+                    hr, hr <= 1.2 ? "MET" : "NOT MET");
+        }
     }
 
     private static void roundTrips(Workspace ws, String java, int calls, int rounds, Samples direct, Samples shared)
