@@ -1,8 +1,10 @@
 // A client nobody here wrote: the official TypeScript SDK's, driving `mpilens mcp` over stdio.
 // Usage: node client.mjs JAVA MCP_JAR JOB_ID   (MPILENS_JOBS in the environment names the job directory)
-// Prints one JSON object: the tools listed, each call's result as the SDK returned it.
+// Prints one JSON object: the tools listed, each call's result as the SDK returned it, the resources
+// listed and read, and what a subscription to the job's model brought.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [java, jar, job] = process.argv.slice(2);
 const transport = new StdioClientTransport({
@@ -34,5 +36,19 @@ await call("calls", "calls", { job });
 await call("unknownJob", "handles", { job: "no-such-job-here" });
 await call("nobodyListens", "handles", { addresses: ["127.0.0.1:9"], timeoutSeconds: 1 });
 await call("afterErrors", "jobs", {});
+
+// the job as resources, and a subscription: the first notification comes after the server's first round
+const uri = `mpilens://job/${job}`;
+out.resources = (await client.listResources()).resources.map((r) => r.uri);
+out.templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+out.model = (await client.readResource({ uri })).contents;
+out.handlesResource = (await client.readResource({ uri: `${uri}/handles` })).contents;
+const updated = new Promise((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params)));
+await client.subscribeResource({ uri });
+let timer;
+out.updated = await Promise.race([updated, new Promise((resolve) => { timer = setTimeout(() => resolve({ none: "in 120 s" }), 120000); })]);
+clearTimeout(timer);
+await client.unsubscribeResource({ uri });
+await call("afterResources", "jobs", {});
 await client.close();
 process.stdout.write(JSON.stringify(out) + "\n");

@@ -30,6 +30,7 @@ import io.mpilens.plugin.model.StatePalette;
 import io.mpilens.plugin.views.CommunicatorsView;
 import io.mpilens.plugin.views.HandlesView;
 import io.mpilens.plugin.views.HostsView;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.plugin.views.JobViewPart;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
@@ -364,6 +365,8 @@ class MpiViewsInWorkbenchTest {
         assertEquals(List.of("r0", "r2"), boxes.get("tour-split-0").cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
         assertTrue(boxes.get("tour-split-1").subtitle().contains("from MPI_COMM_WORLD"), boxes.get("tour-split-1").subtitle());
         assertTrue(boxes.get("tour-split-1").subtitle().contains("orphan on all ranks"), boxes.get("tour-split-1").subtitle());
+        // the job's status word above the boxes: every rank OK (suspended at breakpoints or running)
+        assertEquals("Status OK (0)", comms.statusText());
         screenshotMaximized(page, comms, "mpi-communicators.png");
 
         // MPI Hosts: one host, four processes
@@ -375,6 +378,7 @@ class MpiViewsInWorkbenchTest {
                 + hostBoxes.get(0).subtitle());
         assertEquals(List.of("rank 0", "rank 1", "rank 2", "rank 3"),
                 hostBoxes.get(0).cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+        assertEquals("Status OK (0)", hosts.statusText());
         screenshotMaximized(page, hosts, "mpi-hosts.png");
     }
 
@@ -402,6 +406,13 @@ class MpiViewsInWorkbenchTest {
                 timeline);
         assertTrue(timeline.contains("comm MPI_COMM_WORLD: OK \u2192 DETECTED  (failed members [2])"), timeline);
         assertTrue(timeline.contains("host " + HostBoxes.of(after).get(0).title() + ": UP \u2192 PARTIAL"), timeline);
+        // the status word: an error on another rank, in both views, and its change in the timeline
+        waitUntil(() -> "ER_OTH in both views: " + comms.statusText() + " / " + hosts.statusText(), 30_000,
+                () -> comms.statusText().startsWith("Status ER_OTH (8): ") && hosts.statusText().startsWith("Status ER_OTH (8): "));
+        assertTrue(comms.statusText().contains("rank 2 FAILED"), comms.statusText());
+        assertEquals(StatusWord.ER_OTH, after.model().status().bits(), after.model().status().line());
+        assertTrue(timeline.lines().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d  status: [A-Z0-9_+]+ \u2192 ER_OTH  \\(.*rank 2 FAILED.*\\)")),
+                timeline);
         screenshotMaximized(page, comms, "mpi-communicators-rank2-killed.png");
         screenshotMaximized(page, hosts, "mpi-hosts-rank2-killed.png");
     }

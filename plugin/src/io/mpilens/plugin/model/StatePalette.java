@@ -5,6 +5,7 @@ import io.mpilens.api.model.Lifecycle;
 import io.mpilens.headless.ft.CommState;
 import io.mpilens.headless.ft.HostState;
 import io.mpilens.headless.ft.ProcessState;
+import io.mpilens.headless.ft.StatusWord;
 
 /**
  * The colours of the fault-tolerance model's states ({@code headless.ft}), in one place.
@@ -46,6 +47,16 @@ public final class StatePalette {
             case UNKNOWN: return Rgb.hex(0xffe082); // as an UNAVAILABLE rank
             default: throw new IllegalArgumentException(s.toString());
         }
+    }
+
+    /**
+     * The job's status word ({@link StatusWord}): green OK, amber when it holds alarms only (as an
+     * UNAVAILABLE rank), red with an error or an undefined rank.
+     */
+    public static Rgb fill(StatusWord w) {
+        if (w.ok()) return fill(ProcessState.OK);
+        boolean alarmsOnly = (w.bits() & ~(StatusWord.AL_PR0 | StatusWord.AL_OTH)) == 0;
+        return alarmsOnly ? fill(ProcessState.UNAVAILABLE) : fill(ProcessState.FAILED);
     }
 
     /** Text colour of a handle row: orphans red, leaked orange, released grey, else default (null). */

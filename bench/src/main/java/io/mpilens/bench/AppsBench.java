@@ -33,14 +33,16 @@ import java.util.stream.Stream;
 public final class AppsBench {
     static final String USAGE = String.join("\n",
             "usage: bench/run apps [--bindings LIST] [--launches N] [--size A|B] [--target-time S] [--java JAVA]",
-            "                      [--baseline-agent JAR] [--only LIST]",
+            "                      [--baseline-agent JAR] [--only LIST] [--profile N]",
             "  --bindings     comma-separated: mpj-multicore, mpj-niodev, openmpi (default all three)",
             "  --launches     launches per side, alternating without/with the agent (default 3)",
             "  --size         JGF section 2 size and the Open MPI kernels' (default A; B as the JGF sizes)",
             "  --target-time  seconds each section 1 measurement aims at (JGF: 10; default 1)",
             "  --only         comma-separated programs: section1, section2, allreduce, sor, sparsematmult (default all)",
             "  --java         the ranks' java (default: java, the application JDK)",
-            "  --baseline-agent JAR  the other side runs with this agent jar, not without one (before/after a change)");
+            "  --baseline-agent JAR  the other side runs with this agent jar, not without one (before/after a change)",
+            "  --profile N    after the timed launches, N more launches with the agent under async-profiler (CPU time, 1 ms):",
+            "                 the share of the application threads' samples with an agent frame on the stack (default 0: none)");
     static final int NP = 2;
     static final double SHORTEST_TIMER_S = 0.050;
     static final double GOAL_GEOMEAN = 0.99;
@@ -88,6 +90,7 @@ public final class AppsBench {
         String only = args.string("--only", "section1,section2,allreduce,sor,sparsematmult");
         String java = args.string("--java", "java");
         String baselineJar = args.string("--baseline-agent", "");
+        int profiled = Math.max(0, args.integer("--profile", 0));
         args.done();
         if (!size.equals("A") && !size.equals("B")) fail("--size takes A or B, got '" + size + "'");
         try {
@@ -101,7 +104,7 @@ public final class AppsBench {
         Path work = Files.createTempDirectory("mpilens-apps-");
         try {
             List<Program> programs = programs(ws, work, bindings, size, targetTime, java, List.of(only.split(",")));
-            run(ws, work, programs, launches, java, baseline);
+            run(ws, work, programs, launches, java, baseline, profiled);
         } finally {
             StartupBench.deleteTree(work);
         }
@@ -129,7 +132,7 @@ public final class AppsBench {
                 }
                 if (only.contains("allreduce")) {
                     out.add(new Program("Allreduce of 4 doubles", b, "io.mpilens.examples.mpj.AllreduceRate",
-                            ws.mpjExampleClassPath(), List.of("2")));
+                            ws.mpjExampleClassPath(), List.of("5")));
                 }
             } else {
                 if (only.contains("sor")) {
@@ -234,8 +237,8 @@ public final class AppsBench {
         return javac;
     }
 
-    private static void run(Workspace ws, Path work, List<Program> programs, int launches, String java, Path baseline)
-            throws Exception {
+    private static void run(Workspace ws, Path work, List<Program> programs, int launches, String java, Path baseline,
+                            int profiled) throws Exception {
         String loadBefore = Machine.loadAverage();
         Path cache = work.resolve("woven");
         String options = "verbose=true,wovenCacheDir=" + cache;
@@ -244,6 +247,8 @@ public final class AppsBench {
         Map<Binding, Map<String, Timer[]>> timers = new LinkedHashMap<>();
         // lines a program prints beside its timers (AllreduceRate: bytes allocated per call), the last of each side
         Map<String, String> remarks = new LinkedHashMap<>();
+        Map<Program, AgentShare> shares = new LinkedHashMap<>();
+        Path profiler = profiled > 0 ? AgentShare.library(work) : null;
         for (Program p : programs) {
             // a first launch with the agent fills the woven-class cache, as a user's second run finds it: not counted
             launch(p, ws, java, ws.agentJar(), options);
@@ -272,6 +277,14 @@ public final class AppsBench {
                             found.size(), (System.nanoTime() - t0) / 1e9);
                 }
             }
+            for (int i = 0; i < profiled; i++) {
+                Path dir = Files.createDirectories(work.resolve("jfr-" + shares.size() + "-" + i));
+                launch(p, ws, java, ws.agentJar(), options, List.of(AgentShare.profilingOption(profiler, dir)));
+                shares.computeIfAbsent(p, k -> new AgentShare(programPackage(p))).add(dir);
+                StartupBench.deleteTree(dir);
+                System.out.printf(Locale.ROOT, "%-14s %-26s profiled launch %d/%d with agent%n", p.binding(), p.name(), i + 1,
+                        profiled);
+            }
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "AppsBench: %d ranks, medians of %d launches per side, alternating; performance with the"
@@ -287,8 +300,50 @@ public final class AppsBench {
             System.out.println("last launch of each side:");
             remarks.forEach((who, line) -> System.out.println("  " + who + ": " + line));
         }
+        if (!shares.isEmpty()) {
+            System.out.println();
+            System.out.printf(Locale.ROOT, "the agent's share of the application threads' CPU (async-profiler, CPU time sampled every"
+                    + " 1 ms, %d launch(es) per program with the agent; samples with an %s frame on the stack: its direct cost, not what"
+                    + " it makes the compiler or the collector do):%n", profiled, AgentShare.AGENT_PACKAGE);
+            ResultTable t = new ResultTable(2, "binding", "program", "all samples", "application's", "agent's", "at start-up",
+                    "share", "share after start-up");
+            shares.forEach((p, a) -> t.row(p.binding().toString(), p.name(), String.format(Locale.ROOT, "%,d", a.samples()),
+                    String.format(Locale.ROOT, "%,d", a.programSamples()), String.format(Locale.ROOT, "%,d", a.agentSamples()),
+                    String.format(Locale.ROOT, "%,d", a.agentStartSamples()), String.format(Locale.ROOT, "%.2f %%", 100 * a.share()),
+                    String.format(Locale.ROOT, "%.2f %%", 100 * a.runningShare())));
+            System.out.print(t.render());
+            System.out.println("  (at start-up: the agent's samples in the binding's Init or in weaving a class as it loads; the start-up"
+                    + " goal is bench/run startup's)");
+            ResultTable parts = new ResultTable(3, "binding", "program", "part", "application's", "agent's after start-up", "share");
+            double worst = 0;
+            String worstPart = "";
+            for (Map.Entry<Program, AgentShare> e : shares.entrySet()) {
+                for (Map.Entry<String, long[]> part : e.getValue().parts().entrySet()) {
+                    long[] n = part.getValue();
+                    if (n[0] < 100) continue; // fewer than 100 ms of the application's CPU: too few samples to say a share
+                    double share = n[1] / (double) n[0];
+                    parts.row(e.getKey().binding().toString(), e.getKey().name(), part.getKey(), String.format(Locale.ROOT, "%,d", n[0]),
+                            String.format(Locale.ROOT, "%,d", n[1]), String.format(Locale.ROOT, "%.2f %%", 100 * share));
+                    if (share > worst) {
+                        worst = share;
+                        worstPart = e.getKey().binding() + " " + part.getKey();
+                    }
+                }
+            }
+            System.out.println();
+            System.out.println("by part of the program (the innermost frame of the program: a JGF kernel's package, a benchmark's class;"
+                    + " parts with fewer than 100 samples left out):");
+            System.out.print(parts.render());
+            System.out.printf(Locale.ROOT, "  largest share after start-up: %.2f %% (%s)%n", 100 * worst, worstPart);
+        }
         System.out.println();
         for (String v : verdicts) System.out.println(v);
+    }
+
+    /** The package of a program's own classes: a frame of it marks one of the application's threads. */
+    static String programPackage(Program p) {
+        int dot = p.mainClass().indexOf('.');
+        return dot < 0 ? p.mainClass() : p.mainClass().substring(0, p.mainClass().lastIndexOf('.') + 1);
     }
 
     /** The binding's table and its goal lines. */
@@ -308,6 +363,11 @@ public final class AppsBench {
                 left.add(String.format(Locale.ROOT, "%s (%.0f ms)", e.getKey(), sec * 1000));
                 continue;
             }
+            if (Math.min(without.perf.min(), with.perf.min()) <= 0) {
+                // JGF section 1 subtracts the time of an empty loop it measured apart: a reading can come out negative
+                left.add(e.getKey() + " (a reading at or below zero)");
+                continue;
+            }
             double ratio = with.perf.median() / without.perf.median();
             t.row(e.getKey(), number(without.perf.median()), number(with.perf.median()), with.unit,
                     ResultTable.ratio(ratio), ResultTable.percent(without.perf.spread()), ResultTable.percent(with.perf.spread()));
@@ -320,7 +380,7 @@ public final class AppsBench {
             if (e.getKey().startsWith("Loop:Allreduce:Double")) allreduce = ratio;
         }
         System.out.print(t.render());
-        if (!left.isEmpty()) System.out.println("  left out (shorter than 50 ms): " + String.join(", ", left));
+        if (!left.isEmpty()) System.out.println("  left out: " + String.join(", ", left));
         double geomean = Math.exp(logSum / Math.max(1, counted));
         System.out.printf(Locale.ROOT, "  %s: geometric mean %.3f over %d timers, worst %.3f (%s)%n%n", b, geomean, counted, worst,
                 worstName);
@@ -371,8 +431,13 @@ public final class AppsBench {
     /** One launch's output; the agent must say it watches in every rank JVM (or in none without it). */
     private static List<String> launch(Program p, Workspace ws, String java, Path agentJar, String options)
             throws Exception {
+        return launch(p, ws, java, agentJar, options, List.of());
+    }
+
+    private static List<String> launch(Program p, Workspace ws, String java, Path agentJar, String options, List<String> jvmOptions)
+            throws Exception {
         JobSpec.Builder spec = JobSpec.builder(p.binding(), NP, p.mainClass()).classPath(p.classPath()).appArgs(p.args())
-                .javaExecutable(java);
+                .javaExecutable(java).jvmOptions(jvmOptions);
         if (agentJar != null) spec.agentJar(agentJar).agentOptions(options);
         try (Job job = Job.launch(spec.build())) {
             int exit = job.waitFor(TIMEOUT);

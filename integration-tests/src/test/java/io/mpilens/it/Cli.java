@@ -110,12 +110,12 @@ final class Cli {
     }
 
     /**
-     * The {@code jobs} line of job {@code id}, 4 of 4 ranks alive, of {@code binding}, on {@code h1}
+     * The {@code jobs} line of job {@code id}, 4 of 4 ranks alive, status OK, of {@code binding}, on {@code h1}
      * and {@code h2}: the hosts column fits 80 columns as both names, the first and "+1", or "2 hosts"
      * ({@code JobsCommand.row}).
      */
     static String jobsLineOfFourRanksOnTwoHosts(String id, String binding, String h1, String h2) {
-        return java.util.regex.Pattern.quote(id) + " +4/4 +4 +" + binding + " +\\S+ +(" + java.util.regex.Pattern.quote(h1 + "," + h2)
+        return java.util.regex.Pattern.quote(id) + " +4/4 +4 +OK +" + binding + " +\\S+ +(" + java.util.regex.Pattern.quote(h1 + "," + h2)
                 + "|" + java.util.regex.Pattern.quote(h1) + " \\+1|2 hosts)";
     }
 

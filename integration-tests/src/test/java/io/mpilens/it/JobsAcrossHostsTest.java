@@ -141,6 +141,7 @@ class JobsAcrossHostsTest {
                 Cli.hasLine(hostinfoViaMpirun, "\\+- " + h1 + " -+ UP -\\+");
                 Cli.hasLine(hostinfoViaMpirun, "\\+- " + h2 + " -+ UP -\\+");
                 for (int r = 0; r < 4; r++) Cli.hasLine(hostinfoViaMpirun, "\\| rank " + r + " +pid \\d+ +OK +answered +\\|");
+                Cli.hasLine(hostinfoViaMpirun, "status  OK \\(0\\)");
 
                 hosts.freeze(h2);
                 long start = System.nanoTime();
@@ -154,6 +155,8 @@ class JobsAcrossHostsTest {
                 for (int r : new int[] {0, 1}) Cli.hasLine(frozen, "\\| rank " + r + " +pid \\d+ +OK .*");
                 for (int r : new int[] {2, 3}) Cli.hasLine(frozen, "\\| rank " + r + " +pid \\? +UNAVAILABLE +no report: the collector on .*");
                 assertTrue(frozen.err().contains("host " + h2 + ": its collector did not answer within the deadline"), frozen.all());
+                // the status word: the frozen host's ranks are undefined (nothing is known of them)
+                Cli.hasLine(frozen, "status  UN_OTH \\(16\\): ranks 2 3 UNAVAILABLE \\(undefined\\)");
 
                 job.release("ready");
                 assertEquals(0, job.waitFor(Duration.ofSeconds(90)), job.tail());

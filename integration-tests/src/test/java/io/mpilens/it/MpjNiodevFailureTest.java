@@ -14,6 +14,7 @@ import io.mpilens.headless.ft.InFlightCalls;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +129,13 @@ class MpjNiodevFailureTest {
                 assertEquals("FAILED", failed.to());
                 assertFalse(failed.at().isBefore(detected), o.timeline().toString());
             }
+            // the status word: rank 2 FAILED, every survivor's MPIException an error too (rank 0's: ER_PR0)
+            assertEquals(StatusWord.ER_PR0 | StatusWord.ER_OTH, m.status().bits(), m.status().line());
+            Cli.Result status = Cli.mpilens(Map.of("MPILENS_JOBS", jobs.toString(), "MPILENS_HOSTS", "none", "NO_COLOR", "1"),
+                    "status", "--job", id);
+            assertEquals(12, status.code(), status.all());
+            assertTrue(status.out().contains("status  ER_PR0+ER_OTH (12): ranks 0 1 3 MPI error in ")
+                    && status.out().contains("; rank 2 FAILED"), status.all());
         }
     }
 

@@ -10,6 +10,7 @@ import io.mpilens.headless.ft.CommunicatorView;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * agent, paused at "created", is observed live over JDWP and then dumped rank by rank with
  * jcmd; the fault model built from the dumps equals the live one (ranks, states, communicators
  * with their members and states). With one rank's dump missing, that rank is UNAVAILABLE (no
- * evidence of death), never FAILED.
+ * evidence of death), never FAILED; the status word the dumps show is OK, then UN_OTH ({@code status DUMP…}).
  */
 class PostMortemFaultTest {
     @Test
@@ -71,6 +72,16 @@ class PostMortemFaultTest {
             assertEquals(ProcessState.UNAVAILABLE, rank2.state());
             assertEquals("no heap dump of this rank", rank2.evidence());
             for (CommunicatorView c : partial.communicators()) assertTrue(c.state() != CommState.FAILED, c.toString());
+            // the status word the dumps show: OK with every rank's; rank 2 undefined without its dump
+            assertEquals(StatusWord.OK, post.status().bits(), post.status().line());
+            assertEquals(StatusWord.UN_OTH, partial.status().bits(), partial.status().line());
+            ByteArrayOutputStream said = new ByteArrayOutputStream();
+            List<String> status = new ArrayList<>(List.of("status"));
+            for (Path f : three) status.add(f.toString());
+            int word = MpiLensCli.run(status.toArray(String[]::new), new PrintStream(said, true, UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, UTF_8), Map.of("NO_COLOR", "1"));
+            assertEquals(16, word, said.toString(UTF_8));
+            assertTrue(said.toString(UTF_8).contains("status  UN_OTH (16): rank 2 UNAVAILABLE (undefined)"), said.toString(UTF_8));
 
             // the CLI: positional dumps instead of --job/--attach
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mpilens watch --job ID} on a real 4-rank Open MPI job ({@code orte_abort_on_non_zero_status 0}):
  * it prints each transition as it happens — a stopped rank UNAVAILABLE (never FAILED) and back to OK
- * after SIGCONT, a killed rank FAILED — and ends by itself, exit code 0, once the job is gone.
+ * after SIGCONT, a killed rank FAILED — with the job's status word (OK, AL_OTH, OK, ER_OTH) — and ends by
+ * itself, exit code 0, once the job is gone.
  */
 class WatchTest {
     private static final String JOB = "it-watch";
@@ -63,19 +64,25 @@ class WatchTest {
                 return ok.containsAll(List.of(0, 1, 2, 3));
             }, "every rank OK first");
             await(out, l -> l.startsWith("+- MPI_COMM_WORLD ") && l.endsWith(" OK -+"), "the cominfo boxes");
+            await(out, l -> l.endsWith("  status: OK"), "the job's status word, first seen");
+            await(out, l -> l.equals("status  OK (0)"), "the status word at the top of the cominfo boxes");
 
             List<Long> pids = new JobDirectory(jobs).job(JOB).records().stream().map(r -> r.pid()).collect(Collectors.toList());
             signal("-STOP", pids.get(1));
             try {
                 await(out, l -> l.contains("rank 1: OK -> UNAVAILABLE"), "the stopped rank UNAVAILABLE");
+                await(out, l -> l.contains("status: OK -> AL_OTH  (rank 1 UNAVAILABLE (alive))"),
+                        "an alarm on another rank: past its deadline, its process there");
             } finally {
                 signal("-CONT", pids.get(1));
             }
             await(out, l -> l.contains("rank 1: UNAVAILABLE -> OK"), "the rank back to OK after SIGCONT");
+            await(out, l -> l.endsWith("status: AL_OTH -> OK"), "the word back to OK");
 
             signal("-9", pids.get(2));
             await(out, l -> l.contains("rank 2: OK -> FAILED"), "the killed rank FAILED");
             await(out, l -> l.contains("comm MPI_COMM_WORLD: OK -> DETECTED"), "COMM_WORLD DETECTED");
+            await(out, l -> l.contains("status: OK -> ER_OTH  (") && l.contains("rank 2 FAILED"), "an error on another rank");
             assertTrue(out.lines().stream().noneMatch(l -> Cli.ranksOf(l).contains(1) && l.contains("FAILED")),
                     "a stopped rank is never FAILED:\n" + String.join("\n", out.lines()));
             for (String l : out.lines()) assertTrue(l.length() <= 80, l.length() + ": " + l);

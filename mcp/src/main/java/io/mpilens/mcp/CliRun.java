@@ -19,8 +19,17 @@ import java.util.function.Consumer;
 record CliRun(int exitCode, String stdout, List<String> stderr) {
 
     static CliRun of(List<String> args, Map<String, String> env, Consumer<String> onLine) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Lines err = new Lines(onLine);
+        return of(args, env, onLine, null);
+    }
+
+    /**
+     * As {@link #of(List, Map, Consumer)}; with {@code onOutLine}, each stdout line goes there as it
+     * is printed and none is kept ({@link #stdout} is empty): a command that runs for long ({@code watch}).
+     */
+    static CliRun of(List<String> args, Map<String, String> env, Consumer<String> onLine, Consumer<String> onOutLine) {
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        OutputStream out = onOutLine == null ? kept : new Lines(onOutLine, false);
+        Lines err = new Lines(onLine, true);
         int code;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
@@ -31,17 +40,20 @@ record CliRun(int exitCode, String stdout, List<String> stderr) {
             code = MpiLensCli.EXIT_INTERNAL;
         }
         err.flushLine();
-        return new CliRun(code, out.toString(StandardCharsets.UTF_8), List.copyOf(err.lines));
+        if (out instanceof Lines l) l.flushLine();
+        return new CliRun(code, kept.toString(StandardCharsets.UTF_8), List.copyOf(err.lines));
     }
 
-    /** stderr split into lines. */
+    /** Output split into lines, handed to {@code onLine}; kept in {@link #lines} when asked. */
     private static final class Lines extends OutputStream {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         private final Consumer<String> onLine;
+        private final boolean keep;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
-        Lines(Consumer<String> onLine) {
+        Lines(Consumer<String> onLine, boolean keep) {
             this.onLine = onLine;
+            this.keep = keep;
         }
 
         @Override
@@ -54,7 +66,7 @@ record CliRun(int exitCode, String stdout, List<String> stderr) {
             if (line.size() == 0) return;
             String s = line.toString(StandardCharsets.UTF_8);
             line.reset();
-            lines.add(s);
+            if (keep) lines.add(s);
             if (onLine != null) onLine.accept(s);
         }
     }

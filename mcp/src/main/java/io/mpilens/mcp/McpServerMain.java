@@ -40,10 +40,14 @@ public final class McpServerMain {
     private final ReentrantLock oneAtATime = new ReentrantLock(true);
     /** Null when connections are not kept ({@code --hold 0}). */
     private final HeldConnections held;
+    private final Cancellation cancellation;
+    private final JobResources resources;
 
-    private McpServerMain(Map<String, String> env, HeldConnections held) {
+    private McpServerMain(Map<String, String> env, HeldConnections held, PrintStream log) {
         this.env = env;
         this.held = held;
+        this.cancellation = new Cancellation(log);
+        this.resources = new JobResources(env, oneAtATime, cancellation, log);
     }
 
     /**
@@ -59,19 +63,26 @@ public final class McpServerMain {
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         CountDownLatch inputEnded = new CountDownLatch(1);
         HeldConnections held = hold.isZero() ? null : HeldConnections.install(hold);
-        McpServerMain tools = new McpServerMain(env, held);
-        InputStream in = new ReadableLines(System.in, tools.json, System.err, inputEnded::countDown);
-        McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(tools.json, in, protocol))
+        McpServerMain tools = new McpServerMain(env, held, System.err);
+        Traffic traffic = new Traffic(tools.json, System.err, tools.cancellation, tools.resources);
+        InputStream in = new ReadableLines(System.in, tools.json, System.err, inputEnded::countDown, traffic::incoming);
+        McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(tools.json, in, traffic.outgoing(protocol)))
                 .serverInfo("mpilens", version())
                 .instructions("Read-only views of running or crashed Java MPI jobs (Open MPI, MPJ Express): call jobs"
                         + " first, then handles, cominfo, hostinfo, calls or leaks with a job id; dump and the"
-                        + " dumps argument read heap dumps. Answers are the mpilens CLI's --json documents.")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                        + " dumps argument read heap dumps. Answers are the mpilens CLI's --json documents. Each job"
+                        + " is also a resource, mpilens://job/ID (its model) and mpilens://job/ID/handles; subscribe"
+                        + " to one to hear of each transition of the job's ranks, communicators and hosts.")
+                // resources: subscriptions, no list_changed (the list is read again at each resources/list)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).build())
                 .tools(tools.specifications())
+                .resourceTemplates(tools.resources.templates())
                 .build();
+        tools.resources.serveOn(server);
         try {
             inputEnded.await();
         } finally {
+            tools.resources.close();
             server.closeGracefully();
             if (held != null) held.close();
         }
@@ -106,25 +117,29 @@ public final class McpServerMain {
     }
 
     private CallToolResult call(ReadTool t, McpSyncServerExchange exchange, CallToolRequest request) {
-        try (Progress progress = Progress.of(exchange, request, t.name())) {
-            List<String> args;
-            try {
-                args = t.commandLine().apply(new Arguments(t.name(), request.arguments()));
-            } catch (Arguments.Invalid e) {
-                return error("mpilens: " + e.getMessage());
+        // the call is closed last: it clears what a cancellation interrupted
+        try (Cancellation.Call call = cancellation.begin(request.meta())) {
+            try (Progress progress = Progress.of(exchange, request, t.name())) {
+                List<String> args;
+                try {
+                    args = t.commandLine().apply(new Arguments(t.name(), request.arguments()));
+                } catch (Arguments.Invalid e) {
+                    return error("mpilens: " + e.getMessage());
+                }
+                oneAtATime.lockInterruptibly();
+                try {
+                    progress.said("mpilens " + String.join(" ", args));
+                    CliRun run = CliRun.of(args, env, progress::said);
+                    // the command may have ended on the interrupt with a partial answer: not one to give
+                    return call.cancelled() ? error("mpilens: " + t.name() + " was cancelled") : answer(t, run);
+                } finally {
+                    oneAtATime.unlock();
+                }
+            } catch (InterruptedException e) {
+                return error("mpilens: " + t.name() + (call.cancelled() ? " was cancelled" : " was interrupted"));
+            } catch (RuntimeException | StackOverflowError e) { // never a dead server: one answer per call
+                return error("mpilens: " + t.name() + " failed: " + e + " (please report this to the mpilens developers)");
             }
-            oneAtATime.lockInterruptibly();
-            try {
-                progress.said("mpilens " + String.join(" ", args));
-                return answer(t, CliRun.of(args, env, progress::said));
-            } finally {
-                oneAtATime.unlock();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return error("mpilens: interrupted");
-        } catch (RuntimeException | StackOverflowError e) { // never a dead server: one answer per call
-            return error("mpilens: " + t.name() + " failed: " + e + " (please report this to the mpilens developers)");
         }
     }
 

@@ -52,11 +52,16 @@ final class Progress implements AutoCloseable {
 
     private synchronized void send(String message) {
         if (token == null) return;
+        // the SDK blocks until the notification is queued, and a blocked wait would take a cancellation's
+        // interrupt meant for the command whose stderr line this is: kept aside and put back
+        boolean interrupted = Thread.interrupted();
         try {
             progress += 1;
             exchange.progressNotification(McpSchema.ProgressNotification.builder(token, progress).message(message).build());
         } catch (RuntimeException e) {
             // the client went away or refused it: progress is a courtesy, the answer still comes
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
         }
     }
 

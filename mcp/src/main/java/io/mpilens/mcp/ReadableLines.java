@@ -8,27 +8,32 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.BiFunction;
 
 /**
  * The client's stdin as the SDK's stdio transport reads it, without the lines it could not read:
  * the transport stops reading at the first line that is not a JSON-RPC message (SDK 2.1), which
  * would leave the client without a server. Such a line is named on stderr and dropped; the next
- * one is served. Counts down {@code ended} when the input ends.
+ * one is served. Each message read is shown to {@code seen} first, which returns the line to serve
+ * (possibly rewritten) or null to serve none ({@link Traffic#incoming}). Runs {@code ended} when the input ends.
  */
 final class ReadableLines extends InputStream {
     private final BufferedReader in;
     private final McpJsonMapper json;
     private final PrintStream log;
     private final Runnable ended;
+    private final BiFunction<String, McpSchema.JSONRPCMessage, String> seen;
     private byte[] line = new byte[0];
     private int at;
     private boolean eof;
 
-    ReadableLines(InputStream in, McpJsonMapper json, PrintStream log, Runnable ended) {
+    ReadableLines(InputStream in, McpJsonMapper json, PrintStream log, Runnable ended,
+                  BiFunction<String, McpSchema.JSONRPCMessage, String> seen) {
         this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         this.json = json;
         this.log = log;
         this.ended = ended;
+        this.seen = seen;
     }
 
     @Override
@@ -57,14 +62,23 @@ final class ReadableLines extends InputStream {
                 return false;
             }
             if (next.isBlank()) continue;
+            McpSchema.JSONRPCMessage message;
             try {
-                McpSchema.deserializeJsonRpcMessage(json, next);
+                message = McpSchema.deserializeJsonRpcMessage(json, next);
             } catch (IOException | RuntimeException e) {
                 log.println("mpilens mcp: dropped a line that is not a JSON-RPC message (" + e.getMessage() + "): "
                         + (next.length() > 200 ? next.substring(0, 200) + "..." : next));
                 continue;
             }
-            line = (next + "\n").getBytes(StandardCharsets.UTF_8);
+            String served;
+            try {
+                served = seen.apply(next, message);
+            } catch (RuntimeException e) { // ours: the SDK still gets the line as the client sent it
+                log.println("mpilens mcp: " + e + " while looking at a message (please report this to the mpilens developers)");
+                served = next;
+            }
+            if (served == null) continue;
+            line = (served + "\n").getBytes(StandardCharsets.UTF_8);
             at = 0;
         }
         return true;

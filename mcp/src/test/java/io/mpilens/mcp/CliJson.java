@@ -42,6 +42,38 @@ final class CliJson {
         return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The first line a command that does not end by itself prints ({@code watch --json}: the job's model
+     * after its first round), then the command is ended as Ctrl-C would.
+     */
+    static String firstLine(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(McpClientProcess.java(), "-jar", CLI_JAR.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+        b.environment().putAll(env);
+        Process p = b.start();
+        p.getOutputStream().close();
+        try {
+            java.util.concurrent.CompletableFuture<String> first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                            StandardCharsets.UTF_8)).readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            });
+            String line = first.get(300, TimeUnit.SECONDS);
+            if (line == null) throw new IOException("mpilens " + String.join(" ", args) + " printed nothing (exit code "
+                    + (p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : "none") + ")");
+            return line;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("mpilens " + String.join(" ", args) + " printed no line in 300 s", e);
+        } finally {
+            p.destroy();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+
     static Map<String, Object> parse(String json) {
         try {
             return McpJsonDefaults.getMapper().readValue(json.strip(), new TypeRef<Map<String, Object>>() { });

@@ -2,9 +2,11 @@ package io.mpilens.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -142,6 +144,35 @@ class McpBadInputIT {
         stillAnswers();
     }
 
+    @Test
+    void anUnknownJobsResourceIsAnErrorNamingTheJob() {
+        McpError e = assertThrows(McpError.class, () -> server.client.readResource(
+                new McpSchema.ReadResourceRequest("mpilens://job/no-such-job", null)));
+        assertEquals(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND, e.getJsonRpcError().code(), e.getMessage());
+        assertTrue(e.getMessage().contains("no job 'no-such-job' in " + WORK.resolve("jobs")), e.getMessage());
+        e = assertThrows(McpError.class, () -> server.client.readResource(
+                new McpSchema.ReadResourceRequest("mpilens://job/no-such-job/handles", null)));
+        assertTrue(e.getMessage().contains("no job 'no-such-job'"), e.getMessage());
+        stillAnswers();
+    }
+
+    @Test
+    void aResourceThatIsNoJobsIsAnErrorNamingTheResources() {
+        McpError e = assertThrows(McpError.class, () -> server.client.readResource(
+                new McpSchema.ReadResourceRequest("mpilens://jobs", null)));
+        assertEquals(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND, e.getJsonRpcError().code(), e.getMessage());
+        stillAnswers();
+    }
+
+    @Test
+    void aSubscriptionToAnUnknownJobIsReportedAndFollowsNothing() throws Exception {
+        server.client.subscribeResource(new McpSchema.SubscribeRequest("mpilens://job/nobody-ran-this", null));
+        assertTrue(McpClientProcess.await(() -> server.saidOnStderr(l -> l.contains("cannot follow job nobody-ran-this")
+                && l.contains("no job 'nobody-ran-this'")), 60), "" + server.serverStderr);
+        server.client.unsubscribeResource(new McpSchema.UnsubscribeRequest("mpilens://job/nobody-ran-this", null));
+        stillAnswers();
+    }
+
     /** Below the SDK's client: a line that is not JSON-RPC, then a proper session on the same server process. */
     @Test
     void aMalformedRequestLeavesTheServerAnswering() throws Exception {
@@ -158,6 +189,9 @@ class McpBadInputIT {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                         + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}",
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                // cancellations of a request nobody sent, and of none at all: nothing to stop
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99,\"reason\":\"x\"}}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"no-such-tool\",\"arguments\":{}}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"jobs\",\"arguments\":{}}}"};
             for (String l : lines) in.write((l + "\n").getBytes(StandardCharsets.UTF_8));

@@ -94,6 +94,8 @@ class McpRealJobIT {
         expected.put("calls", cli("calls", "--json", "--job", id));
         expected.put("hostinfo", cli("hostinfo", "--json", "--job", id));
         expected.put("leaks", cli("leaks", "--json", "--job", id));
+        // the job's model: what 'watch --json' prints after its first round (it prints one after every round with a transition)
+        expected.put("model", CliJson.parse(CliJson.firstLine(ENV, "watch", "--json", "--job", id)));
     }
 
     static Path rank0Dump;
@@ -205,6 +207,24 @@ class McpRealJobIT {
         assertErrorResult(asMap(calls.get("unknownJob")), "no job 'no-such-job-here'");
         assertErrorResult(asMap(calls.get("nobodyListens")), "127.0.0.1:9 did not answer within 1 s");
         assertEquals(expected.get("jobs").get("schema"), asMap(asMap(calls.get("afterErrors")).get("structuredContent")).get("schema"));
+        // the job as resources, as this client reads them
+        assertEquals(List.of("mpilens://job/" + id), answers.get("resources"));
+        assertEquals(List.of("mpilens://job/{id}", "mpilens://job/{id}/handles"),
+                ((List<?>) answers.get("templates")).stream().map(String::valueOf).sorted().toList());
+        assertEquals(CliJson.withoutMoment(expected.get("model")), CliJson.withoutMoment(resourceText(answers.get("model"))), "model");
+        assertEquals(CliJson.withoutMoment(expected.get("handles")), CliJson.withoutMoment(resourceText(answers.get("handlesResource"))),
+                "handles resource");
+        assertEquals(Map.of("uri", "mpilens://job/" + id), answers.get("updated"), "the notification after the first round");
+        assertFalse(Boolean.TRUE.equals(asMap(calls.get("afterResources")).get("isError")), String.valueOf(calls.get("afterResources")));
+    }
+
+    /** The one text block of a resource the TypeScript client read, parsed. */
+    private static Map<String, Object> resourceText(Object contents) {
+        List<?> list = (List<?>) contents;
+        assertEquals(1, list.size(), String.valueOf(contents));
+        Map<String, Object> c = asMap(list.get(0));
+        assertEquals("application/json", c.get("mimeType"));
+        return CliJson.parse((String) c.get("text"));
     }
 
     @Test
@@ -222,22 +242,178 @@ class McpRealJobIT {
         assertEquals(CliJson.withoutMoment(expected.get("handles")), CliJson.withoutMoment(handles.get("structuredContent")));
     }
 
-    /** Last, since it ends the job: a rank killed under a server that holds its connection is reported, and the server goes on. */
+    /**
+     * The job as resources: listed, its model equal to what 'watch --json' printed, its handles to 'handles --json';
+     * a subscription follows the job (its first round is news: every rank's first state) until unsubscribed.
+     */
     @Test
     @Order(5)
-    void aRankThatWentAwayIsReportedAndTheServerStillAnswers() throws Exception {
+    void theJobIsAResourceEqualToTheCliAndASubscriptionFollowsItUntilUnsubscribed() throws Exception {
+        try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
+            String uri = "mpilens://job/" + id;
+            assertEquals(List.of(uri), server.client.listResources().resources().stream().map(McpSchema.Resource::uri).toList());
+            assertEquals(List.of("mpilens://job/{id}", "mpilens://job/{id}/handles"), server.client.listResourceTemplates()
+                    .resourceTemplates().stream().map(McpSchema.ResourceTemplate::uriTemplate).sorted().toList());
+            assertEquals(CliJson.withoutMoment(expected.get("model")), CliJson.withoutMoment(resource(server, uri)), "model");
+            assertEquals(CliJson.withoutMoment(expected.get("handles")), CliJson.withoutMoment(resource(server, uri + "/handles")),
+                    "handles");
+
+            server.client.subscribeResource(new McpSchema.SubscribeRequest(uri, null));
+            assertTrue(McpClientProcess.await(() -> !server.updates.isEmpty(), 120),
+                    "a notification after the first round of watch; server: " + server.serverStderr);
+            McpSchema.TextResourceContents first = (McpSchema.TextResourceContents) server.updates.get(0);
+            assertEquals(uri, first.uri());
+            assertEquals(CliJson.withoutMoment(expected.get("model")), CliJson.withoutMoment(CliJson.parse(first.text())),
+                    "what the client read after the notification");
+            assertTrue(server.saidOnStderr(l -> l.contains("following job " + id + " for its subscribers")), "" + server.serverStderr);
+
+            server.client.unsubscribeResource(new McpSchema.UnsubscribeRequest(uri, null));
+            assertTrue(McpClientProcess.await(() -> server.saidOnStderr(
+                    l -> l.contains("no longer following job " + id + ": no client is subscribed to it")), 30),
+                    "the watch stops when nobody is subscribed: " + server.serverStderr);
+            assertSame("cominfo", server.call("cominfo", Map.of("job", id)));
+        }
+    }
+
+    private static Map<String, Object> resource(McpClientProcess server, String uri) {
+        McpSchema.ReadResourceResult r = server.client.readResource(new McpSchema.ReadResourceRequest(uri, null));
+        assertEquals(1, r.contents().size(), String.valueOf(r));
+        McpSchema.TextResourceContents c = (McpSchema.TextResourceContents) r.contents().get(0);
+        assertEquals(uri, c.uri());
+        assertEquals("application/json", c.mimeType());
+        return CliJson.parse(c.text());
+    }
+
+    /**
+     * A read that would wait 600 s (rank 3 stopped with SIGSTOP, a timeout of 600 s, no other rank to set
+     * a deadline) is cancelled by the Java SDK's client: the server stops it, does not send its answer,
+     * and answers the next call, which would otherwise wait behind it.
+     */
+    @Test
+    @Order(6)
+    void aCancelledCallStopsAndTheServerAnswersTheNextOne() throws Exception {
+        long pid = rankPid(expected.get("jobs"), 3);
+        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        stopWhenListening(pid);
+        try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
+            java.util.concurrent.Future<McpSchema.CallToolResult> slow = caller.submit(() -> server.callWithProgress("handles",
+                    Map.of("job", id, "ranks", "3", "timeoutSeconds", 600), "slow-1"));
+            assertTrue(McpClientProcess.await(() -> server.progress.stream().anyMatch(n -> "slow-1".equals(n.progressToken())), 60),
+                    "the call started: " + server.serverStderr);
+            Thread.sleep(2000); // inside the read of the stopped rank
+            server.cancelLast("tools/call", "the test gives up");
+            long start = System.nanoTime();
+            McpSchema.CallToolResult next = server.call("jobs", Map.of());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertFalse(next.isError(), McpClientProcess.text(next));
+            // one call at a time: without the cancellation the next one would wait for the read's 600 s
+            assertTrue(seconds < 120, "the next call was answered after " + seconds + " s");
+            assertTrue(McpClientProcess.await(() -> server.saidOnStderr(l -> l.contains("(tools/call handles) cancelled by the"
+                    + " client (the test gives up): stopping it")) && server.saidOnStderr(l -> l.contains("its answer is not sent")), 30),
+                    "" + server.serverStderr);
+            assertFalse(slow.isDone(), "the cancelled call got an answer: " + (slow.isDone() ? slow.get() : null));
+            slow.cancel(true);
+            System.out.printf("McpRealJobIT: after the cancellation the next call was answered in %.2f s; the server said %s%n",
+                    seconds, server.serverStderr.stream().filter(l -> l.contains("cancel")).toList());
+            // the rank goes on: the read that was cut completes its attach, and the same server reads the rank again
+            signal("CONT", pid);
+            McpSchema.CallToolResult again = server.call("handles", Map.of("job", id, "ranks", "3", "timeoutSeconds", 60));
+            assertFalse(again.isError(), McpClientProcess.text(again));
+        } finally {
+            signal("CONT", pid);
+            caller.shutdownNow();
+        }
+    }
+
+    /** The same with the official TypeScript SDK's client: an AbortSignal on callTool sends the cancellation. */
+    @Test
+    @Order(7)
+    void theTypeScriptSdkClientCancelsACall() throws Exception {
+        Path clients = NodeClients.install(WORK.resolve("node"));
+        long pid = rankPid(expected.get("jobs"), 3);
+        stopWhenListening(pid);
+        String out;
+        try {
+            ProcessBuilder b = new ProcessBuilder("node", clients.resolve("cancel.mjs").toString(), McpClientProcess.java(),
+                    McpClientProcess.MCP_JAR.toString(), id, "3").directory(clients.toFile());
+            b.environment().putAll(ENV);
+            b.redirectError(WORK.resolve("node-cancel.stderr").toFile());
+            Process p = b.start();
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the node client ended");
+            assertEquals(0, p.exitValue(), "node client: " + out + Files.readString(WORK.resolve("node-cancel.stderr")));
+        } finally {
+            signal("CONT", pid);
+        }
+        Map<String, Object> answers = CliJson.parse(out);
+        String serverSaid = Files.readString(WORK.resolve("node-cancel.stderr"));
+        System.out.println("McpRealJobIT: the TypeScript client's next call after its cancellation took " + answers.get("nextMillis")
+                + " ms; the server said: " + serverSaid.strip().replace('\n', ' '));
+        // the SDK rejects the call with the reason it sent in the cancellation
+        assertTrue(String.valueOf(answers.get("cancelled")).contains("the TypeScript client gives up"), out);
+        assertFalse(Boolean.TRUE.equals(asMap(answers.get("next")).get("isError")), out);
+        assertEquals(expected.get("jobs").get("schema"), asMap(asMap(answers.get("next")).get("structuredContent")).get("schema"));
+        assertTrue(((Number) answers.get("nextMillis")).doubleValue() < 120_000, "the next call waited: " + out);
+        assertTrue(serverSaid.contains("cancelled by the client (the TypeScript client gives up): stopping it")
+                && serverSaid.contains("its answer is not sent"), serverSaid);
+    }
+
+    /**
+     * SIGSTOP for a rank, once its record names where it listens: after the last reader let it go the JVM
+     * listens on a new port and its agent writes it into the record within 250 ms, which a stopped rank
+     * could not (a read would then be refused at once instead of waiting).
+     */
+    private static void stopWhenListening(long pid) throws Exception {
+        Thread.sleep(3000);
+        signal("STOP", pid);
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, "kill -" + signal + " " + pid + ": " + said);
+    }
+
+    /**
+     * Last, since it ends the job: a rank killed under a server that holds its connection is reported, and the server
+     * goes on; a client subscribed to the job hears of it (the model it reads shows the rank FAILED), and once the
+     * job has ended the server no longer follows it.
+     */
+    @Test
+    @Order(9)
+    void aRankThatWentAwayIsReportedToCallsAndSubscribersAndTheServerStillAnswers() throws Exception {
         try (McpClientProcess server = new McpClientProcess(ENV, "--hold", "600")) {
             assertSame("handles", server.call("handles", Map.of("job", id)));
+            String uri = "mpilens://job/" + id;
+            server.client.subscribeResource(new McpSchema.SubscribeRequest(uri, null));
+            assertTrue(McpClientProcess.await(() -> !server.updates.isEmpty(), 120), "the first round: " + server.serverStderr);
+            assertEquals("OK", rankState(server.updates.get(0), 3));
             long pid = rankPid(expected.get("jobs"), 3);
             ProcessHandle rank3 = ProcessHandle.of(pid).orElseThrow();
             rank3.destroyForcibly();
             rank3.onExit().get(60, TimeUnit.SECONDS);
+            assertTrue(McpClientProcess.await(() -> {
+                synchronized (server.updates) {
+                    return server.updates.stream().anyMatch(u -> "FAILED".equals(rankState(u, 3)));
+                }
+            }, 120), "a notification, then rank 3 FAILED in the model: " + server.updates.size() + " updates; " + server.serverStderr);
             McpSchema.CallToolResult after = server.call("handles", Map.of("job", id));
             String text = McpClientProcess.text(after);
             assertTrue(text.contains("rank 3 of job " + id + " (pid " + pid + ") has ended"), text);
             McpSchema.CallToolResult jobs = server.call("jobs", Map.of());
             assertFalse(jobs.isError(), McpClientProcess.text(jobs));
+            // Open MPI's mpirun ends the whole job when a rank is killed; then the watch ends, and the server stops following it
+            job.waitFor(Duration.ofSeconds(120));
+            assertTrue(McpClientProcess.await(() -> server.saidOnStderr(l -> l.contains("job " + id
+                    + " has ended: no longer following it")), 120), "" + server.serverStderr);
         }
+    }
+
+    /** A rank's state in a model the client read. */
+    private static String rankState(McpSchema.ResourceContents c, int rank) {
+        Map<String, Object> model = CliJson.parse(((McpSchema.TextResourceContents) c).text());
+        return maps(model, "processes").stream().filter(p -> ((Number) p.get("rank")).intValue() == rank)
+                .map(p -> (String) p.get("state")).findFirst().orElse(null);
     }
 
     private static String inspector(Path build, String... args) throws Exception {

@@ -21,7 +21,7 @@ final class NodeClients {
 
     static synchronized Path install(Path dir) throws Exception {
         Files.createDirectories(dir);
-        for (String f : new String[] {"package.json", "client.mjs"}) {
+        for (String f : new String[] {"package.json", "client.mjs", "cancel.mjs"}) {
             Files.copy(SOURCES.resolve(f), dir.resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
         if (Files.isDirectory(dir.resolve("node_modules/@modelcontextprotocol/sdk"))

@@ -133,7 +133,7 @@ public final class BindingObjects {
 
         /** Open MPI keeps ranks in C; the process environment (if Java code ever read it) has them. */
         private void openMpiRank() {
-            Map<String, String> env = Environment.read(reader);
+            Map<String, String> env = HeapEnvironment.read(reader);
             for (String[] v : RANK_VARIABLES) {
                 Integer r = parse(env.get(v[0]));
                 if (r == null) continue;

@@ -53,6 +53,9 @@ abstract class FaultCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     HostsOption hostsOption;
 
+    /** The model printed, null until one was ({@code status} exits with its word). */
+    JobModel printed;
+
     /** The observer of this run, for subclasses that read more than the model ({@code calls}). */
     JobObserver observer;
 
@@ -212,6 +215,7 @@ abstract class FaultCommand implements Callable<Integer> {
 
     /** Prints the model, draws the picture if asked; the exit code. */
     private int print(JobModel m, PrintWriter out, PrintWriter err) {
+        printed = m;
         if (json) out.println(json(m));
         else for (String l : text(new FaultBoxes(color()), m)) out.println(l);
         String aborted = json ? null : abortLine();

@@ -64,8 +64,9 @@ final class JobTarget {
      * rank's address, both from one reading of the records: an agent rewrites its record when its
      * JVM's listener moves, so two readings can disagree, and a failure at an address the second
      * no longer names could not be retried ({@link #retryMoved}).
-     */
-    /**
+     *
+     * @param toRead    the distinct addresses, one per rank JVM
+     * @param byRank    with {@code --job}, each live rank's address
      * @param replacing the pid of each spawned process placed as a failed rank's replacement, with that rank
      *                  (by pid: it may be read again at a new address after its listener moved)
      * @param size      the job's size, -1 when unknown (bare addresses)

@@ -1,6 +1,7 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.headless.ft.JobEnd;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
@@ -89,7 +90,7 @@ final class JobsCommand implements Callable<Integer> {
             out.println("no jobs in " + dir.root());
             out.println("(ranks register when MPI_Init returns with the mpilens agent loaded)");
         } else {
-            out.println(row("JOB", "RANKS", "ALIVE", "BINDING", "STARTED", List.of("HOSTS")));
+            out.println(row("JOB", "RANKS", "ALIVE", "STATUS", "BINDING", "STARTED", List.of("HOSTS")));
             for (JobDirectory.JobEntry j : jobs) {
                 long alive = j.records().stream().filter(r -> Boolean.TRUE.equals(running.apply(r))).count();
                 boolean unknown = j.records().stream().anyMatch(r -> running.apply(r) == null);
@@ -103,7 +104,7 @@ final class JobsCommand implements Callable<Integer> {
                         .map(STARTED::format).orElse("-");
                 long spawned = j.records().stream().filter(JobRecord::spawned).count();
                 out.println(row(j.id(), (j.records().size() - spawned) + "/" + j.size() + (spawned > 0 ? "+" + spawned : ""),
-                        alive + (unknown ? "?" : ""),
+                        alive + (unknown ? "?" : ""), statusColumn(StatusWord.ofRecords(j.records(), running)),
                         String.join(",", bindings), started, List.copyOf(hosts)));
                 JobEnd end = JobEnd.of(j.records(), running);
                 if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(ZoneId.systemDefault()));
@@ -120,6 +121,14 @@ final class JobsCommand implements Callable<Integer> {
         }
         err.flush();
         return refused ? MpiLensCli.EXIT_UNREADABLE : MpiLensCli.EXIT_OK;
+    }
+
+    /**
+     * The STATUS column: the job's word from its records ({@link StatusWord#ofRecords}) by name when
+     * it fits (one bit), else its number ({@code 12} = ER_PR0+ER_OTH).
+     */
+    static String statusColumn(StatusWord w) {
+        return w.name().length() <= 6 ? w.name() : Integer.toString(w.bits());
     }
 
     /** How long a collector may take to list its host's records (it reads no rank). */
@@ -162,8 +171,9 @@ final class JobsCommand implements Callable<Integer> {
      * One line of the table; the hosts come last and are shortened to {@code first,second +N}
      * so that the line fits {@link HandleTable#WIDTH} columns (a job id of up to 24 characters).
      */
-    static String row(String job, String ranks, String alive, String binding, String started, List<String> hosts) {
-        String head = String.format("%-24s %-5s %-5s %-13s %-17s ", job, ranks, alive, binding, started);
+    static String row(String job, String ranks, String alive, String status, String binding, String started,
+                      List<String> hosts) {
+        String head = String.format("%-24s %-5s %-5s %-6s %-7s %-17s ", job, ranks, alive, status, binding, started);
         int room = HandleTable.WIDTH - head.length();
         String all = String.join(",", hosts);
         if (all.length() <= room) return head + all;

@@ -10,10 +10,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code mpilens} command. Exit codes: 0 everything was read, 2 usage error, 3 some ranks
- * could not be read, 1 an internal failure (reported in one line, never a stack trace).
+ * could not be read, 1 an internal failure (reported in one line, never a stack trace); the commands
+ * that exit with a status word ({@code status}, {@code run --status-exit}) keep 0..31 for the word
+ * and use 64 (usage), 66 (nothing to read) and 70 (internal failure) instead.
  */
 @Command(name = "mpilens", mixinStandardHelpOptions = true, versionProvider = MpiLensCli.Version.class,
-        subcommands = {HandlesCommand.class, CollectCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, ShareCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, WatchCommand.class, McpCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {HandlesCommand.class, CollectCommand.class, DumpCommand.class, LeaksCommand.class, DemoCommand.class, JobsCommand.class, RunCommand.class, ShareCommand.class, CominfoCommand.class, HostinfoCommand.class, CallsCommand.class, StatusCommand.class, WatchCommand.class, McpCommand.class, CommandLine.HelpCommand.class},
         description = "See inside the MPI objects of running Java MPI applications.")
 public final class MpiLensCli implements Runnable {
     public static final int EXIT_OK = 0;
@@ -43,12 +45,12 @@ public final class MpiLensCli implements Runnable {
             // picocli starts some messages with "Error: ": the prefix already says so
             line.getErr().println("mpilens: " + String.valueOf(e.getMessage()).replaceFirst("^Error: ", ""));
             line.getErr().println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
-            return EXIT_USAGE;
+            return exitsWithWord(line, args) ? StatusCommand.EXIT_NO_WORD_USAGE : EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             line.getErr().println("mpilens: " + message);
-            return EXIT_INTERNAL;
+            return exitsWithWord(line, args) ? StatusCommand.EXIT_NO_WORD_INTERNAL : EXIT_INTERNAL;
         });
         if (args.length > 0 && !args[0].startsWith("-") && !cli.getSubcommands().containsKey(args[0])) {
             // picocli takes an unknown command for an argument, and with --help prints the top-level help and exits 0
@@ -62,6 +64,15 @@ public final class MpiLensCli implements Runnable {
         cli.getOut().flush();
         cli.getErr().flush();
         return code;
+    }
+
+    /**
+     * Whether the command exits with a status word ({@code status}, {@code run --status-exit}): its
+     * failures then use codes of 64 and more, outside the word's 0..31.
+     */
+    private static boolean exitsWithWord(CommandLine line, String[] args) {
+        String name = line.getCommandSpec().name();
+        return StatusCommand.NAME.equals(name) || "run".equals(name) && java.util.Arrays.asList(args).contains(RunCommand.STATUS_EXIT);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.share.JobShare;
 import io.mpilens.headless.launch.Job;
@@ -35,7 +38,9 @@ import picocli.CommandLine.Spec;
             "Example: mpilens run --binding openmpi -np 4 -- -cp app.jar com.example.Main arg1"},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:the job ended with exit code 0", "1:the job ended with another exit code (printed), or"
-                + " could not be started", "2:usage error", "130:stopped with Ctrl-C (the job and every rank with it)"})
+                + " could not be started", "2:usage error", "130:stopped with Ctrl-C (the job and every rank with it)",
+                "With --status-exit: 0-31 the job's status word instead (see 'mpilens status --help'), 64 usage error,"
+                + " 70 the job could not be started"})
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     MpiLensCli parent;
@@ -75,6 +80,14 @@ final class RunCommand implements Callable<Integer> {
             description = "With --share: rank r listens on PORT+r (default: free ports).")
     int shareBasePort;
 
+    static final String STATUS_EXIT = "--status-exit";
+
+    @Option(names = STATUS_EXIT, description = {"Exit with the job's status word (as 'mpilens status': 0 OK, 1-31"
+            + " its bits) when it ends, printed with its reasons on stderr: ranks that ended before MPI_Finalize,"
+            + " the MPI errors each rank showed while it ran (read every second, as watch does), the launcher's exit"
+            + " code. Then 64 is a usage error, 70 a job that could not be started."})
+    boolean statusExit;
+
     @Parameters(paramLabel = "JAVA-ARGS", arity = "1..*",
             description = "After --: JVM options, -cp CLASSPATH, the main class and its arguments.")
     List<String> javaArgs;
@@ -100,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
         Path agent = MpiLensCli.agentJar();
         if (!Files.isRegularFile(agent)) {
             err.println("mpilens: the agent jar is missing at " + agent + ": build first (./mvnw install -DskipTests)");
-            return MpiLensCli.EXIT_USAGE;
+            return statusExit ? StatusCommand.EXIT_NO_WORD_USAGE : MpiLensCli.EXIT_USAGE;
         }
         String id = jobId != null ? jobId : "run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                 + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -130,6 +143,7 @@ final class RunCommand implements Callable<Integer> {
             if (mpirunArgs != null) err.println("mpilens: ranks elsewhere are read by a collector on each of mpirun's hosts");
             err.flush();
             JobShare shared = share ? share(id, err) : null;
+            StatusFollower follower = statusExit ? new StatusFollower(JobDirectory.forCurrentUser(parent.env), id) : null;
             job.followOutput(l -> {
                 (l.stderr() ? err : out).println(l);
                 (l.stderr() ? err : out).flush();
@@ -139,12 +153,73 @@ final class RunCommand implements Callable<Integer> {
                 exit = job.waitFor(Duration.ofDays(365));
             } finally {
                 if (shared != null) shared.close();
+                if (follower != null) follower.stop();
             }
             err.println("mpilens: job " + id + " ended, exit code " + exit);
+            if (follower != null) {
+                StatusWord w = follower.word(exit);
+                err.println("mpilens: job " + id + " status " + w.line());
+                for (StatusWord.Reason r : w.reasons()) err.println("mpilens:   " + StatusWord.name(r.bit()) + "  " + r.full());
+                err.flush();
+                return w.bits();
+            }
             return exit == 0 ? MpiLensCli.EXIT_OK : MpiLensCli.EXIT_INTERNAL;
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
-            return MpiLensCli.EXIT_INTERNAL;
+            return statusExit ? StatusCommand.EXIT_NO_WORD_INTERNAL : MpiLensCli.EXIT_INTERNAL;
+        }
+    }
+
+    /**
+     * {@code --status-exit}: observes the job every second while it runs (as {@code watch} does), so
+     * that each rank's last snapshot (its MPI errors, its agent's health) is known when it has ended.
+     */
+    static final class StatusFollower {
+        private final JobDirectory directory;
+        private final String id;
+        private final JobObserver observer;
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        StatusFollower(JobDirectory directory, String id) {
+            this.directory = directory;
+            this.id = id;
+            this.observer = JobObserver.forJob(directory, id, Duration.ofSeconds(5));
+            this.thread = new Thread(this::follow, "mpilens-status-" + id);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void follow() {
+            while (!stopped) {
+                try {
+                    observer.observe();
+                } catch (IOException | RuntimeException e) {
+                    // not registered yet (before MPI_Init), or ended meanwhile: the next round or the records tell
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            thread.interrupt();
+            thread.join(15_000); // a round is bounded by the deadline rule
+        }
+
+        /** The word of the ended job: its records, the ranks' last snapshots, the launcher's exit code. */
+        StatusWord word(int launcherExit) {
+            List<JobRecord> records;
+            try {
+                records = directory.job(id).records();
+            } catch (IOException e) {
+                records = List.of(); // no rank registered: the launcher's exit code alone
+            }
+            return StatusWord.ofRecords(records, JobObserver::processRunning, observer.lastSnapshots(), launcherExit);
         }
     }
 

@@ -76,17 +76,17 @@ public final class FaultModel {
     }
 
     /**
-     * Causes (innermost exception class) that mean the binding closed its transport: measured on
-     * MPJ Express niodev, where a peer's closed socket makes each survivor's device close every
-     * channel, so nothing can be sent on any communicator of that rank afterwards.
-     */
-    /**
      * ULFM's {@code MPI_ERR_REVOKED} error class by binding profile id: Open MPI 5's {@code mpi.h} (77;
      * its Java bindings do not expose ULFM). An MPI exception of this class on a communicator makes it
      * {@link CommState#REVOKED}.
      */
     public static final Map<String, Integer> ULFM_ERR_REVOKED = Map.of("openmpi", 77);
 
+    /**
+     * Causes (innermost exception class) that mean the binding closed its transport: measured on
+     * MPJ Express niodev, where a peer's closed socket makes each survivor's device close every
+     * channel, so nothing can be sent on any communicator of that rank afterwards.
+     */
     static final Set<String> TRANSPORT_CLOSED = Set.of("java.nio.channels.ClosedChannelException",
             "java.nio.channels.AsynchronousCloseException", "java.nio.channels.ClosedByInterruptException");
 

@@ -40,6 +40,11 @@ public record JobModel(String job, Instant at, List<RankStatus> processes, List<
         this(job, at, processes, communicators, hosts, timeline, pendingOnFailed, Map.of());
     }
 
+    /** The job's status word ({@link StatusWord}): errors, alarms and undefined ranks, rank 0 apart. */
+    public StatusWord status() {
+        return StatusWord.of(this);
+    }
+
     /** The calls that rebuild communicator {@code key} while it is {@code RECOVERING}. */
     public List<InFlightCall> recovering(String key) {
         return recovering.getOrDefault(key, List.of());

@@ -101,7 +101,7 @@ public final class Replacements {
             RankStatus st = s.status();
             out.add(new RankStatus(rank, epochOf.getOrDefault(rank, 0) + 1, st.pid(), st.parentPid(), st.host(),
                     st.address(), st.state(), st.evidence() + "; spawned, replaces rank " + rank, st.answerMillis(),
-                    st.snapshot()));
+                    st.snapshot(), st.processAlive()));
             placed.add(s);
         }
         List<ProcessSnapshot> parents = new ArrayList<>(new TreeMap<>(views).values());

@@ -11,6 +11,8 @@ import java.util.Map;
  * observed. Feed it every round ({@link FaultModel#build}); it keeps the whole history.
  */
 public final class Timeline {
+    /** The subject of the job's {@link StatusWord}: {@code status: OK -> ER_OTH  (rank 2 FAILED)}. */
+    public static final String STATUS = "status";
     private final Map<String, String> last = new HashMap<>();
     private final List<Transition> transitions = new ArrayList<>();
 
@@ -41,6 +43,8 @@ public final class Timeline {
             if (n != null) change(at, "rank " + r.rank() + " requests on FAILED peers", Integer.toString(n),
                     "pending, can never complete");
         }
+        StatusWord word = StatusWord.of(ranks, pending); // last: after the changes that set it
+        change(at, STATUS, word.name(), word.because());
         return List.copyOf(transitions);
     }
 

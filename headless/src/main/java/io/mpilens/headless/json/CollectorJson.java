@@ -50,10 +50,12 @@ public final class CollectorJson {
             out.add(w.endObject().toString());
         }
         for (RankStatus r : report.ranks()) {
-            out.add(kind("rank").field("rank", r.rank()).field("epoch", r.epoch()).field("pid", r.pid())
+            JsonWriter line = kind("rank").field("rank", r.rank()).field("epoch", r.epoch()).field("pid", r.pid())
                     .field("parentPid", r.parentPid()).field("host", r.host()).field("address", r.address())
                     .field("state", r.state().name()).field("evidence", r.evidence())
-                    .field("answerMillis", r.answerMillis()).endObject().toString());
+                    .field("answerMillis", r.answerMillis());
+            if (r.processAlive() != null) line.field("alive", r.processAlive().booleanValue()); // additive: older front ends ignore it
+            out.add(line.endObject().toString());
             if (r.snapshot() != null) {
                 JsonWriter w = kind(SNAPSHOT).name("process");
                 SnapshotJson.process(w, r.snapshot(), true); // members as ranges: see SnapshotJson.ranges
@@ -128,8 +130,7 @@ public final class CollectorJson {
         if (line.startsWith(SNAPSHOT_LINE)) {
             if (ranks.isEmpty()) throw new IOException("a snapshot before any rank");
             RankStatus r = ranks.remove(ranks.size() - 1);
-            ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), r.address(), r.state(),
-                    r.evidence(), r.answerMillis(), snapshot(line, lists)));
+            ranks.add(r.withSnapshot(snapshot(line, lists)));
             return true;
         }
         if (line.startsWith(FRAMES_LINE)) {

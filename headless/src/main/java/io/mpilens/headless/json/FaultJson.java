@@ -7,6 +7,7 @@ import io.mpilens.headless.ft.JobEnd;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.job.JobDirectory;
@@ -25,6 +26,7 @@ public final class FaultJson {
     public static String model(JobModel m, boolean communicators, boolean hosts) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())
                 .field("at", m.at().toString());
+        status(w, m.status());
         w.name("processes").beginArray();
         for (RankStatus r : m.processes()) rank(w, r);
         w.endArray();
@@ -95,6 +97,7 @@ public final class FaultJson {
     public static String calls(JobModel m, List<InFlightCall> calls, WaitFor.Analysis a, WaitFor.Looks looks) {
         JsonWriter w = new JsonWriter().beginObject().field("schema", SCHEMA).field("job", m.job())
                 .field("at", m.at().toString());
+        status(w, m.status());
         w.name("processes").beginArray();
         for (RankStatus r : m.processes()) rank(w, r);
         w.endArray();
@@ -167,6 +170,7 @@ public final class FaultJson {
                 w.endObject();
             }
             w.endArray();
+            status(w, StatusWord.ofRecords(j.records(), alive));
             JobEnd end = JobEnd.of(j.records(), alive);
             w.name("end").beginObject().field("state", end.state().name());
             if (end.state() == JobEnd.State.ABORTED) {
@@ -185,6 +189,19 @@ public final class FaultJson {
     }
 
 
+
+    /**
+     * {@code "status":{"word":8,"name":"ER_OTH","reasons":[{"kind":"ERROR","bit":8,"rank":2,"epoch":0,
+     * "what":"FAILED","detail":"process gone before MPI_Finalize"}]}}: the job's {@link StatusWord}.
+     */
+    public static void status(JsonWriter w, StatusWord s) {
+        w.name("status").beginObject().field("word", s.bits()).field("name", s.name()).name("reasons").beginArray();
+        for (StatusWord.Reason r : s.reasons()) {
+            w.beginObject().field("kind", r.kind().name()).field("bit", r.bit()).field("rank", r.rank())
+                    .field("epoch", r.epoch()).field("what", r.what()).field("detail", r.detail()).endObject();
+        }
+        w.endArray().endObject();
+    }
 
     private static void pending(JsonWriter w, JobModel m) {
         w.name("pendingOnFailed").beginArray();

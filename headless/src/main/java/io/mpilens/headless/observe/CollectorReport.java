@@ -134,7 +134,8 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
                             f.get("running") == null ? null : Boolean.valueOf(f.get("running"))));
                     case "rank" -> ranks.add(new RankStatus(Integer.parseInt(f.get("rank")), Integer.parseInt(f.get("epoch")),
                             Long.parseLong(f.get("pid")), Long.parseLong(f.get("parentPid")), f.get("host"), f.get("address"),
-                            ProcessState.valueOf(f.get("state")), f.get("evidence"), Long.parseLong(f.get("answerMillis")), null));
+                            ProcessState.valueOf(f.get("state")), f.get("evidence"), Long.parseLong(f.get("answerMillis")), null,
+                            f.get("alive") == null ? null : Boolean.valueOf(f.get("alive"))));
                     case "daemon" -> daemons.add(new HostView.Daemon(Long.parseLong(f.get("pid")), f.get("command"),
                             Boolean.parseBoolean(f.get("alive"))));
                     case "refused" -> refused.add(f.get("reason"));

@@ -57,6 +57,8 @@ public final class JobObserver {
     private Duration skew = Duration.ZERO;
     private boolean readFrames;
     private boolean suspendForFrames;
+    /** Every rank gets the whole deadline ({@link #withWholeDeadline}), not the others' skew + 20%. */
+    private boolean wholeDeadline;
     private final Map<Integer, List<BindingFrame>> frames = new HashMap<>();
     /** Collectors on other hosts ({@link #withHosts}), null for this host's ranks only. */
     private HostCollectors hosts;
@@ -98,6 +100,16 @@ public final class JobObserver {
      */
     public JobObserver withHosts(HostCollectors collectors) {
         this.hosts = collectors;
+        return this;
+    }
+
+    /**
+     * A rank read here counts as not answering only once its own read gave up (its timeout to
+     * connect, then to read), not when the others' skew + 20% has passed
+     * ({@code status --wait-deadline}): Code_Aster's driver waits for its deadline the same way.
+     */
+    public JobObserver withWholeDeadline() {
+        this.wholeDeadline = true;
         return this;
     }
 
@@ -444,7 +456,7 @@ public final class JobObserver {
     /** Waits for all attempts, cutting latecomers at {@link Liveness#latecomerDeadline}. */
     private void awaitWithDeadline(java.util.Collection<Attempt> attempts, long start) {
         Duration cap = timeout.multipliedBy(2).plusSeconds(1); // connect, then read, as JobSnapshotter allows
-        awaitLatecomers(attempts, a -> a.result, a -> a.answeredNanos, skew, FLOOR, cap, start);
+        awaitLatecomers(attempts, a -> a.result, a -> a.answeredNanos, skew, wholeDeadline ? cap : FLOOR, cap, start);
         List<Duration> answered = new ArrayList<>();
         for (Attempt a : attempts) {
             if (!a.result.isDone()) {
@@ -518,7 +530,8 @@ public final class JobObserver {
         if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && LocalProcesses.stopped(r.pid())) {
             evidence += "; process " + r.pid() + " is stopped (SIGSTOP?)";
         }
-        out.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), address, v.state(), evidence, -1, null));
+        out.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), address, v.state(), evidence, -1, null,
+                alive));
         return out;
     }
 

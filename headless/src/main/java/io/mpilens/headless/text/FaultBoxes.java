@@ -10,6 +10,7 @@ import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.PendingOnFailedPeer;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
+import io.mpilens.headless.ft.StatusWord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,11 +43,32 @@ public final class FaultBoxes {
                 + m.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
+    /**
+     * {@code status  ER_OTH (8): rank 2 FAILED}: the job's {@link StatusWord}, cut at 80 columns;
+     * green when OK, yellow for alarms only, red otherwise.
+     */
+    public String statusLine(JobModel m) {
+        return statusLine(m.status());
+    }
+
+    public String statusLine(StatusWord w) {
+        String name = w.name() + " (" + w.bits() + ")";
+        String rest = w.reasons().isEmpty() ? "" : ": " + w.because();
+        String line = cut("status  " + name + rest, W);
+        return line.replace(name, paint(name, colorOf(w)));
+    }
+
+    /** The colour of a status word: green OK, yellow alarms only, red an error or an undefined rank. */
+    static String colorOf(StatusWord w) {
+        return w.ok() ? GREEN : (w.bits() & ~(StatusWord.AL_PR0 | StatusWord.AL_OTH)) == 0 ? YELLOW : RED;
+    }
+
     public List<String> cominfo(JobModel m) {
         List<String> out = new ArrayList<>();
         Map<String, String> labels = new HashMap<>();
         for (CommunicatorView c : m.communicators()) labels.put(c.key(), c.label());
         out.add(header(m, (int) m.processes().stream().mapToInt(RankStatus::rank).distinct().count(), "rank"));
+        out.add(statusLine(m));
         if (m.communicators().isEmpty()) out.add("(no communicator known: no rank could be read yet)");
         List<Integer> untracked = requestsUntracked(m);
         if (!untracked.isEmpty()) {
@@ -348,6 +370,7 @@ public final class FaultBoxes {
     public List<String> hostinfo(JobModel m) {
         List<String> out = new ArrayList<>();
         out.add(header(m, m.hosts().size(), "host"));
+        out.add(statusLine(m));
         for (HostView h : m.hosts()) {
             List<String> body = new ArrayList<>();
             for (HostView.Daemon d : h.daemons()) {

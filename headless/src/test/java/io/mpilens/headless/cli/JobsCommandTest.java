@@ -73,9 +73,55 @@ class JobsCommandTest {
         assertEquals("null", aliveOf(all, "remote-job"), all);
 
         Run text = run("jobs");
-        assertTrue(text.out().stream().anyMatch(l -> l.matches("remote-job\\s+1/1\\s+0\\?\\s.*")), text.out().toString());
-        assertTrue(text.out().stream().anyMatch(l -> l.matches("live-job\\s+1/1\\s+1\\s.*")), text.out().toString());
-        assertTrue(text.out().stream().anyMatch(l -> l.matches("ended-job\\s+1/1\\s+0\\s.*")), text.out().toString());
+        // STATUS from the records alone: gone before MPI_Finalize an error (rank 0), another host's undefined
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("remote-job\\s+1/1\\s+0\\?\\s+UN_OTH\\s.*")), text.out().toString());
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("live-job\\s+1/1\\s+1\\s+OK\\s.*")), text.out().toString());
+        assertTrue(text.out().stream().anyMatch(l -> l.matches("ended-job\\s+1/1\\s+0\\s+ER_PR0\\s.*")), text.out().toString());
+        assertTrue(all.contains("\"status\":{\"word\":4,\"name\":\"ER_PR0\",\"reasons\":[{\"kind\":\"ERROR\",\"bit\":4,"
+                + "\"rank\":0,\"epoch\":0,\"what\":\"FAILED\""), all);
+    }
+
+    /**
+     * {@code status}: the word of what the records and processes show as its exit code — a rank gone
+     * before MPI_Finalize an error on rank 0, one alive without a JDWP address an alarm, one on another
+     * host undefined — and 64 or more when there is no word at all.
+     */
+    @Test
+    void statusExitsWithTheWordAndFailuresToReadWithSixtyFourOrMore() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        Instant endedStart = ended.info().startInstant().orElse(Instant.now());
+        ended.waitFor();
+        record("ended-job", ended.pid(), endedStart);
+        ProcessHandle me = ProcessHandle.current();
+        record("live-job", me.pid(), me.info().startInstant().orElseThrow());
+        record("remote-job", me.pid(), me.info().startInstant().orElseThrow(), "node-elsewhere-17");
+
+        Run failed = run("status", "--job", "ended-job", "--hosts", "none", "--timeout", "1");
+        assertEquals(4, failed.code(), failed.err().toString());
+        assertEquals("status  ER_PR0 (4): rank 0 FAILED", failed.out().get(1), failed.out().toString());
+        assertEquals("  ER_PR0  rank 0 FAILED", failed.out().get(2), failed.out().toString());
+        assertEquals("          process gone before MPI_Finalize", failed.out().get(3), failed.out().toString());
+        Run late = run("status", "--job", "live-job", "--hosts", "none", "--timeout", "1");
+        assertEquals(1, late.code(), late.out() + " " + late.err());
+        assertEquals("status  AL_PR0 (1): rank 0 UNAVAILABLE (alive)", late.out().get(1), late.out().toString());
+        Run elsewhere = run("status", "--job", "remote-job", "--hosts", "none", "--timeout", "1");
+        assertEquals(16, elsewhere.code(), elsewhere.out() + " " + elsewhere.err());
+        Run json = run("status", "--job", "ended-job", "--hosts", "none", "--json");
+        assertEquals(4, json.code(), json.err().toString());
+        assertTrue(json.out().get(0).contains("\"schema\":\"mpilens-ft/1\",\"job\":\"ended-job\""), json.out().toString());
+
+        Run noJob = run("status", "--job", "nosuch", "--hosts", "none");
+        assertEquals(66, noJob.code(), noJob.err().toString());
+        assertTrue(noJob.err().get(0).startsWith("mpilens: no job 'nosuch' in " + tmp), noJob.err().toString());
+        assertEquals(64, run("status", "--job", "x", "--bogus").code());
+        assertEquals(64, run("status").code());
+        assertEquals(64, run("status", "--job", "x", "--timeout", "-1").code());
+        assertEquals(66, run("status", tmp.resolve("missing.hprof").toString()).code());
+        Path notADump = Files.writeString(tmp.resolve("not-a-dump.hprof"), "hello");
+        Run bad = run("status", notADump.toString());
+        assertEquals(66, bad.code(), bad.err().toString());
+        // the other commands keep their codes
+        assertEquals(MpiLensCli.EXIT_USAGE, run("cominfo", "--job", "x", "--bogus").code());
     }
 
     /** The {@code alive} value of the one rank of that job in {@code jobs --json}. */
@@ -189,12 +235,14 @@ class JobsCommandTest {
         assertEquals(0, r.code(), r.err().toString());
         assertEquals(2, r.out().size(), r.out().toString());
         for (String l : r.out()) assertTrue(l.length() <= 80, l.length() + ": " + l);
-        assertTrue(r.out().get(1).startsWith("run-20261122-012354-ab31 1/1   1     openmpi       "), r.out().get(1));
+        assertTrue(r.out().get(1).startsWith("run-20261122-012354-ab31 1/1   1     OK     openmpi "), r.out().get(1));
 
         List<String> hosts = new java.util.ArrayList<>();
         for (int i = 0; i < 64; i++) hosts.add(String.format("node%03d", i));
-        String row = JobsCommand.row("run-20261122-012354-ab31", "64/64", "64", "openmpi", "2026-11-22T01:24Z", hosts);
-        assertEquals("run-20261122-012354-ab31 64/64 64    openmpi       2026-11-22T01:24Z node000 +63", row);
+        String row = JobsCommand.row("run-20261122-012354-ab31", "64/64", "64", "ER_OTH", "openmpi", "2026-11-22T01:24Z", hosts);
+        assertEquals("run-20261122-012354-ab31 64/64 64    ER_OTH openmpi 2026-11-22T01:24Z 64 hosts", row);
+        assertEquals("12", JobsCommand.statusColumn(new io.mpilens.headless.ft.StatusWord(12, List.of())));
+        assertEquals("UN_OTH", JobsCommand.statusColumn(new io.mpilens.headless.ft.StatusWord(16, List.of())));
 
         Files.delete(tmp.resolve("run-20261122-012354-ab31").resolve("rank-0.json"));
         Files.delete(tmp.resolve("run-20261122-012354-ab31"));

@@ -29,9 +29,9 @@ class FaultBoxesCominfoTest {
                 List.of(2, 40, 41, 42, 43), List.of(50), null, List.of(), members, List.of());
         List<String> lines = new FaultBoxes(false).cominfo(new JobModel("j", Instant.EPOCH, ranks, List.of(world),
                 List.of(), List.of()));
-        assertEquals(String.format("| %-76s |", "members 0 1 2x 3-39 40-43x 44-49 50? 51-63"), lines.get(2));
-        assertEquals(String.format("| %-76s |", "failed  [2, 40-43]"), lines.get(3));
-        assertTrue(lines.get(4).startsWith("| suspect [50] (no answer in time"), lines.get(4));
+        assertEquals(String.format("| %-76s |", "members 0 1 2x 3-39 40-43x 44-49 50? 51-63"), lines.get(3));
+        assertEquals(String.format("| %-76s |", "failed  [2, 40-43]"), lines.get(4));
+        assertTrue(lines.get(5).startsWith("| suspect [50] (no answer in time"), lines.get(5));
     }
 
     /** An intercommunicator: its two groups in their rank order, each member with its state, on the members line. */
@@ -46,7 +46,7 @@ class FaultBoxesCominfoTest {
                 List.of(List.of(0, 3), List.of(2, 1)));
         List<String> lines = new FaultBoxes(false).cominfo(new JobModel("j", Instant.EPOCH, ranks, List.of(bridge),
                 List.of(), List.of()));
-        assertEquals(String.format("| %-76s |", "members 0 3 | 2 1x  (intercommunicator)"), lines.get(2));
-        assertEquals(String.format("| %-76s |", "failed  [1]"), lines.get(3));
+        assertEquals(String.format("| %-76s |", "members 0 3 | 2 1x  (intercommunicator)"), lines.get(3));
+        assertEquals(String.format("| %-76s |", "failed  [1]"), lines.get(4));
     }
 }

@@ -13,11 +13,11 @@ import java.util.Map;
  * only once some Java code called {@code System.getenv()}. Read by field reads, so it works in a
  * heap dump too. Empty when absent.
  */
-final class Environment {
+final class HeapEnvironment {
     /** Bounds the walk of the map's buckets and chains: an environment has hundreds of entries, not millions. */
     private static final int MAX_ENTRIES = 100_000;
 
-    private Environment() {
+    private HeapEnvironment() {
     }
 
     static Map<String, String> read(TargetReader reader) {
