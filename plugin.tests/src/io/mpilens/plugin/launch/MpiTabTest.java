@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.headless.launch.Binding;
 import org.eclipse.debug.core.DebugPlugin;
 import org.eclipse.debug.core.ILaunchConfigurationWorkingCopy;
+import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Combo;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
@@ -55,6 +56,17 @@ class MpiTabTest {
             tab.performApply(wc);
             assertEquals(new MpiLaunchSettings(Binding.OPENMPI, 8, "--mca btl self", "requestStacks=true"),
                     MpiLaunchSettings.from(wc.getAttributes()));
+
+            // the share checkbox: off by default, stored, read back
+            assertFalse(wc.getAttribute(MpiLaunchSettings.ATTR_SHARE, true), "no share unless asked");
+            Button share = find(tab.getControl(), Button.class, 0);
+            assertTrue(share.getText().contains("mpilens share"), share.getText());
+            share.setSelection(true);
+            tab.performApply(wc);
+            assertTrue(wc.getAttribute(MpiLaunchSettings.ATTR_SHARE, false));
+            share.setSelection(false);
+            tab.initializeFrom(wc);
+            assertTrue(share.getSelection(), "the stored choice is shown again");
         } finally {
             shell.dispose();
         }

@@ -12,13 +12,16 @@ import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.ThreadFrames;
+import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.RankView;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -59,6 +62,9 @@ public final class MpiJobs implements IDebugEventSetListener {
     private final Map<ILaunch, Timeline> timelines = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     /** Resume events per launch (the MPI Calls view compares two suspensions only across a resume). */
     private final Map<ILaunch, Integer> resumes = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    /** Per launch that debugs some ranks of a shared job: the job's other ranks, and the JVMs its targets read. */
+    private final Map<ILaunch, SharedJob> sharedJobs = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private final Map<ILaunch, Set<Long>> debuggedPids = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     private final SpawnedTargets spawned = new SpawnedTargets();
     private final Job reader;
     private volatile ILaunch launch;
@@ -203,13 +209,56 @@ public final class MpiJobs implements IDebugEventSetListener {
         for (IDebugTarget t : spawned.attachNew(l, pids)) {
             if (t instanceof JDIDebugTarget jt) ranks.addAll(readTarget(jt, spawned.recordOf(jt)));
         }
+        String name = jobName(l);
+        SharedJob shared = sharedJob(l, ranks);
+        if (shared != null) {
+            // a launch debugging some ranks of a job through its share (a Remote Java Application on a
+            // share's port): the job's other ranks read through the share too, so the views show the job
+            try {
+                ranks.addAll(shared.others(debuggedPids.getOrDefault(l, Set.of())));
+            } catch (IOException | RuntimeException e) {
+                return new Status(IStatus.WARNING, PLUGIN_ID, "cannot read the other ranks of job " + shared.jobId()
+                        + " through its share: " + e.getMessage(), e);
+            }
+            name = "MPI job " + shared.jobId() + " (" + name + ")";
+        }
         Timeline timeline = timelines.computeIfAbsent(l, x -> new Timeline());
-        JobView job = JobView.of(jobName(l), ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline,
+        JobView job = JobView.of(name, ranks, LocalProcesses::parentOf, LocalProcesses::daemon, timeline,
                 resumes.getOrDefault(l, 0));
         if (l != launch) return Status.OK_STATUS; // the user moved on meanwhile
         current = job;
         for (Consumer<JobView> c : listeners) c.accept(job);
         return Status.OK_STATUS;
+    }
+
+    /**
+     * The job behind a launch that reads part of it (fewer ranks than their COMM_WORLD has) when a
+     * share serves the rank JVMs it debugs, else null; found once per launch, looked for again at
+     * each read until then. {@link #debuggedPids} keeps the JVMs the launch's targets read.
+     */
+    private SharedJob sharedJob(ILaunch l, List<RankView> read) {
+        Set<Long> pids = new HashSet<>();
+        int worldSize = 0, ranks = 0;
+        for (RankView r : read) {
+            if (r.process() == null || r.spawned() != null) continue;
+            pids.add(r.process().pid());
+            worldSize = Math.max(worldSize, r.worldSize());
+            ranks++;
+        }
+        if (!pids.isEmpty()) debuggedPids.merge(l, pids, (a, b) -> {
+            Set<Long> all = new HashSet<>(a);
+            all.addAll(b);
+            return all;
+        });
+        SharedJob known = sharedJobs.get(l);
+        if (known != null || pids.isEmpty() || ranks >= worldSize) return known;
+        try {
+            SharedJob found = SharedJob.find(JobDirectory.forCurrentUser(System.getenv()), pids, JobAcrossHosts.TIMEOUT);
+            if (found != null) sharedJobs.put(l, found);
+            return found;
+        } catch (IOException e) {
+            return null; // no job directory: the launch's own ranks only
+        }
     }
 
     /** One round of a job across hosts; a round that fails keeps what the views show and says why. */

@@ -77,6 +77,11 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         String acrossHostsJob = elsewhere(settings, wd) ? "eclipse-" + Long.toHexString(System.currentTimeMillis())
                 + "-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
         if (acrossHostsJob != null) vmArgs.add("-Dmpilens.job=" + acrossHostsJob);
+        // a share of the job's debugger connections, when asked (and the ranks are on this host): the job gets an id of ours
+        String sharedJob = acrossHostsJob == null && config.getAttribute(MpiLaunchSettings.ATTR_SHARE, false)
+                ? "eclipse-" + Long.toHexString(System.currentTimeMillis()) + "-"
+                + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
+        if (sharedJob != null) vmArgs.add("-Dmpilens.job=" + sharedJob);
         JobSpec spec;
         try {
             spec = settings.spec(mainType, classPath, vmArgs,
@@ -106,11 +111,15 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
                 followAcrossHosts(job, acrossHostsJob, spec.np(), process, sub);
                 return;
             }
+            if (sharedJob != null) {
+                sub.subTask("sharing the debugger connections of job " + sharedJob + " (ranks register at MPI_Init)");
+                addresses = LaunchShare.start(launch, job, sharedJob, addresses, process, START, sub);
+            }
             if (ILaunchManager.RUN_MODE.equals(mode)) {
-                process.note(runModeNote(addresses));
+                if (sharedJob == null) process.note(runModeNote(addresses));
                 return;
             }
-            sub.subTask("attaching to " + addresses.size() + " rank JVMs");
+            sub.subTask("attaching to " + addresses.size() + " rank JVMs" + (sharedJob == null ? "" : " through the share"));
             JobAttach.attachTargets(launch, addresses, settings.targetLabels(addresses), ATTACH);
             sub.worked(1);
         } catch (CoreException | RuntimeException e) {

@@ -22,6 +22,12 @@ public record MpiLaunchSettings(Binding binding, int ranks, String mpirunArgs, S
     public static final String ATTR_RANKS = "io.mpilens.launch.ranks";
     public static final String ATTR_MPIRUN_ARGS = "io.mpilens.launch.mpirunArgs";
     public static final String ATTR_AGENT_OPTIONS = "io.mpilens.launch.agentOptions";
+    /**
+     * Boolean, default false: the launch shares each rank JVM's debugger connection ({@code mpilens
+     * share}, for as long as the job runs), its own debug targets attach through the share's ports,
+     * and other debuggers may attach to them too. Not part of these settings: the delegate reads it.
+     */
+    public static final String ATTR_SHARE = "io.mpilens.launch.share";
     /** The launch configuration type's id (plugin.xml). */
     public static final String TYPE_ID = "io.mpilens.launch.mpiJavaApplication";
 

@@ -10,13 +10,14 @@ import org.eclipse.debug.ui.AbstractLaunchConfigurationTab;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
+import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Combo;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Spinner;
 import org.eclipse.swt.widgets.Text;
 
-/** The MPI tab: binding, number of ranks, extra mpirun arguments, agent options. */
+/** The MPI tab: binding, number of ranks, extra mpirun arguments, agent options, whether to share the ranks' debugger connections. */
 public final class MpiTab extends AbstractLaunchConfigurationTab {
     private static final String[] BINDING_LABELS = {
         "Open MPI (mpirun, one JVM per rank)",
@@ -27,6 +28,7 @@ public final class MpiTab extends AbstractLaunchConfigurationTab {
     private Spinner ranks;
     private Text mpirunArgs;
     private Text agentOptions;
+    private Button share;
 
     @Override
     public void createControl(Composite parent) {
@@ -48,6 +50,11 @@ public final class MpiTab extends AbstractLaunchConfigurationTab {
         agentOptions = new Text(c, SWT.BORDER);
         agentOptions.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
         agentOptions.setToolTipText("The mpilens agent's options, e.g. requestStacks=true,dumpOnError=/tmp");
+        share = new Button(c, SWT.CHECK);
+        share.setText("Share each rank's debugger connection (mpilens share)");
+        share.setToolTipText("The console lists a port per rank JVM: IntelliJ IDEA, VS Code, jdb or another Eclipse"
+                + " attach there beside this launch, and mpilens --job commands read through it");
+        share.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false, 2, 1));
         Label note = new Label(c, SWT.WRAP);
         note.setText("Every rank JVM gets the mpilens agent and its own JDWP port; the launch attaches one Java debug"
                 + " target per rank JVM.");
@@ -56,6 +63,7 @@ public final class MpiTab extends AbstractLaunchConfigurationTab {
         ranks.addModifyListener(e -> changed());
         mpirunArgs.addModifyListener(e -> changed());
         agentOptions.addModifyListener(e -> changed());
+        share.addListener(SWT.Selection, e -> changed());
         setControl(c);
     }
 
@@ -66,6 +74,7 @@ public final class MpiTab extends AbstractLaunchConfigurationTab {
     @Override
     public void setDefaults(ILaunchConfigurationWorkingCopy config) {
         MpiLaunchSettings.defaults().attributes().forEach((k, v) -> set(config, k, v));
+        config.setAttribute(MpiLaunchSettings.ATTR_SHARE, false);
     }
 
     @Override
@@ -80,11 +89,19 @@ public final class MpiTab extends AbstractLaunchConfigurationTab {
         ranks.setSelection(s.ranks());
         mpirunArgs.setText(s.mpirunArgs());
         agentOptions.setText(s.agentOptions());
+        boolean shared;
+        try {
+            shared = config.getAttribute(MpiLaunchSettings.ATTR_SHARE, false);
+        } catch (CoreException e) {
+            shared = false;
+        }
+        share.setSelection(shared);
     }
 
     @Override
     public void performApply(ILaunchConfigurationWorkingCopy config) {
         fields().forEach((k, v) -> set(config, k, v));
+        config.setAttribute(MpiLaunchSettings.ATTR_SHARE, share.getSelection());
     }
 
     private Map<String, Object> fields() {

@@ -159,7 +159,7 @@ public final class FaultJson {
             for (JobRecord r : j.records()) {
                 w.beginObject().field("rank", r.rank()).field("size", r.size()).field("pid", r.pid())
                         .field("parentPid", r.parentPid()).field("host", r.host()).field("jdwp", r.jdwp())
-                        .field("binding", r.binding()).field("epoch", r.epoch())
+                        .field("share", r.share()).field("binding", r.binding()).field("epoch", r.epoch())
                         .field("startTime", r.startTime().toString()).field("updated", r.updated().toString())
                         .field("mpiState", r.mpiState()).field("exited", r.exited() == null ? null : r.exited().toString())
                         .field("spawnedBy", r.spawnedBy()).field("namespace", r.namespace())

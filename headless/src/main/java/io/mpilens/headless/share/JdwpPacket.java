@@ -64,8 +64,14 @@ public record JdwpPacket(int id, int flags, int commandSet, int command, int err
         return b.array();
     }
 
+    /** Writes the header and the data as they are (no copy of the data; the caller flushes). */
     public void write(OutputStream out) throws IOException {
-        out.write(bytes());
+        int length = HEADER + data.length;
+        byte[] h = {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length,
+            (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id, (byte) flags,
+            (byte) (isReply() ? errorCode >>> 8 : commandSet), (byte) (isReply() ? errorCode : command)};
+        out.write(h);
+        out.write(data);
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -43,6 +42,8 @@ public final class SharedVm implements AutoCloseable {
     static final int THREAD = 11, THREAD_SUSPEND = 2, THREAD_RESUME = 3;
     static final int EVENT_REQUEST = 15, ER_SET = 1, ER_CLEAR = 2, ER_CLEAR_ALL_BREAKPOINTS = 3;
     private static final int ERROR_NONE = 0;
+    /** How long a client that connected has to send the JDWP handshake. */
+    static final long HANDSHAKE_MILLIS = 10_000;
 
     private static final boolean DEBUG = Boolean.getBoolean("mpilens.share.debug");
     private final String name;
@@ -79,31 +80,38 @@ public final class SharedVm implements AutoCloseable {
      */
     public static SharedVm connect(JdwpAddress jvm, Duration timeout, String name) throws IOException {
         Socket s = new Socket();
+        long ms = Math.max(1, timeout.toMillis());
         try {
-            int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-            try {
-                s.connect(new InetSocketAddress(jvm.host(), jvm.port()), ms);
-            } catch (java.net.ConnectException e) {
-                throw new IOException("nothing listens at " + jvm + " (" + e.getMessage() + "): a debugger attached to the"
-                        + " JVM directly holds its one JDWP connection (detach it, then it is shared), or the JVM ended", e);
+            // no connect or read timeout on the socket (it would stay non-blocking, see SetupDeadline): a deadline closes it
+            try (SetupDeadline deadline = new SetupDeadline(s, ms)) {
+                try {
+                    s.connect(new InetSocketAddress(jvm.host(), jvm.port()));
+                } catch (java.net.ConnectException e) {
+                    throw new IOException("nothing listens at " + jvm + " (" + e.getMessage() + "): a debugger attached to the"
+                            + " JVM directly holds its one JDWP connection (detach it, then it is shared), or the JVM ended", e);
+                } catch (IOException e) {
+                    if (deadline.fired()) throw new IOException(jvm + " did not accept a connection within " + ms + " ms", e);
+                    throw e;
+                }
+                s.setTcpNoDelay(true);
+                OutputStream o = s.getOutputStream();
+                o.write(HANDSHAKE);
+                o.flush();
+                byte[] answer = new byte[HANDSHAKE.length];
+                try {
+                    new DataInputStream(s.getInputStream()).readFully(answer);
+                } catch (java.io.EOFException e) {
+                    throw new IOException(jvm + " closed the connection at the JDWP handshake: another debugger is"
+                            + " probably attached to it (a JVM serves one); detach it and share again");
+                } catch (IOException e) {
+                    if (deadline.fired()) {
+                        throw new IOException(jvm + " accepted but did not answer the JDWP handshake within " + ms + " ms: is it a JDWP port?");
+                    }
+                    throw e;
+                }
+                if (!Arrays.equals(answer, HANDSHAKE)) throw new IOException(jvm + " is not a JDWP listener (wrong handshake)");
             }
-            s.setTcpNoDelay(true);
-            s.setSoTimeout(ms);
-            OutputStream o = s.getOutputStream();
-            o.write(HANDSHAKE);
-            o.flush();
-            byte[] answer = new byte[HANDSHAKE.length];
-            try {
-                new DataInputStream(s.getInputStream()).readFully(answer);
-            } catch (SocketTimeoutException e) {
-                throw new IOException(jvm + " accepted but did not answer the JDWP handshake within "
-                        + timeout.toMillis() + " ms: is it a JDWP port?");
-            } catch (java.io.EOFException e) {
-                throw new IOException(jvm + " closed the connection at the JDWP handshake: another debugger is"
-                        + " probably attached to it (a JVM serves one); detach it and share again");
-            }
-            if (!Arrays.equals(answer, HANDSHAKE)) throw new IOException(jvm + " is not a JDWP listener (wrong handshake)");
-            s.setSoTimeout(0);
+            if (s.isClosed()) throw new IOException(jvm + " did not finish the JDWP handshake within " + ms + " ms");
             SharedVm vm = new SharedVm(name, s);
             vm.start();
             JdwpPacket ids = vm.ask(VM, VM_ID_SIZES, new byte[0], timeout);
@@ -332,14 +340,22 @@ public final class SharedVm implements AutoCloseable {
      */
     public void attach(Socket s) throws IOException {
         s.setTcpNoDelay(true);
-        s.setSoTimeout(10_000); // the handshake comes at once; a socket that sends nothing is not a debugger
         byte[] hello = new byte[HANDSHAKE.length];
-        new DataInputStream(s.getInputStream()).readFully(hello);
-        if (!Arrays.equals(hello, HANDSHAKE)) {
+        // the handshake comes at once; a socket that sends nothing is not a debugger (a deadline, not a
+        // read timeout: the socket stays blocking, see SetupDeadline)
+        try (SetupDeadline deadline = new SetupDeadline(s, HANDSHAKE_MILLIS)) {
+            try {
+                new DataInputStream(s.getInputStream()).readFully(hello);
+            } catch (IOException e) {
+                s.close();
+                throw deadline.fired() ? new IOException("a client on the share of " + name + " sent no JDWP handshake within "
+                        + HANDSHAKE_MILLIS + " ms", e) : e;
+            }
+        }
+        if (s.isClosed() || !Arrays.equals(hello, HANDSHAKE)) {
             s.close();
             throw new IOException("a client on the share of " + name + " did not send the JDWP handshake");
         }
-        s.setSoTimeout(0);
         Client c = new Client(s, clientNumbers.incrementAndGet());
         synchronized (c.out) {
             c.out.write(HANDSHAKE);

@@ -134,6 +134,42 @@ class JobsCommandTest {
         return m.group(1);
     }
 
+    /**
+     * A rank whose JVM a running share holds: {@code jdwp} is the JVM's own listener (its record),
+     * {@code share} the port to attach to; a rank with no share has {@code "share":null}.
+     */
+    @Test
+    void jsonNamesTheSharesPortBesideTheJvmsOwnListener() throws Exception {
+        ProcessHandle me = ProcessHandle.current();
+        String host = InetAddress.getLocalHost().getHostName();
+        Path shared = record("shared-job", me.pid(), me.info().startInstant().orElseThrow());
+        Files.writeString(shared, Files.readString(shared).replace("\"jdwp\":null", "\"jdwp\":\"127.0.0.1:5005\""));
+        record("plain-job", me.pid(), me.info().startInstant().orElseThrow());
+        // the share file as a running share (this JVM stands in for it: its pid and start) writes it
+        Path file = tmp.resolve("shared-job").resolve(io.mpilens.headless.job.ShareRecords.fileName(host));
+        Files.writeString(file, "{\"schema\":\"" + io.mpilens.headless.job.ShareRecords.SCHEMA + "\",\"sharePid\":" + me.pid()
+                + ",\"shareStart\":" + io.mpilens.headless.job.ShareRecords.thisProcessStart() + ",\"host\":\"" + host
+                + "\",\"rank\":0,\"pid\":" + me.pid() + ",\"jvm\":\"127.0.0.1:5005\",\"port\":\"127.0.0.1:6006\"}\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+
+        Run json = run("jobs", "--json");
+        assertEquals(0, json.code(), json.err().toString());
+        String all = String.join("\n", json.out());
+        assertTrue(entry(all, "shared-job").contains("\"jdwp\":\"127.0.0.1:5005\",\"share\":\"127.0.0.1:6006\""), all);
+        assertTrue(entry(all, "plain-job").contains("\"jdwp\":null,\"share\":null"), all);
+
+        // the share gone (its file names a process that is not this one): the JVM's own listener only
+        Files.writeString(file, Files.readString(file).replace("\"sharePid\":" + me.pid(), "\"sharePid\":" + Long.MAX_VALUE));
+        String after = String.join("\n", run("jobs", "--json").out());
+        assertTrue(entry(after, "shared-job").contains("\"jdwp\":\"127.0.0.1:5005\",\"share\":null"), after);
+    }
+
+    private static String entry(String json, String job) {
+        int from = json.indexOf("{\"id\":\"" + job + "\"");
+        assertTrue(from >= 0, job + " in " + json);
+        return json.substring(from, json.indexOf("\"refused\"", from));
+    }
+
     @Test
     void pruneRemovesAJobWhoseProcessEndedAndKeepsALiveOne() throws Exception {
         Process ended = new ProcessBuilder("true").start();

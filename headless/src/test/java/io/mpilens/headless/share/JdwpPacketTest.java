@@ -20,10 +20,18 @@ class JdwpPacketTest {
         return new DataInputStream(new ByteArrayInputStream(b.toByteArray()));
     }
 
+    /** What {@link JdwpPacket#write} puts on a stream (the share's way out). */
+    private static byte[] written(JdwpPacket p) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        p.write(b);
+        return b.toByteArray();
+    }
+
     @Test
     void aCommandIsLengthIdFlagsSetCommandThenData() throws IOException {
         JdwpPacket c = JdwpPacket.command(0x01020304, 11, 1, new byte[] {9, 8, 7});
         assertArrayEquals(new byte[] {0, 0, 0, 14, 1, 2, 3, 4, 0, 11, 1, 9, 8, 7}, c.bytes());
+        assertArrayEquals(new byte[] {0, 0, 0, 14, 1, 2, 3, 4, 0, 11, 1, 9, 8, 7}, written(c));
         JdwpPacket back = JdwpPacket.read(stream(c.bytes()));
         assertEquals(0x01020304, back.id());
         assertEquals(11, back.commandSet());
@@ -35,6 +43,7 @@ class JdwpPacketTest {
     void aReplyCarriesTheErrorCodeWhereACommandHasItsSet() throws IOException {
         JdwpPacket r = JdwpPacket.reply(7, 0x0123, new byte[0]);
         assertArrayEquals(new byte[] {0, 0, 0, 11, 0, 0, 0, 7, (byte) 0x80, 1, 0x23}, r.bytes());
+        assertArrayEquals(new byte[] {0, 0, 0, 11, 0, 0, 0, 7, (byte) 0x80, 1, 0x23}, written(r));
         JdwpPacket back = JdwpPacket.read(stream(r.bytes()));
         assertTrue(back.isReply());
         assertEquals(0x0123, back.errorCode());
