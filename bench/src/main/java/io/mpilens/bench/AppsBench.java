@@ -342,8 +342,7 @@ public final class AppsBench {
 
     /** The package of a program's own classes: a frame of it marks one of the application's threads. */
     static String programPackage(Program p) {
-        int dot = p.mainClass().indexOf('.');
-        return dot < 0 ? p.mainClass() : p.mainClass().substring(0, p.mainClass().lastIndexOf('.') + 1);
+        return p.mainClass().substring(0, p.mainClass().lastIndexOf('.') + 1);
     }
 
     /** The binding's table and its goal lines. */

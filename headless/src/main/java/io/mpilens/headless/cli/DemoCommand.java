@@ -10,6 +10,7 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.text.HandleTable;
+import io.mpilens.headless.text.Words;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -163,17 +164,7 @@ final class DemoCommand implements Callable<Integer> {
 
     /** {@code mpilens demo: TEXT} on {@code err}, wrapped at spaces to 80 columns, continued indented. */
     static void say(PrintWriter err, String text) {
-        String indent = "  ";
-        StringBuilder line = new StringBuilder("mpilens demo:");
-        for (String word : text.split(" ")) {
-            if (line.length() + 1 + word.length() > HandleTable.WIDTH && line.length() > indent.length()) {
-                err.println(line);
-                line = new StringBuilder(indent).append(word);
-            } else {
-                line.append(' ').append(word);
-            }
-        }
-        err.println(line);
+        for (String line : Words.wrap("mpilens demo:", "  ", text.split(" "), HandleTable.WIDTH)) err.println(line);
         err.flush();
     }
 

@@ -5,6 +5,7 @@ import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.Words;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,19 +83,9 @@ final class StatusCommand extends FaultCommand {
 
     /** {@code text} in lines of at most 80 columns, each starting with {@code indent}, broken at spaces. */
     static List<String> wrapped(String text, String indent) {
-        List<String> out = new ArrayList<>();
-        if (text == null || text.isBlank()) return out;
-        int room = io.mpilens.headless.text.HandleTable.WIDTH - indent.length();
-        StringBuilder line = new StringBuilder();
-        for (String word : text.trim().split("\\s+")) {
-            if (line.length() > 0 && line.length() + 1 + word.length() > room) {
-                out.add(indent + line);
-                line.setLength(0);
-            }
-            if (line.length() > 0) line.append(' ');
-            line.append(word);
-        }
-        if (line.length() > 0) out.add(FaultBoxes.cut(indent + line));
+        if (text == null || text.isBlank()) return new ArrayList<>();
+        List<String> out = Words.wrap(indent, indent, text.trim().split("\\s+"), io.mpilens.headless.text.HandleTable.WIDTH);
+        out.set(out.size() - 1, FaultBoxes.cut(out.get(out.size() - 1)));
         return out;
     }
 

@@ -80,18 +80,6 @@ public final class RankRanges {
     /** The lines that list the ranks {@link #who} did not write inline (none when it did), indented, at most {@code width} columns. */
     public static List<String> listedApart(List<Integer> ranks, int width) {
         if (ranks.size() <= 1 || format(ranks, " ").length() <= INLINE) return List.of();
-        List<String> out = new java.util.ArrayList<>();
-        String indent = "    ";
-        StringBuilder line = new StringBuilder(indent).append("ranks");
-        for (String word : format(ranks, " ").split(" ")) {
-            if (line.length() + 1 + word.length() > width) {
-                out.add(line.toString());
-                line = new StringBuilder(indent).append(word);
-            } else {
-                line.append(' ').append(word);
-            }
-        }
-        out.add(line.toString());
-        return out;
+        return Words.wrap("    ranks", "    ", format(ranks, " ").split(" "), width);
     }
 }
