@@ -3,6 +3,7 @@ package io.mpilens.api.registry;
 import static io.mpilens.api.registry.RegistryLayout.*;
 
 import io.mpilens.api.model.AgentHealth;
+import io.mpilens.api.model.HandleIds;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
@@ -552,7 +553,7 @@ public final class RegistryDecoder {
      * Ids of requests found in their wrappers: this base plus the wrapper's creation sequence
      * number (the registry's own ids, one per handle ever registered, stay far below it).
      */
-    public static final long WRAPPED_REQUEST_ID = io.mpilens.api.model.HandleIds.RING_BASE;
+    public static final long WRAPPED_REQUEST_ID = HandleIds.RING_BASE;
 
     /** The MPI process index a row's owner names; the only one when the JVM has one, -1 when unknown. */
     private static int procIndex(int owner, int procCount) {

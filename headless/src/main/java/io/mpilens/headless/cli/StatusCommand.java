@@ -5,6 +5,7 @@ import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
+import io.mpilens.headless.text.HandleTable;
 import io.mpilens.headless.text.Words;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ final class StatusCommand extends FaultCommand {
     /** {@code text} in lines of at most 80 columns, each starting with {@code indent}, broken at spaces. */
     static List<String> wrapped(String text, String indent) {
         if (text == null || text.isBlank()) return new ArrayList<>();
-        List<String> out = Words.wrap(indent, indent, text.trim().split("\\s+"), io.mpilens.headless.text.HandleTable.WIDTH);
+        List<String> out = Words.wrap(indent, indent, text.trim().split("\\s+"), HandleTable.WIDTH);
         out.set(out.size() - 1, FaultBoxes.cut(out.get(out.size() - 1)));
         return out;
     }
