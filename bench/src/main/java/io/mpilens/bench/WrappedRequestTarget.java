@@ -38,10 +38,10 @@ public final class WrappedRequestTarget {
         long handle;
         Object sendBuf;
         Object recvBuf;
-        transient long mpilens$seq;
+        transient int mpilens$seq;
 
-        @Override public void mpilens$seq(long seq) { mpilens$seq = seq; }
-        @Override public long mpilens$seq() { return mpilens$seq; }
+        @Override public void mpilens$seq(int seq) { mpilens$seq = seq; }
+        @Override public int mpilens$seq() { return mpilens$seq; }
     }
 
     static Request[] requests;

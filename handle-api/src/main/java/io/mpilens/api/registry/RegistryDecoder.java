@@ -134,8 +134,11 @@ public final class RegistryDecoder {
         // a request in its wrapper: its id is its creation sequence's (rare duplicates aside); a
         // binding without native request handles (MPJ Express) also has the id field, which only
         // its persistent requests, kept in the tables, fill
-        if (seq instanceof Long && (Long) seq > 0) return ringRequestId((Long) seq);
-        return v instanceof Long || seq instanceof Long ? 0 : -1;
+        // (an int since the agent of 2026-11-28, a long before it)
+        if ((seq instanceof Integer || seq instanceof Long) && ((Number) seq).longValue() > 0) {
+            return ringRequestId(((Number) seq).longValue());
+        }
+        return v instanceof Long || seq instanceof Integer || seq instanceof Long ? 0 : -1;
     }
 
     private static final List<String> WRAPPER_ID_FIELDS = List.of(WRAPPER_ID_FIELD, REQUEST_SEQ_FIELD);

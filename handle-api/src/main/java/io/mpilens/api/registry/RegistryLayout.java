@@ -279,8 +279,9 @@ public final class RegistryLayout {
      */
     public static final String WRAPPER_ID_FIELD = "mpilens$id";
     /**
-     * long, the one field the agent adds to the binding's request class when requests live in
-     * their wrappers: the request's creation sequence number, per JVM (its slot in {@link #REQUEST_RING}).
+     * int (a long before 2026-11-28; readers take both), the one field the agent adds to the
+     * binding's request class when requests live in their wrappers: the request's creation
+     * sequence number, per JVM (its slot in {@link #REQUEST_RING}), 1 .. 2^31 - 1, then from 1 again.
      */
     public static final String REQUEST_SEQ_FIELD = "mpilens$seq";
 

@@ -326,9 +326,9 @@ public final class ThreadFrames {
         Long handle = handleOf(o);
         Field seq = o.referenceType().fieldByName(RegistryLayout.REQUEST_SEQ_FIELD);
         Value v = seq == null || seq.isStatic() ? null : o.getValue(seq);
-        if (v instanceof LongValue && ((LongValue) v).value() > 0) {
-            return new BindingFrame.Element(handle, RegistryDecoder.ringRequestId(((LongValue) v).value()));
-        }
+        // an int since the agent of 2026-11-28, a long before it
+        long s = v instanceof IntegerValue ? ((IntegerValue) v).value() : v instanceof LongValue ? ((LongValue) v).value() : 0;
+        if (s > 0) return new BindingFrame.Element(handle, RegistryDecoder.ringRequestId(s));
         return new BindingFrame.Element(handle, handle != null ? null : registryId.apply(o));
     }
 

@@ -13,12 +13,12 @@ package io.mpilens.agent.registry;
  */
 public interface SequenceBlock extends RequestHolder {
     /** The next number of the block (0: none taken yet). */
-    long mpilens$next();
+    int mpilens$next();
 
-    void mpilens$next(long next);
+    void mpilens$next(int next);
 
     /** The first number past the block. */
-    long mpilens$end();
+    int mpilens$end();
 
-    void mpilens$end(long end);
+    void mpilens$end(int end);
 }

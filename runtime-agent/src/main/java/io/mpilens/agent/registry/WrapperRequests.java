@@ -7,8 +7,15 @@ package io.mpilens.agent.registry;
  * Never throws (the advice suppresses anything besides).
  */
 public final class WrapperRequests {
-    /** Creation sequence, per JVM: racy on purpose (no atomic instruction); see {@link RequestRing} on races. */
-    private static long seq;
+    /**
+     * Creation sequence, per JVM: racy on purpose (no atomic instruction); see {@link RequestRing} on
+     * races. An int, as the field the wrapper carries ({@link RequestFacts}): a long field made
+     * each of Open MPI's and MPJ Express's request objects 8 bytes larger, an int fits in the
+     * padding they already have. It counts 1 .. {@link Integer#MAX_VALUE} and starts again at 1,
+     * so after 2^31 requests a number is reused; a request still pending by then has long since
+     * left its slot for the overflow, where the newer one's completion may mark it done.
+     */
+    static int seq;
     /**
      * Creation sequence where several MPI processes share the JVM (MPJ Express multicore: ranks are
      * threads, creating requests at the same time as a rule): each communicator (window, file) the
@@ -19,6 +26,8 @@ public final class WrapperRequests {
      */
     static final java.util.concurrent.atomic.AtomicLong SHARED_SEQ = new java.util.concurrent.atomic.AtomicLong();
     static final int BLOCK = 64;
+    /** Numbers {@link #SHARED_SEQ} hands out before it starts again at 1: whole blocks, all below 2^31. */
+    static final long SHARED_RANGE = (Integer.MAX_VALUE / BLOCK - 1) * (long) BLOCK;
     /** The binding's null request handle (Open MPI writes it back into a completed request's wrapper); set at MPI init. */
     private static long nullHandle;
 
@@ -30,7 +39,9 @@ public final class WrapperRequests {
         if (!(result instanceof RequestFacts)) return;
         RequestFacts r = (RequestFacts) result;
         long holder = self instanceof RequestHolder ? ((RequestHolder) self).mpilens$id() : 0;
-        long s = ++seq;
+        int s = seq + 1;
+        if (s < 0) s = 1;
+        seq = s;
         r.mpilens$seq(s);
         RequestRing.created(s, call, HandleRegistry.peerTag(peer, tag), holder);
     }
@@ -50,9 +61,9 @@ public final class WrapperRequests {
         long holder = block.mpilens$id();
         RequestFacts r = (RequestFacts) result;
         if (holder == 0 || r.mpilens$seq() != 0) return;
-        long s = block.mpilens$next();
+        int s = block.mpilens$next();
         if (s == block.mpilens$end()) {
-            s = SHARED_SEQ.getAndAdd(BLOCK) + 1;
+            s = (int) (SHARED_SEQ.getAndAdd(BLOCK) % SHARED_RANGE) + 1;
             block.mpilens$end(s + BLOCK);
         }
         block.mpilens$next(s + 1);
@@ -67,7 +78,7 @@ public final class WrapperRequests {
      */
     public static boolean done(Object request) {
         if (!(request instanceof RequestFacts)) return false;
-        long s = ((RequestFacts) request).mpilens$seq();
+        int s = ((RequestFacts) request).mpilens$seq();
         if (s == 0) return false;
         RequestRing.done(s);
         return true;

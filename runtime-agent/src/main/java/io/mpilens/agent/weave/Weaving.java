@@ -135,7 +135,7 @@ public final class Weaving implements Weaver {
                                             : io.mpilens.agent.registry.RequestHolder.class)
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                             if (blocks) {
-                                builder = builder.defineField("mpilens$next", long.class, AGENT_FIELD).defineField("mpilens$end", long.class, AGENT_FIELD)
+                                builder = builder.defineField("mpilens$next", int.class, AGENT_FIELD).defineField("mpilens$end", int.class, AGENT_FIELD)
                                         .method(named("mpilens$next")).intercept(FieldAccessor.ofField("mpilens$next"))
                                         .method(named("mpilens$end")).intercept(FieldAccessor.ofField("mpilens$end"));
                             }
@@ -148,7 +148,7 @@ public final class Weaving implements Weaver {
                                 .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(handleField));
                     }
                     if (inWrappers && isRoot(type, isRequestType)) {
-                        builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, long.class, AGENT_FIELD)
+                        builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, int.class, AGENT_FIELD)
                                 .implement(io.mpilens.agent.registry.RequestFacts.class)
                                 .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }

@@ -31,14 +31,14 @@ class RequestRingTest {
     /** Open MPI's {@code mpi.Request} as woven: its native handle and the agent's sequence field. */
     static final class Request implements RequestFacts {
         long handle;
-        private transient long mpilens$seq;
+        private transient int mpilens$seq;
 
         Request(long handle) {
             this.handle = handle;
         }
 
-        @Override public void mpilens$seq(long seq) { mpilens$seq = seq; }
-        @Override public long mpilens$seq() { return mpilens$seq; }
+        @Override public void mpilens$seq(int seq) { mpilens$seq = seq; }
+        @Override public int mpilens$seq() { return mpilens$seq; }
     }
 
     /** A communicator as woven: the registry writes its id into the field. */
