@@ -10,7 +10,7 @@ import org.openjdk.jmh.annotations.*;
  * {@link WrapperRequests#done}) costs at most 3 ns more than the same loop without the agent's
  * code. The woven request and communicator classes are {@link WrappedRequestTarget}'s stand-ins
  * for what the weaver makes of Open MPI's. Both loops allocate the request (the woven one has one
- * more long field) and complete it the way the binding does (its handle written back as the null request).
+ * more int field) and complete it the way the binding does (its handle written back as the null request).
  * {@code bench/run jmh RequestInWrapperBench -f 3 -wi 5 -i 5 -jvmArgsAppend "-Xms2g -Xmx2g -Xmn1g"}: with
  * the JVM's default heap here (a quarter of 24 GB) the baseline scattered from 2 to 147 ns per
  * iteration (young collections of a loop that allocates nothing else), a fixed heap keeps it steady.

@@ -80,13 +80,22 @@ public final class RequestRing {
 
     /**
      * The creating call's index in {@code calls} plus one (0: not recorded). The advice passes
-     * the method's name, a constant string: found by identity at its hash's position, else by
-     * probing, else added.
+     * the method's name, a constant string: found by identity at its position (from its length and
+     * two of its characters), else by probing, else added.
      */
     private static int callIndex(String call) {
         if (call == null) return 0;
-        int h = call.hashCode() & (CALL_TABLE - 1);
+        // not hashCode(): a String's cached hash is no constant to the JIT, its length and bytes
+        // are (final, stable), so for the advice's constant name this folds away (JMH, session 29:
+        // +5.3 ns per request with hashCode(), +2.2 ns with this)
+        int n = call.length();
+        int h = n == 0 ? 0 : (n * 31 + call.charAt(1 % n)) * 31 + call.charAt(n - 1) & (CALL_TABLE - 1);
         if (CALLS[h] == call) return h + 1;
+        return callIndexProbing(call, h);
+    }
+
+    /** {@link #callIndex} past its first look: out of line, so the hot path the JIT inlines stays small. */
+    private static int callIndexProbing(String call, int h) {
         for (int i = 0; i < CALL_TABLE; i++) {
             int j = (h + i) & (CALL_TABLE - 1);
             String c = CALLS[j];
