@@ -2,6 +2,7 @@ package io.mpilens.headless;
 
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.model.ProcessSnapshot;
+import io.mpilens.headless.hprof.HeapDumps;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.json.SnapshotJson;
@@ -58,7 +59,7 @@ public final class MpiLens {
 
     /** The MPI processes recorded in a heap dump (.hprof, plain or gzip), as {@link #attach} shows them live. */
     public static List<ProcessSnapshot> openHeapDump(java.nio.file.Path dump) {
-        return io.mpilens.headless.hprof.HeapDumps.read(dump);
+        return HeapDumps.read(dump);
     }
 
     /** The public JSON form, schema {@value SnapshotJson#SCHEMA}. */

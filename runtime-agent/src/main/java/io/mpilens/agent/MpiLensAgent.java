@@ -1,6 +1,7 @@
 package io.mpilens.agent;
 
 import io.mpilens.agent.intercept.Interceptor;
+import io.mpilens.agent.job.JobRecords;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import java.io.File;
@@ -50,7 +51,7 @@ public final class MpiLensAgent {
         try {
             AgentOptions options = AgentOptions.parse(args);
             // first, whatever else happens: the launcher waits for this line to find the rank's port
-            if (options.jdwpLine && !late) io.mpilens.agent.job.JobRecords.announceJdwp(inst);
+            if (options.jdwpLine && !late) JobRecords.announceJdwp(inst);
             BindingProfile present = BindingProfile.present();
             if (present == null) {
                 System.err.println("mpilens: no MPI binding (Open MPI mpi.jar or MPJ Express) on the class path;"
@@ -63,7 +64,7 @@ public final class MpiLensAgent {
             if (!options.requests) HandleRegistry.INSTANCE.requestsNotTracked();
             boolean inWrappers = requestsInWrappers(options, late, present);
             Interceptor.configure(profiles, options.requestStacks, options.failOn, inWrappers);
-            io.mpilens.agent.job.JobRecords.install(inst, VERSION, present.id);
+            JobRecords.install(inst, VERSION, present.id);
             // a late attach retransforms loaded classes (Byte Buddy does that); at start-up the woven
             // classes of an earlier JVM with this agent and binding jar are used when there are some.
             // Anonymous classes, not lambdas, on the start-up path: a JVM's first lambda bootstraps

@@ -1,5 +1,6 @@
 package io.mpilens.agent;
 
+import io.mpilens.agent.job.Environment;
 import io.mpilens.agent.job.JobRecords;
 import java.io.File;
 import java.lang.instrument.ClassFileTransformer;
@@ -405,7 +406,7 @@ final class WovenCache implements ClassFileTransformer {
     }
 
     private static Path defaultBase() {
-        String xdg = io.mpilens.agent.job.Environment.get("XDG_CACHE_HOME");
+        String xdg = Environment.get("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isEmpty() && Paths.get(xdg).isAbsolute()) return Paths.get(xdg, "mpilens", "woven");
         String home = System.getProperty("user.home");
         if (home == null || home.isEmpty() || home.equals("?")) return null;

@@ -1,5 +1,6 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobSnapshot;
@@ -82,7 +83,7 @@ final class HandlesCommand implements Callable<Integer> {
             }
         }
         JobSnapshot job = read.job();
-        List<io.mpilens.headless.agentless.AgentlessProcess> reduced = read.agentless();
+        List<AgentlessProcess> reduced = read.agentless();
         String notFound = null;
         if (only != null) {
             java.util.Set<Integer> keep = only;

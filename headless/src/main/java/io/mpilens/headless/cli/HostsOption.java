@@ -1,5 +1,6 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.headless.json.CollectorJson;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.HostChoice;
 import java.util.List;
@@ -47,7 +48,7 @@ final class HostsOption {
             HostChoice choice;
             try {
                 choice = HostChoice.of(hosts, via, env, home != null ? java.nio.file.Path.of(home, "mpilens").toString() : "mpilens",
-                        io.mpilens.headless.json.CollectorJson::parse);
+                        CollectorJson::parse);
             } catch (IllegalArgumentException e) {
                 // a host name or a --via that is not one: a usage error (exit 2), like any bad option
                 throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());

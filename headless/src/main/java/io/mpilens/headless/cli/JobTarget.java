@@ -14,6 +14,7 @@ import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.observe.MovedListeners;
+import io.mpilens.headless.text.RankRanges;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -135,9 +136,9 @@ final class JobTarget {
             Set<Integer> missing = new java.util.TreeSet<>(ranks);
             for (JobRecord r : job.records()) missing.remove(r.rank());
             if (!missing.isEmpty()) {
-                problems.add("job " + job.id() + " has no rank " + io.mpilens.headless.text.RankRanges.format(
+                problems.add("job " + job.id() + " has no rank " + RankRanges.format(
                         new ArrayList<>(missing), ",") + " (" + job.records().size() + " ranks registered: "
-                        + io.mpilens.headless.text.RankRanges.format(job.records().stream().map(JobRecord::rank).toList(), ",")
+                        + RankRanges.format(job.records().stream().map(JobRecord::rank).toList(), ",")
                         + ")");
             }
         }

@@ -1,6 +1,8 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.ShareRecords;
 import io.mpilens.headless.json.JsonWriter;
 import io.mpilens.headless.share.JobShare;
 import java.io.IOException;
@@ -112,8 +114,8 @@ final class ShareCommand implements Callable<Integer> {
     }
 
     static String json(String job, List<JobShare.Served> served) {
-        JsonWriter w = new JsonWriter().beginObject().field("schema", io.mpilens.headless.job.ShareRecords.SCHEMA)
-                .field("job", job).field("host", io.mpilens.api.job.HostName.local()).name("ranks").beginArray();
+        JsonWriter w = new JsonWriter().beginObject().field("schema", ShareRecords.SCHEMA)
+                .field("job", job).field("host", HostName.local()).name("ranks").beginArray();
         for (JobShare.Served s : served) {
             w.beginObject().field("rank", s.rank()).field("ranks", s.rankList()).field("spawned", s.spawned()).field("pid", s.pid())
                     .field("port", s.share().address().toString()).field("jvm", s.share().jvm().toString()).endObject();

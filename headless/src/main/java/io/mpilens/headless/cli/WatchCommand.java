@@ -7,6 +7,7 @@ import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Transition;
 import io.mpilens.headless.ft.WaitFor;
+import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
@@ -201,7 +202,7 @@ final class WatchCommand extends FaultCommand {
     }
 
     private boolean recordsRemoved() {
-        Path dir = io.mpilens.headless.job.JobDirectory.forCurrentUser(parent.env).root().resolve(target.job);
+        Path dir = JobDirectory.forCurrentUser(parent.env).root().resolve(target.job);
         return !Files.isDirectory(dir);
     }
 

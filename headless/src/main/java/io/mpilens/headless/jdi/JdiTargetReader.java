@@ -20,6 +20,7 @@ import com.sun.jdi.VMDisconnectedException;
 import com.sun.jdi.VMOutOfMemoryException;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
+import io.mpilens.api.target.HeapInstances;
 import io.mpilens.api.target.TargetClass;
 import io.mpilens.api.target.TargetObject;
 import io.mpilens.api.target.TargetReadException;
@@ -44,7 +45,7 @@ import java.util.function.Supplier;
  *
  * <p>Not for concurrent use by several threads; use one reader per thread.
  */
-public final class JdiTargetReader implements TargetReader, io.mpilens.api.target.HeapInstances {
+public final class JdiTargetReader implements TargetReader, HeapInstances {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Primitive slices of this size are as fast as whole arrays and keep JDWP packets small. */
     static final int PRIMITIVE_CHUNK = 262_144;

@@ -9,6 +9,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.Topology;
 import io.mpilens.api.model.TypeArgument;
 import io.mpilens.api.model.TypeMap;
+import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.observe.JobSnapshot;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class SnapshotJson {
      * A job plus the processes read without the agent (agentless mode), in a top-level
      * {@code agentless} array that is written only when there are any.
      */
-    public static String write(JobSnapshot job, List<io.mpilens.headless.agentless.AgentlessProcess> agentless) {
+    public static String write(JobSnapshot job, List<AgentlessProcess> agentless) {
         JsonWriter w = new JsonWriter();
         w.beginObject().field("schema", SCHEMA);
         w.name("processes").beginArray();

@@ -1,5 +1,6 @@
 package io.mpilens.headless.launch;
 
+import io.mpilens.api.job.JobRecordLayout;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ import java.util.stream.Stream;
 public final class Job implements AutoCloseable {
     private static final Pattern JDWP_LISTENING =
             Pattern.compile("(?:Listening for transport dt_socket at address: |"
-                    + Pattern.quote(io.mpilens.api.job.JobRecordLayout.JDWP_LINE) + "[^\\s:]*:)(\\d+)");
+                    + Pattern.quote(JobRecordLayout.JDWP_LINE) + "[^\\s:]*:)(\\d+)");
     private static final int KEPT_LINES = 20_000;
     private static final int TAIL_LINES = 40;
     private static final long GRACE_MILLIS = 3_000;

@@ -7,6 +7,7 @@ import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.json.JsonWriter;
 import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.text.RankRanges;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -108,7 +109,7 @@ public record LeakReport(List<Group> groups, int ranksEnded, int ranksRunning) {
 
     /** {@code 0-63}, {@code ?,1,3-5} ({@code ?}: a rank not known), cut after a comma to the 32 columns left of 80. */
     static String ranks(TreeSet<Integer> ranks) {
-        String known = io.mpilens.headless.text.RankRanges.format(new ArrayList<>(ranks.tailSet(0)), ",");
+        String known = RankRanges.format(new ArrayList<>(ranks.tailSet(0)), ",");
         String b = ranks.isEmpty() || ranks.first() >= 0 ? known : known.isEmpty() ? "?" : "?," + known;
         return b.length() > 30 ? b.substring(0, b.lastIndexOf(',', 26) + 1) + "..." : b; // never half a rank
     }

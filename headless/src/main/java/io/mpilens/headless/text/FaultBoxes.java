@@ -139,7 +139,7 @@ public final class FaultBoxes {
     /** Ranks read whose agent runs with {@code requests=false}. */
     static List<Integer> requestsUntracked(JobModel m) {
         List<Integer> out = new ArrayList<>();
-        for (io.mpilens.headless.ft.RankStatus r : m.processes()) {
+        for (RankStatus r : m.processes()) {
             if (r.snapshot() != null && r.snapshot().agentHealth() != null && !r.snapshot().agentHealth().requestsTracked()) {
                 out.add(r.rank());
             }

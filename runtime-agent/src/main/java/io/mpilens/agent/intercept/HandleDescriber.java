@@ -5,6 +5,8 @@ import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the agent records about a new handle: the wrapper's own fields, the creating call's
  * arguments, and the few getters that are safe on a handle that just came out of a successful
  * call (each with its precondition: docs/architecture.md, "MPI calls the agent makes"). Calls
- * into the binding go through {@link Interceptor#agentCall}, so interception ignores them.
+ * into the binding go through {@link AgentCalls#call}, so interception ignores them; nothing here
+ * calls back into {@link Interceptor}, which hands each new handle to this class.
  */
 public final class HandleDescriber {
     private static final int STACK_FRAMES = 8;
@@ -75,27 +78,27 @@ public final class HandleDescriber {
                 s.ref1 = firstOfKind(p, args, HandleKind.GROUP);
                 break;
             case GROUP:
-                s.i0 = Interceptor.asInt(Interceptor.agentCall(result, p.rankMethod));
-                s.i1 = Interceptor.asInt(Interceptor.agentCall(result, p.sizeMethod));
+                s.i0 = AgentCalls.asInt(AgentCalls.call(result, p.rankMethod));
+                s.i1 = AgentCalls.asInt(AgentCalls.call(result, p.sizeMethod));
                 s.members = worldRanks(p, proc, result);
                 s.derivedFrom = selfKind == HandleKind.COMMUNICATOR || selfKind == HandleKind.GROUP ? self
                         : firstOfKind(p, args, HandleKind.GROUP);
                 break;
             case DATATYPE:
-                s.name = Interceptor.asString(Interceptor.agentCall(result, p.nameMethod));
-                s.l0 = Interceptor.asInt(Interceptor.agentCall(result, p.datatypeSizeMethod));
-                s.l1 = Interceptor.asInt(Interceptor.agentCall(result, p.datatypeExtentMethod));
-                s.l2 = Interceptor.asInt(Interceptor.agentCall(result, p.datatypeLbMethod));
+                s.name = AgentCalls.asString(AgentCalls.call(result, p.nameMethod));
+                s.l0 = AgentCalls.asInt(AgentCalls.call(result, p.datatypeSizeMethod));
+                s.l1 = AgentCalls.asInt(AgentCalls.call(result, p.datatypeExtentMethod));
+                s.l2 = AgentCalls.asInt(AgentCalls.call(result, p.datatypeLbMethod));
                 s.parents = allOfKind(p, args, HandleKind.DATATYPE);
                 s.typeArgs = typeArguments(p, args);
                 break;
             case WINDOW: {
-                s.name = Interceptor.asString(Interceptor.agentCall(result, p.nameMethod));
+                s.name = AgentCalls.asString(AgentCalls.call(result, p.nameMethod));
                 s.ref0 = firstOfKind(p, args, HandleKind.COMMUNICATOR);
                 BindingProfile.WindowCtor w = p.windowCtorsByArity.get(args.length);
                 if (w != null) {
-                    s.l0 = Interceptor.asInt(args[w.sizeArg]);
-                    s.i0 = Interceptor.asInt(args[w.dispUnitArg]);
+                    s.l0 = AgentCalls.asInt(args[w.sizeArg]);
+                    s.i0 = AgentCalls.asInt(args[w.dispUnitArg]);
                 } else {
                     s.l0 = Integer.MIN_VALUE;
                     s.i0 = Integer.MIN_VALUE;
@@ -136,7 +139,7 @@ public final class HandleDescriber {
         StringBuilder out = new StringBuilder();
         int named = 0;
         for (String name : p.fileModeFields) {
-            int bit = Interceptor.staticInt(mpi, name, 0); // 0: the binding has no such mode
+            int bit = AgentCalls.staticInt(mpi, name, 0); // 0: the binding has no such mode
             if (bit != 0 && (mode & bit) == bit) {
                 out.append(out.length() == 0 ? "" : "|").append(name);
                 named |= bit;
@@ -158,13 +161,13 @@ public final class HandleDescriber {
         boolean copyPending = call != null && self != null && p.nonblockingDupCalls.contains(call)
                 && p.kindOf(self.getClass()) == HandleKind.COMMUNICATOR;
         Object source = copyPending ? self : comm;
-        if (!copyPending) s.name = Interceptor.asString(Interceptor.agentCall(comm, p.nameMethod));
-        s.i0 = Interceptor.asInt(Interceptor.agentCall(source, p.rankMethod));
-        s.i1 = Interceptor.asInt(Interceptor.agentCall(source, p.sizeMethod));
-        boolean inter = Boolean.TRUE.equals(Interceptor.agentCall(source, p.isInterMethod));
+        if (!copyPending) s.name = AgentCalls.asString(AgentCalls.call(comm, p.nameMethod));
+        s.i0 = AgentCalls.asInt(AgentCalls.call(source, p.rankMethod));
+        s.i1 = AgentCalls.asInt(AgentCalls.call(source, p.sizeMethod));
+        boolean inter = Boolean.TRUE.equals(AgentCalls.call(source, p.isInterMethod));
         if (inter) {
             s.flags |= RegistryLayout.F_INTER;
-            s.i2 = Interceptor.asInt(Interceptor.agentCall(source, p.remoteSizeMethod));
+            s.i2 = AgentCalls.asInt(AgentCalls.call(source, p.remoteSizeMethod));
             s.remoteMembers = membersOf(p, proc, source, p.remoteGroupMethod);
         }
         s.members = membersOf(p, proc, source, p.groupMethod);
@@ -173,27 +176,27 @@ public final class HandleDescriber {
             distGraph(p, s, source); // the creating call made a distributed graph: its neighbours getter is valid
             return;
         }
-        boolean cart = Interceptor.isA(source.getClass(), p.cartClass);
-        boolean graph = Interceptor.isA(source.getClass(), p.graphClass);
+        boolean cart = AgentCalls.isA(source.getClass(), p.cartClass);
+        boolean graph = AgentCalls.isA(source.getClass(), p.graphClass);
         if (!cart && !graph) return;
         if (p.topologyKindMethod != null) {
             // the class does not tell a graph from a distributed graph (Open MPI's GraphComm is both)
-            int kind = Interceptor.asInt(Interceptor.agentCall(source, p.topologyKindMethod));
+            int kind = AgentCalls.asInt(AgentCalls.call(source, p.topologyKindMethod));
             Class<?> mpi = Class.forName(p.mpiClass, false, source.getClass().getClassLoader());
-            cart = kind == Interceptor.staticInt(mpi, "CART", Integer.MIN_VALUE + 1);
-            graph = kind == Interceptor.staticInt(mpi, "GRAPH", Integer.MIN_VALUE + 1);
-            if (kind == Interceptor.staticInt(mpi, "DIST_GRAPH", Integer.MIN_VALUE + 1)) {
+            cart = kind == AgentCalls.staticInt(mpi, "CART", Integer.MIN_VALUE + 1);
+            graph = kind == AgentCalls.staticInt(mpi, "GRAPH", Integer.MIN_VALUE + 1);
+            if (kind == AgentCalls.staticInt(mpi, "DIST_GRAPH", Integer.MIN_VALUE + 1)) {
                 distGraph(p, s, source);
                 return;
             }
         }
         if (cart) {
-            Object parms = Interceptor.agentCall(source, p.cartTopoMethod);
+            Object parms = AgentCalls.call(source, p.cartTopoMethod);
             if (parms == null) return;
             int[][] t = p.topologyReader.cartesian(parms);
             cartesian(s, t[0], t[1]);
         } else if (graph) {
-            Object parms = Interceptor.agentCall(source, p.graphTopoMethod);
+            Object parms = AgentCalls.call(source, p.graphTopoMethod);
             if (parms == null) return;
             int[][] t = p.topologyReader.graph(parms);
             s.flags |= RegistryLayout.F_TOPO_GRAPH;
@@ -242,7 +245,7 @@ public final class HandleDescriber {
     /** A communicator known to be a distributed graph: its neighbours when the binding gives them. */
     private static void distGraph(BindingProfile p, RowSpec s, Object comm) throws ReflectiveOperationException {
         s.flags |= RegistryLayout.F_TOPO_DIST_GRAPH;
-        Object n = Interceptor.agentCall(comm, p.distGraphNeighborsMethod);
+        Object n = AgentCalls.call(comm, p.distGraphNeighborsMethod);
         int[][] t = n == null ? null : p.topologyReader.distGraph(n);
         if (t != null) {
             s.distSources = t[0];
@@ -253,14 +256,14 @@ public final class HandleDescriber {
     /** COMM_WORLD ranks of a communicator's (remote) group; the group is the agent's and freed. */
     private static int[] membersOf(BindingProfile p, int proc, Object comm, String groupGetter)
             throws ReflectiveOperationException {
-        Object group = Interceptor.agentCall(comm, groupGetter);
+        Object group = AgentCalls.call(comm, groupGetter);
         if (group == null) return null;
         try {
             return worldRanks(p, proc, group);
         } finally {
             for (String free : p.freeMethods) {
                 if (Reflect.method(group.getClass(), free) != null) {
-                    Interceptor.agentCall(group, free);
+                    AgentCalls.call(group, free);
                     break;
                 }
             }
@@ -268,21 +271,15 @@ public final class HandleDescriber {
     }
 
     private static int[] worldRanks(BindingProfile p, int proc, Object group) throws ReflectiveOperationException {
-        int size = Interceptor.asInt(Interceptor.agentCall(group, p.sizeMethod));
+        int size = AgentCalls.asInt(AgentCalls.call(group, p.sizeMethod));
         if (size <= 0) return new int[0];
         Object world = worldGroup(p, proc, group.getClass());
         if (world == null) return null;
         int[] ranks = new int[size];
         for (int i = 0; i < size; i++) ranks[i] = i;
         Class<?> groupClass = world.getClass();
-        int[] depth = Interceptor.AGENT_DEPTH.get();
-        depth[0]++;
-        try {
-            return (int[]) Reflect.callStatic(groupClass, p.translateRanksMethod,
-                    new Class<?>[] {groupClass, int[].class, groupClass}, group, ranks, world);
-        } finally {
-            depth[0]--;
-        }
+        return (int[]) AgentCalls.callStatic(groupClass, p.translateRanksMethod,
+                new Class<?>[] {groupClass, int[].class, groupClass}, group, ranks, world);
     }
 
     private static Object worldGroup(BindingProfile p, int proc, Class<?> anyBindingClass)
@@ -292,7 +289,7 @@ public final class HandleDescriber {
         Class<?> mpi = Class.forName(p.mpiClass, false, anyBindingClass.getClassLoader());
         Object world = mpi.getField(p.worldCommField).get(null);
         if (world == null) return null;
-        g = Interceptor.agentCall(world, p.groupMethod);
+        g = AgentCalls.call(world, p.groupMethod);
         if (g != null) WORLD_GROUPS.put(proc, g);
         return g;
     }
@@ -365,7 +362,7 @@ public final class HandleDescriber {
                 out[at++] = 0;
             }
         }
-        return java.util.Arrays.copyOf(out, at);
+        return Arrays.copyOf(out, at);
     }
 
     /** An array argument's kind, value count and, when cut at the bound, its full length first. */
@@ -388,7 +385,7 @@ public final class HandleDescriber {
         return Walker.WALKER.walk(frames -> creationSite(p, frames.iterator()));
     }
 
-    private static String[] creationSite(BindingProfile p, java.util.Iterator<StackWalker.StackFrame> frames) {
+    private static String[] creationSite(BindingProfile p, Iterator<StackWalker.StackFrame> frames) {
         Map<String, String[]> sites = null;
         String site = null;
         List<String> kept = null;

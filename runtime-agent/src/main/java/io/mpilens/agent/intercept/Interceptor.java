@@ -1,7 +1,10 @@
 package io.mpilens.agent.intercept;
 
+import io.mpilens.agent.job.Environment;
+import io.mpilens.agent.job.JobRecords;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.Ordered;
 import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleKind;
@@ -30,13 +33,6 @@ public final class Interceptor {
      */
     public static final int UNKNOWN = Integer.MIN_VALUE;
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
-    static final ThreadLocal<int[]> AGENT_DEPTH = new ThreadLocal<>() {
-        @Override
-        protected int[] initialValue() {
-            return new int[1];
-        }
-    };
-    private static final boolean TRACE = Boolean.getBoolean("mpilens.trace");
 
     private static volatile BindingProfile[] profiles = new BindingProfile[0];
     private static volatile boolean requestStacks;
@@ -221,7 +217,7 @@ public final class Interceptor {
             int holder = INTERNAL.get(type) ? 2 : holds ? 1 : 0;
             BindingProfile p = PROFILE_OF.get(type);
             int proc = p == null ? -1 : PROC_OF.get(type);
-            boolean persistent = request && p != null && isA(type, p.persistentRequestClass);
+            boolean persistent = request && p != null && AgentCalls.isA(type, p.persistentRequestClass);
             if (persistent) persistentSeen = true;
             return new RequestType(type, request, persistent, keyField(type), proc, holder, p);
         }
@@ -463,7 +459,7 @@ public final class Interceptor {
                     long key = requestKey(r);
                     RequestType type = requestType(r.getClass());
                     if ((key != 0 || !type.idKeyed) && REGISTRY.isTrackedRequest(r, key)
-                            && Boolean.TRUE.equals(agentCall(r, p.requestIsNullMethod))) {
+                            && Boolean.TRUE.equals(AgentCalls.call(r, p.requestIsNullMethod))) {
                         completed(type, r, key);
                     }
                 }
@@ -486,7 +482,7 @@ public final class Interceptor {
      * Returns the thread's depth cell for the leave; one thread-local lookup per collective.
      */
     public static int[] enterCollective() {
-        int[] depth = AGENT_DEPTH.get();
+        int[] depth = AgentCalls.DEPTH.get();
         depth[0]++;
         return depth;
     }
@@ -499,14 +495,14 @@ public final class Interceptor {
 
     /** Handles created until the matching leave are the binding's internals, not the application's. */
     public static void enterBindingInternals() {
-        AGENT_DEPTH.get()[0]++;
+        AgentCalls.DEPTH.get()[0]++;
         synchronized (Interceptor.class) {
             threadsInInternals++;
         }
     }
 
     public static void leaveBindingInternals() {
-        int[] depth = AGENT_DEPTH.get();
+        int[] depth = AgentCalls.DEPTH.get();
         if (depth[0] > 0) {
             depth[0]--;
             synchronized (Interceptor.class) {
@@ -624,16 +620,16 @@ public final class Interceptor {
             // every class its communicator class names (Open MPI: Intercomm, CartComm, GraphComm,
             // Prequest), classes the program may never load (docs/performance.md, start-up)
             int[] rankSize = fromEnvironment(p.worldRankSizeEnvironment);
-            int rank = rankSize != null ? rankSize[0] : asInt(agentCall(world, p.rankMethod));
-            int size = rankSize != null ? rankSize[1] : asInt(agentCall(world, p.sizeMethod));
+            int rank = rankSize != null ? rankSize[0] : AgentCalls.asInt(AgentCalls.call(world, p.rankMethod));
+            int size = rankSize != null ? rankSize[1] : AgentCalls.asInt(AgentCalls.call(world, p.sizeMethod));
             REGISTRY.processInitialized(proc, rank, size);
-            io.mpilens.agent.job.JobRecords.initialized(rank, size);
-            int undefined = staticInt(mpiClass, "UNDEFINED", -1);
+            JobRecords.initialized(rank, size);
+            int undefined = AgentCalls.staticInt(mpiClass, "UNDEFINED", -1);
             for (Field f : mpiClass.getFields()) {
                 // no handle is a primitive: Open MPI's MPI class has 117 int constants of 161
                 // fields, and each field read makes the JDK build an accessor (docs/performance.md, start-up)
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
-                Object v = io.mpilens.agent.registry.Ordered.staticValue(f);
+                Object v = Ordered.staticValue(f);
                 if (v == null) continue;
                 HandleKind kind = p.kindOf(v.getClass());
                 if (kind == null) continue;
@@ -678,25 +674,16 @@ public final class Interceptor {
     private static int[] fromEnvironment(String[] names) {
         if (names == null) return null;
         try {
-            return new int[] {Integer.parseInt(io.mpilens.agent.job.Environment.get(names[0]).trim()), Integer.parseInt(io.mpilens.agent.job.Environment.get(names[1]).trim())};
+            return new int[] {Integer.parseInt(Environment.get(names[0]).trim()), Integer.parseInt(Environment.get(names[1]).trim())};
         } catch (RuntimeException e) {
             return null;
-        }
-    }
-
-    static int staticInt(Class<?> c, String name, int otherwise) {
-        try {
-            Field f = c.getField(name);
-            return f.getType() == int.class ? f.getInt(null) : otherwise;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return otherwise;
         }
     }
 
     public static void finalized(Class<?> mpiClass) {
         try {
             REGISTRY.processFinalized(PROC_OF.get(mpiClass));
-            io.mpilens.agent.job.JobRecords.finalized(REGISTRY.rankOf(PROC_OF.get(mpiClass)));
+            JobRecords.finalized(REGISTRY.rankOf(PROC_OF.get(mpiClass)));
         } catch (Throwable t) {
             REGISTRY.internalError("MPI finalize", t);
         }
@@ -732,19 +719,19 @@ public final class Interceptor {
         if (thrown == null || self == null || insideAgent()) return;
         try {
             BindingProfile p = PROFILE_OF.get(origin);
-            if (p == null || !isA(thrown.getClass(), p.exceptionClass)) return;
+            if (p == null || !AgentCalls.isA(thrown.getClass(), p.exceptionClass)) return;
             if (p.isInternal(self.getClass())) return;
             Object[] last = LAST_FAILURE.get();
             Object previous = last[0] instanceof java.lang.ref.WeakReference ? ((java.lang.ref.WeakReference<?>) last[0]).get() : null;
             long replace = previous == thrown ? (Long) last[1] : -1;
             int peerArg = p.requestCalls.containsKey(call) ? p.requestCalls.get(call).peerArg
                     : p.calls.peerArgumentOf(call);
-            int peer = peerArg == 3 ? asInt(arg3) : peerArg == 4 ? asInt(arg4) : Integer.MIN_VALUE;
+            int peer = peerArg == 3 ? AgentCalls.asInt(arg3) : peerArg == 4 ? AgentCalls.asInt(arg4) : Integer.MIN_VALUE;
             int errorClass = Integer.MIN_VALUE, errorCode = Integer.MIN_VALUE;
             java.lang.reflect.Method[] getters = ERROR_GETTERS.get(thrown.getClass());
             if (getters.length == 2) {
-                errorClass = asInt(getters[0].invoke(thrown));
-                errorCode = asInt(getters[1].invoke(thrown));
+                errorClass = AgentCalls.asInt(getters[0].invoke(thrown));
+                errorCode = AgentCalls.asInt(getters[1].invoke(thrown));
             }
             Throwable cause = thrown;
             for (int i = 0; i < 16 && cause.getCause() != null && cause.getCause() != cause; i++) cause = cause.getCause();
@@ -761,21 +748,6 @@ public final class Interceptor {
 
     // ------------------------------------------------------------------ helpers
 
-    /** Calls the binding on the agent's behalf; interception ignores calls made while inside. */
-    static Object agentCall(Object target, String method) throws ReflectiveOperationException {
-        if (method == null || target == null) return null;
-        int[] depth = AGENT_DEPTH.get();
-        depth[0]++;
-        try {
-            if (TRACE) System.err.println("mpilens-trace: " + target.getClass().getName() + "." + method);
-            return Reflect.call(target, method);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            return null; // the binding refused (e.g. a freed handle): the attribute stays unknown
-        } finally {
-            depth[0]--;
-        }
-    }
-
     private static boolean insideAgent() {
         return !outsideAgent();
     }
@@ -791,7 +763,7 @@ public final class Interceptor {
 
     /** Neither the agent nor a collective the binding writes in Java is running on this thread. */
     public static boolean outsideAgent() {
-        return AGENT_DEPTH.get()[0] == 0;
+        return AgentCalls.DEPTH.get()[0] == 0;
     }
 
     private static List<Integer> completedIndexes(Object result) {
@@ -817,26 +789,10 @@ public final class Interceptor {
         }
     }
 
-    static boolean isA(Class<?> c, String className) {
-        if (className == null) return false;
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            if (k.getName().equals(className)) return true;
-        }
-        return false;
-    }
-
     private static void injectFailure(String call) {
         String f = failOn;
         if (f != null && f.equals(call)) {
             throw new IllegalStateException("injected failure in interception of " + call + " (failOn option)");
         }
-    }
-
-    static int asInt(Object v) {
-        return v instanceof Number ? ((Number) v).intValue() : Integer.MIN_VALUE;
-    }
-
-    static String asString(Object v) {
-        return v instanceof String && !((String) v).isEmpty() ? (String) v : null;
     }
 }

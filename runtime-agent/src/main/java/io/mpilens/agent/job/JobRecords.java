@@ -1,5 +1,6 @@
 package io.mpilens.agent.job;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.api.job.JobRecordLayout;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -383,7 +384,7 @@ public final class JobRecords {
         field(b, JobRecordLayout.FIELD_SIZE, Integer.toString(r.size));
         field(b, JobRecordLayout.FIELD_PID, Long.toString(r.pid));
         field(b, JobRecordLayout.FIELD_PARENT_PID, Long.toString(r.parentPid));
-        field(b, JobRecordLayout.FIELD_HOST, quote(io.mpilens.api.job.HostName.local()));
+        field(b, JobRecordLayout.FIELD_HOST, quote(HostName.local()));
         field(b, JobRecordLayout.FIELD_JDWP, r.jdwp == null ? "null" : quote(r.jdwp));
         field(b, JobRecordLayout.FIELD_BINDING, quote(binding));
         field(b, JobRecordLayout.FIELD_EPOCH, Integer.toString(r.epoch));

@@ -1,5 +1,6 @@
 package io.mpilens.agent.profile;
 
+import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.model.HandleKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class BindingProfile {
     /** Static calls over a request array that complete the indexes they return. */
     public Set<String> someMethods = Set.of();
     /** Blocking calls by name (shared with the debugger side), for recording failures and counting returns. */
-    public io.mpilens.api.binding.BindingCalls calls;
+    public BindingCalls calls;
     /** Class name of the binding's MPI exception. */
     public String exceptionClass = "mpi.MPIException";
 

@@ -1,5 +1,7 @@
 package io.mpilens.agent.profile;
 
+import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.binding.BindingClasses;
 import java.util.Set;
 
 /**
@@ -25,18 +27,18 @@ final class MpjExpressProfile {
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "initThread");
         p.finalizeMethods = Set.of("Finalize");
-        p.handleClasses.putAll(io.mpilens.api.binding.BindingClasses.MPJ_EXPRESS.handleClasses());
+        p.handleClasses.putAll(BindingClasses.MPJ_EXPRESS.handleClasses());
         p.constructedClasses = Set.of("mpi.Op");
-        p.internalClasses = io.mpilens.api.binding.BindingClasses.MPJ_EXPRESS.internalClasses();
+        p.internalClasses = BindingClasses.MPJ_EXPRESS.internalClasses();
         p.freeMethods = Set.of("Free", "free");
         p.commitMethod = "Commit";
         p.persistentRequestClass = "mpi.Prequest";
         p.startMethods = Set.of("Start", "Startall");
-        p.waitMethods = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitOne();
+        p.waitMethods = BindingCalls.MPJ_EXPRESS.waitOne();
         p.testMethods = Set.of("Test");
-        p.waitAllMethods = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitAll();
+        p.waitAllMethods = BindingCalls.MPJ_EXPRESS.waitAll();
         p.testAllMethods = Set.of("Testall");
-        p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS.waitAny(), Set.of("Testany", "Testsome"));
+        p.someMethods = BindingProfile.union(BindingCalls.MPJ_EXPRESS.waitAny(), Set.of("Testany", "Testsome"));
         p.requestIsNullMethod = "Is_null";
         // Request.Wait() sets isNull, and every other completion calls it
         p.wrapperCompletion = true;
@@ -45,7 +47,7 @@ final class MpjExpressProfile {
                 "Ssend_init", "Rsend_init", "Recv_init"}) {
             p.requestCalls.put(m, new BindingProfile.RequestCall(4, 5));
         }
-        p.calls = io.mpilens.api.binding.BindingCalls.MPJ_EXPRESS;
+        p.calls = BindingCalls.MPJ_EXPRESS;
         // the woven matcher takes the ones that return nothing: Split, Create, … make the application's handles
         p.javaCollectives = p.calls.blockingCollectives();
         p.rankMethod = "Rank";

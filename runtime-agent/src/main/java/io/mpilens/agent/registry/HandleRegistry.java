@@ -2,6 +2,8 @@ package io.mpilens.agent.registry;
 
 import static io.mpilens.api.registry.RegistryLayout.*;
 
+import io.mpilens.agent.job.ThisProcess;
+import io.mpilens.api.job.HostName;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiState;
@@ -50,8 +52,8 @@ public final class HandleRegistry {
     int highWater;
     private String agentVersion = "unknown";
     private String binding;
-    private long pid = io.mpilens.agent.job.ThisProcess.pid();
-    private String host = io.mpilens.api.job.HostName.local();
+    private long pid = ThisProcess.pid();
+    private String host = HostName.local();
     private volatile int internalErrors;
     private String lastError;
     private long untrackedEvents;

@@ -7,6 +7,12 @@ import io.mpilens.agent.MpiLensAgent;
 import io.mpilens.agent.Weaver;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
+import io.mpilens.agent.registry.NativeHandle;
+import io.mpilens.agent.registry.RequestFacts;
+import io.mpilens.agent.registry.RequestHolder;
+import io.mpilens.agent.registry.SequenceBlock;
+import io.mpilens.agent.registry.WrapperId;
+import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.registry.RegistryLayout;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -62,12 +68,10 @@ public final class Weaving implements Weaver {
             constructed.addAll(p.constructedClasses);
             mpiClasses.add(p.mpiClass);
             p.handleClasses.forEach((c, k) -> {
-                if (k == io.mpilens.api.model.HandleKind.REQUEST) requestClasses.add(c);
-                if (k == io.mpilens.api.model.HandleKind.INFO) infoClasses.add(c);
-                if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.WINDOW
-                        || k == io.mpilens.api.model.HandleKind.FILE) holderKinds.add(c);
-                if (k == io.mpilens.api.model.HandleKind.COMMUNICATOR || k == io.mpilens.api.model.HandleKind.REQUEST
-                        || k == io.mpilens.api.model.HandleKind.WINDOW) failingClasses.add(c);
+                if (k == HandleKind.REQUEST) requestClasses.add(c);
+                if (k == HandleKind.INFO) infoClasses.add(c);
+                if (k == HandleKind.COMMUNICATOR || k == HandleKind.WINDOW || k == HandleKind.FILE) holderKinds.add(c);
+                if (k == HandleKind.COMMUNICATOR || k == HandleKind.REQUEST || k == HandleKind.WINDOW) failingClasses.add(c);
             });
             n.add(p);
         }
@@ -124,15 +128,14 @@ public final class Weaving implements Weaver {
                     if (handleRoot && (requestsById || !isRequestType.matches(type))) {
                         builder = builder.defineField(RegistryLayout.WRAPPER_ID_FIELD, long.class,
                                 AGENT_FIELD)
-                                .implement(io.mpilens.agent.registry.WrapperId.class)
+                                .implement(WrapperId.class)
                                 .method(named("mpilens$setId")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                         // with requests in wrappers only, and only where requests are made: other classes keep their shape
                         if (inWrappers && holderKinds.contains(type.getName())) {
                             // a binding without native request handles (MPJ Express) numbers its
                             // requests from a block the holder keeps (ranks can be threads of one JVM)
                             boolean blocks = present.requestKeyField == null;
-                            builder = builder.implement(blocks ? io.mpilens.agent.registry.SequenceBlock.class
-                                            : io.mpilens.agent.registry.RequestHolder.class)
+                            builder = builder.implement(blocks ? SequenceBlock.class : RequestHolder.class)
                                     .method(named("mpilens$id")).intercept(FieldAccessor.ofField(RegistryLayout.WRAPPER_ID_FIELD));
                             if (blocks) {
                                 builder = builder.defineField("mpilens$next", int.class, AGENT_FIELD).defineField("mpilens$end", int.class, AGENT_FIELD)
@@ -144,12 +147,12 @@ public final class Weaving implements Weaver {
                     // the native handle's getter, where the root class declares the field
                     String handleField = handleRoot ? nativeHandleField(type, nativeHandleFields) : null;
                     if (handleField != null) {
-                        builder = builder.implement(io.mpilens.agent.registry.NativeHandle.class)
+                        builder = builder.implement(NativeHandle.class)
                                 .method(named("mpilens$handle")).intercept(FieldAccessor.ofField(handleField));
                     }
                     if (inWrappers && isRoot(type, isRequestType)) {
                         builder = builder.defineField(RegistryLayout.REQUEST_SEQ_FIELD, int.class, AGENT_FIELD)
-                                .implement(io.mpilens.agent.registry.RequestFacts.class)
+                                .implement(RequestFacts.class)
                                 .method(named("mpilens$seq")).intercept(FieldAccessor.ofField(RegistryLayout.REQUEST_SEQ_FIELD));
                     }
                     builder = builder.visit(w.create);
