@@ -110,9 +110,12 @@ class ArchitectureTest {
                 "a known violation is gone: remove it from ArchitectureTest.FT_KNOWN_READERS");
     }
 
-    /** Describing a new handle does not call back into the interceptor that hands it the handle (issue 36). */
+    /**
+     * Nothing else in {@code agent.intercept} (describing a new handle, the agent's own calls) calls
+     * back into the interceptor that uses it (issue 36: HandleDescriber called it 43 times).
+     */
     @Test
-    void onlyTheAdviceAndTheAgentsStartCallTheInterceptor() {
+    void describingAHandleDoesNotCallBackIntoTheInterceptor() {
         noClasses().that().resideInAPackage("io.mpilens.agent.intercept")
                 .and().haveNameNotMatching("io\\.mpilens\\.agent\\.intercept\\.Interceptor(\\$.*)?")
                 .should().dependOnClassesThat().haveFullyQualifiedName("io.mpilens.agent.intercept.Interceptor")
