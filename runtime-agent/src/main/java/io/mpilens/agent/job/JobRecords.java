@@ -1,6 +1,8 @@
 package io.mpilens.agent.job;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.api.job.JobRecordLayout;
+import io.mpilens.api.job.RankVariables;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -54,8 +56,8 @@ public final class JobRecords {
         binding = bindingId;
         if (JobRecordLayout.parentNamespace(Environment.get(JobRecordLayout.PARENT_PORT_ENV)) == null) return;
         try {
-            int rank = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_RANK")), "");
-            int size = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_SIZE")), "");
+            int rank = (int) numberAfter(String.valueOf(Environment.get(RankVariables.OMPI_RANK)), "");
+            int size = (int) numberAfter(String.valueOf(Environment.get(RankVariables.OMPI_SIZE)), "");
             if (rank < 0 || size <= 0) return;
             synchronized (JobRecords.class) {
                 register(rank, size, "STARTING", 0);
@@ -383,7 +385,7 @@ public final class JobRecords {
         field(b, JobRecordLayout.FIELD_SIZE, Integer.toString(r.size));
         field(b, JobRecordLayout.FIELD_PID, Long.toString(r.pid));
         field(b, JobRecordLayout.FIELD_PARENT_PID, Long.toString(r.parentPid));
-        field(b, JobRecordLayout.FIELD_HOST, quote(io.mpilens.api.job.HostName.local()));
+        field(b, JobRecordLayout.FIELD_HOST, quote(HostName.local()));
         field(b, JobRecordLayout.FIELD_JDWP, r.jdwp == null ? "null" : quote(r.jdwp));
         field(b, JobRecordLayout.FIELD_BINDING, quote(binding));
         field(b, JobRecordLayout.FIELD_EPOCH, Integer.toString(r.epoch));

@@ -1,5 +1,8 @@
 package io.mpilens.agent.profile;
 
+import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.binding.BindingClasses;
+import io.mpilens.api.job.RankVariables;
 import java.util.Set;
 
 /** Open MPI's Java bindings (4.1; 5.0 has the same API). */
@@ -19,7 +22,7 @@ final class OpenMpiProfile {
         p.mpiClass = "mpi.MPI";
         p.initMethods = Set.of("Init", "InitThread");
         p.finalizeMethods = Set.of("Finalize");
-        p.handleClasses.putAll(io.mpilens.api.binding.BindingClasses.OPEN_MPI.handleClasses());
+        p.handleClasses.putAll(BindingClasses.OPEN_MPI.handleClasses());
         p.constructedClasses = Set.of("mpi.Win", "mpi.File", "mpi.Info", "mpi.Op", "mpi.Message");
         p.freeMethods = Set.of("free", "close");
         p.setErrhandlerMethod = "setErrhandler";
@@ -27,11 +30,11 @@ final class OpenMpiProfile {
         p.commitMethod = "commit";
         p.persistentRequestClass = "mpi.Prequest";
         p.startMethods = Set.of("start", "startAll");
-        p.waitMethods = io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitOne();
+        p.waitMethods = BindingCalls.OPEN_MPI.waitOne();
         p.testMethods = Set.of("test", "testStatus");
-        p.waitAllMethods = io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitAll();
+        p.waitAllMethods = BindingCalls.OPEN_MPI.waitAll();
         p.testAllMethods = Set.of("testAll", "testAllStatus");
-        p.someMethods = BindingProfile.union(io.mpilens.api.binding.BindingCalls.OPEN_MPI.waitAny(), Set.of("testAny", "testAnyStatus", "testSome", "testSomeStatus"));
+        p.someMethods = BindingProfile.union(BindingCalls.OPEN_MPI.waitAny(), Set.of("testAny", "testAnyStatus", "testSome", "testSomeStatus"));
         p.requestIsNullMethod = "isNull";
         p.infoSetMethod = "set";
         p.infoDeleteMethod = "delete";
@@ -49,7 +52,7 @@ final class OpenMpiProfile {
                 "sSendInit", "rSendInit", "recvInit"}) {
             p.requestCalls.put(m, new BindingProfile.RequestCall(3, 4));
         }
-        p.calls = io.mpilens.api.binding.BindingCalls.OPEN_MPI;
+        p.calls = BindingCalls.OPEN_MPI;
         // Win(base, size, dispUnit, info, comm); Win(size, dispUnit, info, comm, base, flavor); Win(info, comm)
         p.windowCtorsByArity.put(5, new BindingProfile.WindowCtor(1, 2));
         p.windowCtorsByArity.put(6, new BindingProfile.WindowCtor(0, 1));
@@ -79,7 +82,7 @@ final class OpenMpiProfile {
         p.distGraphAdjacentCalls = Set.of("createDistGraphAdjacent");
         p.distGraphCalls = Set.of("createDistGraph");
         p.nonblockingDupCalls = Set.of("iDup");
-        p.worldRankSizeEnvironment = new String[] {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"};
+        p.worldRankSizeEnvironment = new String[] {RankVariables.OMPI_RANK, RankVariables.OMPI_SIZE};
         p.topologyReader = new BindingProfile.TopologyReader() {
             @Override
             public int[][] cartesian(Object parms) throws ReflectiveOperationException {
