@@ -14,8 +14,10 @@ import com.sun.jdi.ThreadReference;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryLayout;
+import io.mpilens.api.registry.WrapperLookup;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -47,7 +49,7 @@ public final class ThreadFrames {
      * knows it, and from the first failure on (the frames are still worth showing, mapped the other ways).
      */
     public static Function<ObjectReference, Long> registryIds(JdiTargetReader r) {
-        io.mpilens.api.registry.WrapperLookup ids = new io.mpilens.api.registry.WrapperLookup(r);
+        WrapperLookup ids = new WrapperLookup(r);
         boolean[] failed = {false};
         return o -> {
             if (failed[0] || o == null) return null;

@@ -1,11 +1,11 @@
 package io.mpilens.headless.share;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.job.ShareRecords;
 import io.mpilens.headless.json.JsonWriter;
-import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.text.RankRanges;
 import java.io.IOException;
@@ -68,7 +68,7 @@ public final class JobShare implements AutoCloseable {
     public JobShare(JobDirectory directory, String jobId, int basePort, Duration timeout, Consumer<String> log) {
         this.directory = directory;
         this.jobId = jobId;
-        this.host = io.mpilens.api.job.HostName.local();
+        this.host = HostName.local();
         this.basePort = basePort;
         this.timeout = timeout;
         this.log = log;
@@ -107,7 +107,7 @@ public final class JobShare implements AutoCloseable {
         }
         for (JobRecord r : job.records()) {
             sawRecords = true;
-            if (served.containsKey(r.pid()) || JobObserver.runsElsewhere(r) || JobObserver.ended(r)) continue;
+            if (served.containsKey(r.pid()) || LocalProcesses.runsElsewhere(r) || LocalProcesses.ended(r)) continue;
             JdwpAddress jvm = r.jvmAddress();
             List<Integer> ranks = new ArrayList<>();
             for (JobRecord same : job.records()) if (same.pid() == r.pid() && same.spawned() == r.spawned()) ranks.add(same.rank());
@@ -164,7 +164,7 @@ public final class JobShare implements AutoCloseable {
     public synchronized boolean jobEnded() throws IOException {
         if (!sawRecords || !served.isEmpty()) return false;
         for (JobRecord r : directory.job(jobId).records()) {
-            if (!JobObserver.runsElsewhere(r) && !JobObserver.ended(r)) return false;
+            if (!LocalProcesses.runsElsewhere(r) && !LocalProcesses.ended(r)) return false;
         }
         return true;
     }
