@@ -9,7 +9,7 @@ import io.mpilens.headless.MpiLens;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.Timeline;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.ThreadFrames;
 import io.mpilens.headless.job.JobDirectory;

@@ -4,7 +4,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.JobObserver;

@@ -4,7 +4,7 @@ import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
-import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +64,7 @@ final class SpawnedTargets {
                 jobOf.put(launch, id);
             }
             List<JobRecord> all = directory.job(id).records();
-            Map<JobRecord, Integer> replacing = Replacements.replacing(all, JobObserver::ended);
+            Map<JobRecord, Integer> replacing = Replacements.replacing(all, LocalProcesses::ended);
             Map<Path, Integer> done = tried.computeIfAbsent(launch, l -> new HashMap<>());
             Set<Long> attachedPids = new HashSet<>();
             synchronized (records) {
@@ -75,7 +75,7 @@ final class SpawnedTargets {
             List<IDebugTarget> out = new ArrayList<>();
             for (JobRecord r : all) {
                 JdwpAddress a = r.jdwpAddress();
-                if (!r.spawned() || a == null || attachedPids.contains(r.pid()) || JobObserver.ended(r)) continue;
+                if (!r.spawned() || a == null || attachedPids.contains(r.pid()) || LocalProcesses.ended(r)) continue;
                 int n = done.merge(r.file(), 1, Integer::sum);
                 if (n > TRIES) continue;
                 Integer rank = replacing.get(r);

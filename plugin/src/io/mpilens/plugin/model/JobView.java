@@ -6,7 +6,7 @@ import io.mpilens.headless.ft.FaultModel;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.ft.InFlightCall;
 import io.mpilens.headless.ft.InFlightCalls;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;

@@ -3,7 +3,7 @@ package io.mpilens.plugin.model;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.ft.ProcessState;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.job.JobRecord;
 import java.util.List;
 

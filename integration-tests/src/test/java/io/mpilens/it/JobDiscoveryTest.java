@@ -107,7 +107,7 @@ class JobDiscoveryTest {
      * {@code handles --job} right after another debugger detached from every rank: the JVMs move
      * to new ports, so the addresses the records name when the command starts may be refused
      * (then the command waits for the agents to update the records and reads those ranks again,
-     * JobObserver.movedListeners) or already new. Either way all four ranks are printed.
+     * MovedListeners.moved) or already new. Either way all four ranks are printed.
      */
     @Test
     void handlesByJobReadsEveryRankRightAfterAnotherDebuggerDetached() throws Exception {

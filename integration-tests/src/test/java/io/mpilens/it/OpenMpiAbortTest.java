@@ -15,6 +15,7 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +78,7 @@ class OpenMpiAbortTest {
             // afterwards, from the records alone: rank 2 failed first (SIGKILL: its agent recorded no
             // exit), mpirun ended the others (SIGTERM: their agents' exit hook recorded when)
             JobDirectory.JobEntry entry = new JobDirectory(jobs).job(JOB);
-            JobEnd end = JobEnd.of(entry.records(), JobObserver::processRunning);
+            JobEnd end = JobEnd.of(entry.records(), LocalProcesses::processRunning);
             assertEquals(JobEnd.State.ABORTED, end.state(), entry.records().toString());
             assertEquals(List.of(2), end.firstFailed(), entry.records().toString());
             assertEquals(List.of(0, 1, 3), end.endedAfter(), entry.records().toString());

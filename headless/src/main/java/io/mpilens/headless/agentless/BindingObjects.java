@@ -1,6 +1,7 @@
 package io.mpilens.headless.agentless;
 
 import io.mpilens.api.binding.BindingClasses;
+import io.mpilens.api.job.RankVariables;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.target.HeapInstances;
@@ -29,8 +30,8 @@ public final class BindingObjects {
     public static final int LIMIT = 100_000;
     private static final String MPI_CLASS = "mpi.MPI";
     /** Environment variables that carry the world rank and size of an Open MPI process. */
-    private static final String[][] RANK_VARIABLES = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-        {"PMIX_RANK", null}};
+    private static final String[][] RANK_VARIABLES = {{RankVariables.OMPI_RANK, RankVariables.OMPI_SIZE},
+        {RankVariables.PMIX_RANK, null}};
 
     private final TargetReader reader;
     private final HeapInstances heap;

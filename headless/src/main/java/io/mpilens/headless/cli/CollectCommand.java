@@ -2,8 +2,9 @@ package io.mpilens.headless.cli;
 
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.json.CollectorJson;
+import io.mpilens.headless.observe.Collector;
+import io.mpilens.headless.observe.CollectorRounds;
 import io.mpilens.headless.observe.CollectorReport;
-import io.mpilens.headless.observe.HostCollectors;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -53,7 +54,7 @@ final class CollectCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (rounds) return rounds(out);
         try {
-            CollectorReport r = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), job,
+            CollectorReport r = Collector.collect(JobDirectory.forCurrentUser(parent.env), job,
                     HandleOutput.timeout(timeoutSeconds, spec), frames);
             for (String line : CollectorJson.lines(r)) out.println(line);
             out.flush();
@@ -72,21 +73,21 @@ final class CollectCommand implements Callable<Integer> {
         try {
             String line;
             while ((line = in.readLine()) != null) {
-                HostCollectors.RoundRequest r = HostCollectors.RoundRequest.parse(line);
+                CollectorRounds.Request r = CollectorRounds.Request.parse(line);
                 if (r == null) {
                     spec.commandLine().getErr().println("mpilens: not a round request: " + line);
                     spec.commandLine().getErr().flush();
                     continue;
                 }
                 try {
-                    CollectorReport report = CollectorReport.collect(JobDirectory.forCurrentUser(parent.env), r.jobId(), timeout, r.frames());
+                    CollectorReport report = Collector.collect(JobDirectory.forCurrentUser(parent.env), r.jobId(), timeout, r.frames());
                     for (String l : CollectorJson.lines(report)) out.println(l);
                 } catch (IOException e) {
                     // this round's answer is the reason (an empty report would say "no rank here")
                     spec.commandLine().getErr().println("mpilens: " + e.getMessage());
                     spec.commandLine().getErr().flush();
                 }
-                out.println(HostCollectors.roundEnd(r.round()));
+                out.println(CollectorRounds.end(r.round()));
                 out.flush();
             }
             return MpiLensCli.EXIT_OK;

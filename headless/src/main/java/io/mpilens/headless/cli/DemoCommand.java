@@ -1,7 +1,6 @@
 package io.mpilens.headless.cli;
 
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
@@ -9,6 +8,7 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.JobSnapshot;
+import io.mpilens.headless.observe.JobSnapshotter;
 import io.mpilens.headless.text.HandleTable;
 import io.mpilens.headless.text.Words;
 import java.io.IOException;
@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -64,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
                     + " cominfo while they are inside spawn too). Default: ${DEFAULT-VALUE}.")
     String recovery;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     HandleOutput output;
 
     @Override
@@ -152,7 +153,7 @@ final class DemoCommand implements Callable<Integer> {
     private void show(List<JdiTargetReader> readers, PrintWriter out, PrintWriter err) {
         List<JobSnapshot.Rank> ranks = new ArrayList<>();
         for (JdiTargetReader r : readers) {
-            for (ProcessSnapshot p : new RegistryDecoder(r).decode()) ranks.add(new JobSnapshot.Rank(r.describe(), p));
+            for (ProcessSnapshot p : JobSnapshotter.decode(r)) ranks.add(new JobSnapshot.Rank(r.describe(), p));
         }
         if (!output.json) {
             say(err, "every rank paused at '" + point + "'"

@@ -9,6 +9,7 @@ import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.observe.HeapDumpJob;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
@@ -206,7 +207,7 @@ abstract class FaultCommand implements Callable<Integer> {
     String abortLine() {
         if (target == null || target.job == null) return null;
         try {
-            JobEnd end = JobEnd.of(JobDirectory.forCurrentUser(parent.env).job(target.job).records(), JobObserver::processRunning);
+            JobEnd end = JobEnd.of(JobDirectory.forCurrentUser(parent.env).job(target.job).records(), LocalProcesses::processRunning);
             return end.state() == JobEnd.State.ABORTED ? end.summary(ZoneId.systemDefault()) : null;
         } catch (IOException | RuntimeException e) {
             return null; // the records went: nothing to say about how it ended

@@ -9,7 +9,6 @@ import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.observe.CollectorReport;
 import io.mpilens.headless.observe.HostCollectors;
-import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.observe.JobSnapshot;
 import io.mpilens.headless.observe.JobSnapshotter;
@@ -131,7 +130,7 @@ final class JobTarget {
         if (choice.addresses != null) return new Addresses(choice.addresses, Map.of());
         JobDirectory.JobEntry job = JobDirectory.forCurrentUser(env).job(choice.job);
         problems.addAll(job.refused());
-        Map<JobRecord, Integer> replaces = Replacements.replacing(job.records(), JobObserver::ended);
+        Map<JobRecord, Integer> replaces = Replacements.replacing(job.records(), LocalProcesses::ended);
         if (ranks != null) {
             Set<Integer> missing = new java.util.TreeSet<>(ranks);
             for (JobRecord r : job.records()) missing.remove(r.rank());
@@ -146,22 +145,22 @@ final class JobTarget {
         Map<Integer, JdwpAddress> byRank = new HashMap<>();
         Map<Long, Integer> replacing = new HashMap<>();
         for (JobRecord r : job.records()) {
-            if (JobObserver.runsElsewhere(r)) {
+            if (LocalProcesses.runsElsewhere(r)) {
                 if (!othersCollected && !r.spawned() && (ranks == null || ranks.contains(r.rank()))) {
-                    problems.add("rank " + r.rank() + " of job " + job.id() + " " + JobObserver.readElsewhere(r));
+                    problems.add("rank " + r.rank() + " of job " + job.id() + " " + LocalProcesses.readElsewhere(r));
                 }
                 continue;
             }
             if (r.spawned()) { // read under the rank it replaces; one that replaces none is not a rank of the job
                 Integer rank = replaces.get(r);
-                if (rank == null || ranks != null && !ranks.contains(rank) || r.jdwpAddress() == null || JobObserver.ended(r)) continue;
+                if (rank == null || ranks != null && !ranks.contains(rank) || r.jdwpAddress() == null || LocalProcesses.ended(r)) continue;
                 out.add(r.jdwpAddress());
                 replacing.put(r.pid(), rank);
                 byRank.put(rank, r.jdwpAddress()); // retried under that rank when its listener moved
                 continue;
             }
             if (ranks != null && !ranks.contains(r.rank())) continue;
-            if (JobObserver.ended(r)) {
+            if (LocalProcesses.ended(r)) {
                 problems.add("rank " + r.rank() + " of job " + job.id() + " (pid " + r.pid() + ") has ended: its"
                         + " process is gone; if it left a heap dump, read it with 'mpilens dump FILE'");
             } else if (r.jdwpAddress() != null) {

@@ -5,7 +5,6 @@ import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
-import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.HandleTable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,7 +64,7 @@ final class JobsCommand implements Callable<Integer> {
         List<JobDirectory.JobEntry> jobs;
         try {
             if (prune) {
-                for (JobDirectory.Pruned p : dir.prune(JobObserver::ended)) {
+                for (JobDirectory.Pruned p : dir.prune(LocalProcesses::ended)) {
                     if (p.recordsRemoved() > 0 || p.directoryRemoved()) {
                         (json ? err : out).println("pruned job " + p.id() + ": " + p.recordsRemoved() + " record"
                                 + (p.recordsRemoved() == 1 ? "" : "s") + " removed"
@@ -83,7 +82,7 @@ final class JobsCommand implements Callable<Integer> {
         List<String> hostProblems = new ArrayList<>();
         HostCollectors collectors = hostsOption.collectors(parent.env);
         if (collectors != null) jobs = withHosts(jobs, collectors.collect(null, COLLECT_TIMEOUT), remoteRunning, hostProblems);
-        Function<JobRecord, Boolean> running = r -> remoteRunning.containsKey(r) ? remoteRunning.get(r) : JobObserver.processRunning(r);
+        Function<JobRecord, Boolean> running = r -> remoteRunning.containsKey(r) ? remoteRunning.get(r) : LocalProcesses.processRunning(r);
         if (json) {
             out.println(FaultJson.jobs(jobs, running));
         } else if (jobs.isEmpty()) {

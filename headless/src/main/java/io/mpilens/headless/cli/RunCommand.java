@@ -4,6 +4,7 @@ import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.share.JobShare;
 import io.mpilens.headless.launch.Job;
@@ -219,7 +220,7 @@ final class RunCommand implements Callable<Integer> {
             } catch (IOException e) {
                 records = List.of(); // no rank registered: the launcher's exit code alone
             }
-            return StatusWord.ofRecords(records, JobObserver::processRunning, observer.lastSnapshots(), launcherExit);
+            return StatusWord.ofRecords(records, LocalProcesses::processRunning, observer.lastSnapshots(), launcherExit);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.mpilens.headless.ft;
 
+import io.mpilens.api.model.HandleInfo;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ import java.util.List;
  * @param anySource  a receive from {@code MPI.ANY_SOURCE} (its own, or of the request it waits for);
  *                   {@code peer} is then -1
  * @param tag        the tag of a point-to-point call or of the request it waits for, {@link #ANY_TAG}
- *                   for {@code MPI.ANY_TAG}, {@link io.mpilens.api.model.HandleInfo#UNKNOWN} when none or unknown
+ *                   for {@code MPI.ANY_TAG}, {@link HandleInfo#UNKNOWN} when none or unknown
  * @param sendTo     for a send-receive ({@code sendRecv}, {@code Sendrecv}…), whose receive half
  *                   {@code peer}, {@code anySource} and {@code tag} describe: the COMM_WORLD rank it
  *                   sends to, -1 when unknown or for any other call
@@ -39,14 +40,14 @@ public record InFlightCall(int rank, String thread, String call, String receiver
     public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
                         List<Integer> failedPeers, boolean neverCompletes, List<Long> requests) {
         this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, requests, false,
-                io.mpilens.api.model.HandleInfo.UNKNOWN);
+                HandleInfo.UNKNOWN);
     }
 
     public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,
                         List<Integer> failedPeers, boolean neverCompletes, List<Long> requests, boolean anySource,
                         int tag) {
         this(rank, thread, call, receiver, handleId, peer, failedPeers, neverCompletes, requests, anySource, tag, -1,
-                io.mpilens.api.model.HandleInfo.UNKNOWN);
+                HandleInfo.UNKNOWN);
     }
 
     public InFlightCall(int rank, String thread, String call, String receiver, long handleId, int peer,

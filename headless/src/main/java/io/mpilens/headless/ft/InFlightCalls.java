@@ -7,7 +7,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.mpilens.headless.ft;
 
-import io.mpilens.headless.job.JobRecord;
+import io.mpilens.api.model.RankRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -45,17 +45,17 @@ public final class JobEnd {
      * @param running whether a record's process still runs: true, false, or null when this machine
      *                cannot tell (another host): such a job counts as running
      */
-    public static JobEnd of(List<JobRecord> records, Function<JobRecord, Boolean> running) {
+    public static <R extends RankRecord> JobEnd of(List<R> records, Function<? super R, Boolean> running) {
         if (records.isEmpty()) return new JobEnd(State.RUNNING, List.of(), null, List.of(), null, false);
-        List<JobRecord> unfinished = new ArrayList<>();
-        for (JobRecord r : records) {
+        List<R> unfinished = new ArrayList<>();
+        for (R r : records) {
             if (!Boolean.FALSE.equals(running.apply(r))) return new JobEnd(State.RUNNING, List.of(), null, List.of(), null, false);
             if (!r.finalized() && !r.spawned()) unfinished.add(r); // a spawned process is numbered by its own COMM_WORLD
         }
         if (unfinished.isEmpty()) return new JobEnd(State.FINISHED, List.of(), null, List.of(), null, false);
         List<Integer> died = new ArrayList<>(); // ended without exiting: SIGKILL, a crash
         Instant earliest = null;
-        for (JobRecord r : unfinished) {
+        for (R r : unfinished) {
             if (r.exited() == null) died.add(r.rank());
             else if (earliest == null || r.exited().isBefore(earliest)) earliest = r.exited();
         }
@@ -65,14 +65,14 @@ public final class JobEnd {
         Instant endedAt = null;
         if (!died.isEmpty()) {
             first.addAll(died);
-            for (JobRecord r : unfinished) {
+            for (R r : unfinished) {
                 if (r.exited() == null) continue;
                 after.add(r.rank());
                 if (endedAt == null || r.exited().isAfter(endedAt)) endedAt = r.exited();
             }
         } else {
             firstAt = earliest;
-            for (JobRecord r : unfinished) {
+            for (R r : unfinished) {
                 if (r.exited().equals(earliest)) {
                     first.add(r.rank());
                 } else {

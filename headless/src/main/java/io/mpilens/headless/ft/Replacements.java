@@ -4,7 +4,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.job.JobRecord;
+import io.mpilens.api.model.RankRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -67,10 +67,10 @@ public final class Replacements {
      * needs): the k-th spawned record (in start order, as {@code JobDirectory} lists them) for the
      * k-th launcher's rank that {@code ended} before finalizing MPI. Unplaced ones are left out.
      */
-    public static Map<JobRecord, Integer> replacing(List<JobRecord> records, Predicate<JobRecord> ended) {
+    public static <R extends RankRecord> Map<R, Integer> replacing(List<R> records, Predicate<? super R> ended) {
         List<Integer> failed = new ArrayList<>();
-        for (JobRecord r : records) if (!r.spawned() && !r.finalized() && ended.test(r)) failed.add(r.rank());
-        return pair(failed, records.stream().filter(JobRecord::spawned).toList());
+        for (R r : records) if (!r.spawned() && !r.finalized() && ended.test(r)) failed.add(r.rank());
+        return pair(failed, records.stream().filter(RankRecord::spawned).toList());
     }
 
     /** The k-th of {@code spawned} for the k-th of the {@code failed} ranks (ascending); the rest unplaced. */

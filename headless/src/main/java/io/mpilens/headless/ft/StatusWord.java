@@ -4,7 +4,7 @@ import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.job.JobRecord;
+import io.mpilens.api.model.RankRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -155,7 +155,7 @@ public record StatusWord(int bits, List<Reason> reasons) {
      *
      * @param running whether a record's process still runs: true, false, or null when not known
      */
-    public static StatusWord ofRecords(List<JobRecord> records, Function<JobRecord, Boolean> running) {
+    public static <R extends RankRecord> StatusWord ofRecords(List<R> records, Function<? super R, Boolean> running) {
         return ofRecords(records, running, Map.of(), 0);
     }
 
@@ -168,10 +168,10 @@ public record StatusWord(int bits, List<Reason> reasons) {
      * @param last         each rank's last snapshot (by COMM_WORLD rank), empty when none was read
      * @param launcherExit the launcher's exit code, 0 when it is not known or not wanted
      */
-    public static StatusWord ofRecords(List<JobRecord> records, Function<JobRecord, Boolean> running,
-                                       Map<Integer, ProcessSnapshot> last, int launcherExit) {
+    public static <R extends RankRecord> StatusWord ofRecords(List<R> records, Function<? super R, Boolean> running,
+                                                              Map<Integer, ProcessSnapshot> last, int launcherExit) {
         List<RankStatus> ranks = new ArrayList<>();
-        for (JobRecord r : records) {
+        for (R r : records) {
             if (r.spawned()) continue;
             Boolean alive = running.apply(r);
             ProcessState state;

@@ -3,6 +3,7 @@ package io.mpilens.headless.ft;
 import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.MemberList;
 import io.mpilens.api.model.ProcessSnapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -472,7 +473,7 @@ public final class WaitFor {
         if (comm == null || comm.kind() != HandleKind.COMMUNICATOR || InFlightCalls.peers(comm).isEmpty()) {
             return Need.NONE;
         }
-        io.mpilens.api.model.MemberList peers = InFlightCalls.peers(comm);
+        MemberList peers = InFlightCalls.peers(comm);
         List<Integer> members = new ArrayList<>(peers.size());
         for (int i = 0; i < peers.size(); i++) members.add(peers.get(i));
         return Need.fromAny(members, key, tag);

@@ -14,6 +14,7 @@ import com.sun.jdi.ThreadReference;
 import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import io.mpilens.api.binding.BindingCalls;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.api.registry.RegistryDecoder;
 import io.mpilens.api.registry.RegistryLayout;
 import io.mpilens.api.registry.WrapperLookup;

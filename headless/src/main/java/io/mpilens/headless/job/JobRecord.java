@@ -1,12 +1,14 @@
 package io.mpilens.headless.job;
 
+import io.mpilens.api.model.RankRecord;
 import io.mpilens.headless.jdi.JdwpAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 
 /**
  * What one rank's agent wrote about itself (schema {@code mpilens-job-record/1}, written by the
- * runtime agent's {@code JobRecords}): where to find it and which incarnation it is.
+ * runtime agent's {@code JobRecords}): where to find it and which incarnation it is. The model
+ * ({@code ft}) sees it as a {@link RankRecord}, without its file and addresses.
  *
  * @param jdwp    {@code host:port} of the JVM's JDWP listener, or null when it has none
  * @param epoch   0, and one more each time the rank re-registered from a new process
@@ -24,7 +26,7 @@ import java.time.Instant;
 public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                         String binding, int epoch, Instant startTime, Instant updated, String mpiState,
                         String agentVersion, Path file, Instant exited, String spawnedBy, String namespace,
-                        String share) {
+                        String share) implements RankRecord {
 
     /** A record as its agent wrote it, with no share. */
     public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,

@@ -6,7 +6,7 @@ import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.observe.CollectorReport;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,27 +1,24 @@
 package io.mpilens.headless.observe;
 
-import io.mpilens.api.job.HostName;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.ft.HostView;
-import io.mpilens.headless.ft.JobModel;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.job.JobDirectory;
-import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * What the collector on one host ({@code mpilens collect}) sends back to the front end: this
  * host's job records (each with whether its process runs, which only this host can tell), and for
  * one job its ranks as observed here over loopback JDWP (state and evidence by the deadline rule)
  * and the launcher daemons that started them. Never a debugger connection: the front end merges
- * these into the same {@link JobModel} as the ranks it reads itself.
+ * these into the same model as the ranks it reads itself.
  *
  * <p>On the wire ({@code json.CollectorJson} writes it): JSON lines, one flat object each, its
  * {@value #KIND} first: {@code collector} (schema, host, job), {@code record} (a job record's fields as
@@ -53,48 +50,6 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
     }
 
     /**
-     * This host's report: every job's records ({@code jobId} null), or one job's records, its ranks
-     * read once by {@link JobObserver} (nothing when the job has no record here) and their daemons.
-     */
-    public static CollectorReport collect(JobDirectory dir, String jobId, Duration timeout) throws IOException {
-        return collect(dir, jobId, timeout, false);
-    }
-
-    /**
-     * The same, each answered rank with its snapshot ({@link RankStatus#snapshot()}, decoded here)
-     * and with {@code frames} also the MPI call each of its threads is inside (each thread suspended
-     * only while its frames are read, as {@code calls} without {@code --suspend}).
-     */
-    public static CollectorReport collect(JobDirectory dir, String jobId, Duration timeout, boolean frames) throws IOException {
-        Map<Integer, List<BindingFrame>> threadFrames = Map.of();
-        List<Record> records = new ArrayList<>();
-        List<String> refused = new ArrayList<>();
-        List<RankStatus> ranks = new ArrayList<>();
-        List<HostView.Daemon> daemons = new ArrayList<>();
-        for (JobDirectory.JobEntry j : dir.jobs()) {
-            if (jobId != null && !j.id().equals(jobId)) continue;
-            for (JobRecord r : j.records()) records.add(new Record(r, JobObserver.processRunning(r)));
-            refused.addAll(j.refused());
-        }
-        if (jobId != null && !records.isEmpty()) {
-            JobObserver o = JobObserver.forJob(dir, jobId, timeout);
-            if (frames) o.withFrames(false);
-            JobModel m = o.observe();
-            if (frames) threadFrames = o.frames();
-            TreeSet<Long> parents = new TreeSet<>();
-            for (RankStatus r : m.processes()) {
-                ranks.add(r);
-                if (r.parentPid() > 0) parents.add(r.parentPid());
-            }
-            for (long p : parents) {
-                HostView.Daemon d = LocalProcesses.daemon(HostName.local(), p);
-                if (d != null) daemons.add(d);
-            }
-        }
-        return new CollectorReport(HostName.local(), jobId, records, ranks, daemons, refused, threadFrames);
-    }
-
-    /**
      * The lines that nest objects ({@code snapshot}, {@code frames}: {@code json.CollectorJson} reads
      * them, a layer above this one): one such line read into the report being built, false when
      * {@code line} is not one of them.
@@ -110,7 +65,7 @@ public record CollectorReport(String host, String job, List<Record> records, Lis
         List<RankStatus> ranks = new ArrayList<>();
         List<HostView.Daemon> daemons = new ArrayList<>();
         List<String> refused = new ArrayList<>();
-        Map<Integer, List<BindingFrame>> frames = new java.util.HashMap<>();
+        Map<Integer, List<BindingFrame>> frames = new HashMap<>();
         for (String line : lines) {
             if (line.isBlank()) continue;
             // nested objects: not for the flat reader (their own "kind" fields would shadow the line's)

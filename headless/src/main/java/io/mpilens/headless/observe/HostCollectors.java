@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
  * The front end's side of jobs across hosts: one collector per host ({@code mpilens collect} run
@@ -56,7 +55,6 @@ public final class HostCollectors implements AutoCloseable {
     }
     /** A collector is a JVM started over ssh: its start-up varies by seconds on a loaded host. */
     static final Duration FLOOR = Duration.ofSeconds(5);
-    private static final Pattern SAFE_WORD = Pattern.compile("[A-Za-z0-9._:@%+=/,-]+");
 
     private final List<String> hosts;
     /** The words before the host name ({@code ssh}, or {@code mpirun -np 1 --host}). */
@@ -65,7 +63,7 @@ public final class HostCollectors implements AutoCloseable {
     /** {@link Via#MPJ}: the daemons' port and what the ticket names; null otherwise. */
     private final MpjDaemons mpj;
     private final List<String> remote;
-    private Duration skew = Duration.ZERO;
+    private final Latecomers latecomers = new Latecomers();
 
     private final Parser parser;
     /** {@link #keepRunning}: one collector per host for every round, by host. */
@@ -112,7 +110,7 @@ public final class HostCollectors implements AutoCloseable {
 
     /** Whether {@code h} can be a host name here (what {@link #of} accepts). */
     public static boolean isHostName(String h) {
-        return SAFE_WORD.matcher(h).matches() && !h.startsWith("-");
+        return CollectorRounds.safeWord(h) && !h.startsWith("-");
     }
 
     private static List<String> words(String s) {
@@ -126,47 +124,6 @@ public final class HostCollectors implements AutoCloseable {
     /** How the collectors are started. */
     public Via via() {
         return via;
-    }
-
-    // ---- rounds of one collector that keeps running ({@code collect --rounds}): one rule for both ends
-
-    /** The line that asks a collector started with {@code --rounds} for round {@code n}. */
-    public static String roundRequest(int n, String jobId, boolean frames) {
-        return "round " + n + (jobId == null ? "" : " --job " + jobId) + (jobId != null && frames ? " --frames" : "");
-    }
-
-    /** A request read back: {@code round N [--job ID] [--frames]}; null when the line is not one. */
-    public record RoundRequest(int round, String jobId, boolean frames) {
-        public static RoundRequest parse(String line) {
-            String[] w = line.strip().split("\\s+");
-            if (w.length < 2 || !w[0].equals("round")) return null;
-            try {
-                int n = Integer.parseInt(w[1]);
-                String job = null;
-                boolean frames = false;
-                for (int i = 2; i < w.length; i++) {
-                    if (w[i].equals("--job") && i + 1 < w.length && SAFE_WORD.matcher(w[i + 1]).matches()) job = w[++i];
-                    else if (w[i].equals("--frames")) frames = true;
-                    else return null;
-                }
-                return new RoundRequest(n, job, frames);
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-    }
-
-    /** The line that ends a collector's answer to round {@code n}. */
-    public static String roundEnd(int n) {
-        return "{\"kind\":\"end\",\"round\":" + n + "}";
-    }
-
-    private static final Pattern ROUND_END = Pattern.compile("\\{\"kind\":\"end\",\"round\":(\\d+)\\}");
-
-    /** The round a line ends, or -1. */
-    static int endedRound(String line) {
-        java.util.regex.Matcher m = ROUND_END.matcher(line.strip());
-        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /**
@@ -225,7 +182,7 @@ public final class HostCollectors implements AutoCloseable {
 
     /** The same; {@code frames}: also each rank's thread frames ({@code collect --frames}). */
     public Round collect(String jobId, Duration timeout, boolean frames) {
-        if (jobId != null && !SAFE_WORD.matcher(jobId).matches()) throw new IllegalArgumentException("'" + jobId + "' is not a job id");
+        if (jobId != null && !CollectorRounds.safeWord(jobId)) throw new IllegalArgumentException("'" + jobId + "' is not a job id");
         long start = System.nanoTime();
         Map<String, Call> calls = new LinkedHashMap<>();
         Map<String, String> unanswered = new LinkedHashMap<>();
@@ -249,9 +206,8 @@ public final class HostCollectors implements AutoCloseable {
         }
         // the collector reads its ranks within twice the timeout (connect, read) and starts a JVM first
         Duration cap = timeout.multipliedBy(2).plus(FLOOR).plus(FLOOR);
-        JobObserver.awaitLatecomers(calls.values(), c -> c.result, c -> c.answeredNanos, skew, FLOOR, cap, start);
+        latecomers.await(calls.values(), c -> c.result, c -> c.answeredNanos, FLOOR, cap, start);
         List<CollectorReport> reports = new ArrayList<>();
-        List<Duration> answered = new ArrayList<>();
         for (Call c : calls.values()) {
             if (!c.result.isDone()) {
                 c.end();
@@ -261,15 +217,9 @@ public final class HostCollectors implements AutoCloseable {
             }
             try {
                 reports.add(c.result.join());
-                answered.add(Duration.ofNanos(c.answeredNanos));
             } catch (java.util.concurrent.CompletionException e) {
                 unanswered.put(c.host, String.valueOf(e.getCause().getMessage()));
             }
-        }
-        if (answered.size() > 1) {
-            Duration spread = answered.stream().max(Duration::compareTo).orElseThrow()
-                    .minus(answered.stream().min(Duration::compareTo).orElseThrow());
-            if (spread.compareTo(skew) > 0) skew = spread;
         }
         return new Round(reports, unanswered);
     }
@@ -439,7 +389,7 @@ public final class HostCollectors implements AutoCloseable {
             asked = c;
             askedRound = n;
             try {
-                input.write(roundRequest(n, jobId, frames) + "\n");
+                input.write(CollectorRounds.request(n, jobId, frames) + "\n");
                 input.flush();
             } catch (IOException e) {
                 ended = true;
@@ -462,7 +412,7 @@ public final class HostCollectors implements AutoCloseable {
                     new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = out.readLine()) != null) {
-                    int n = endedRound(line);
+                    int n = CollectorRounds.ended(line);
                     if (n < 0) {
                         lines.add(line);
                         continue;

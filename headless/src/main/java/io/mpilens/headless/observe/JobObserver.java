@@ -1,6 +1,7 @@
 package io.mpilens.headless.observe;
 
 import com.sun.jdi.VMDisconnectedException;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.registry.RegistryNotFoundException;
@@ -14,38 +15,39 @@ import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.Replacements;
 import io.mpilens.headless.ft.Timeline;
 import io.mpilens.headless.ft.Transition;
-import io.mpilens.headless.jdi.BindingFrame;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
 
 /**
- * Observes a job round by round: reads every rank JVM in parallel (through {@link JobSnapshotter}),
- * applies the latecomer deadline, looks for evidence of death (process gone from this host, VM
- * disconnected) and builds the {@link JobModel}. Keeps the timeline, the observed skew and the
- * last snapshot of each rank across rounds. The ranks come from the job's records
+ * Follows a job round by round: reads every rank JVM in parallel (through {@link JobSnapshotter}),
+ * waits for them by the deadline rule ({@link Latecomers}), reads again a rank whose listener moved
+ * ({@link MovedListeners}), looks for evidence of death (process gone from this host,
+ * {@link LocalProcesses}; VM disconnected), merges the other hosts' collectors and builds the
+ * {@link JobModel}. Keeps the timeline, the observed skew and the last snapshot of each rank
+ * across rounds. The ranks come from the job's records
  * ({@link #forJob}), or from bare JDWP addresses ({@link #forAddresses}: no pids, so no evidence
  * of death before the first answer).
  */
 public final class JobObserver {
     private static final Duration FLOOR = Duration.ofSeconds(1);
-    /** How long a round of the observer waits for a refused rank's record to name a new listener (it tries again next round). */
-    private static final Duration LISTENER_MOVE_ROUND = Duration.ofMillis(400);
-    /** The same for a one-shot command ({@code handles --job}): there is no next round. */
-    public static final Duration LISTENER_MOVE_COMMAND = Duration.ofSeconds(3);
 
     private final JobDirectory directory;
     private final String jobId;
@@ -54,7 +56,7 @@ public final class JobObserver {
     private final Clock clock;
     private final Timeline timeline = new Timeline();
     private final Map<Integer, ProcessSnapshot> views = new HashMap<>();
-    private Duration skew = Duration.ZERO;
+    private final Latecomers latecomers = new Latecomers();
     private boolean readFrames;
     private boolean suspendForFrames;
     /** Every rank gets the whole deadline ({@link #withWholeDeadline}), not the others' skew + 20%. */
@@ -135,7 +137,7 @@ public final class JobObserver {
 
     /** Whether this host has records of the job (with collectors it may have none: every rank elsewhere). */
     private boolean hasLocalJob() {
-        return hosts == null || java.nio.file.Files.isDirectory(directory.root().resolve(jobId));
+        return hosts == null || Files.isDirectory(directory.root().resolve(jobId));
     }
 
     /** One round: every rank read once (within the deadline rule), the model rebuilt. */
@@ -152,39 +154,36 @@ public final class JobObserver {
 
         List<RankStatus> ranks = new ArrayList<>();
         frames.clear();
-        // a JVM of several ranks (MPJ Express multicore) is read once for all of them: its records
-        // may name different addresses while its agent rewrites them after a listener moved, and
-        // every connection of ours moves it again, so a rank refused at a stale address takes its
-        // snapshot from a reading of the same JVM that answered instead of connecting once more
+        // a JVM of several ranks (MPJ Express multicore) is read once for all of them (MovedListeners)
         Map<String, Attempt> answeredByJvm = new HashMap<>();
         for (Target t : targets) {
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (a != null && a.outcome == Liveness.Outcome.ANSWERED && t.record != null) {
-                answeredByJvm.putIfAbsent(jvm(t.record), a);
+                answeredByJvm.putIfAbsent(MovedListeners.jvm(t.record), a);
             }
         }
         List<Replacements.Spawned> spawned = new ArrayList<>();
         List<JobRecord> onOtherHosts = new ArrayList<>();
         for (Target t : targets) {
-            if (t.record != null && runsElsewhere(t.record)) {
+            if (t.record != null && LocalProcesses.runsElsewhere(t.record)) {
                 if (!t.record.spawned()) onOtherHosts.add(t.record);
                 continue;
             }
             Attempt a = t.address == null ? null : byAddress.get(t.address.toString());
             if (t.record != null && t.record.spawned()) { // numbered by its own COMM_WORLD: placed below
-                if (a != null && a.outcome == Liveness.Outcome.REFUSED && processRunning(t.record) != Boolean.FALSE) {
+                if (a != null && a.outcome == Liveness.Outcome.REFUSED && !LocalProcesses.ended(t.record)) {
                     a = followMovedListener(t, a);
                 }
                 for (RankStatus r : statuses(t, a)) spawned.add(new Replacements.Spawned(r, t.record.namespace()));
                 continue;
             }
-            if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && processRunning(t.record) != Boolean.FALSE) {
-                Attempt same = answeredByJvm.get(jvm(t.record));
-                if (same != null && same.snapshots.stream().anyMatch(p -> p.rank() == t.record.rank())) {
+            if (a != null && a.outcome == Liveness.Outcome.REFUSED && t.record != null && !LocalProcesses.ended(t.record)) {
+                Attempt same = answeredByJvm.get(MovedListeners.jvm(t.record));
+                if (same != null && MovedListeners.readAlready(t.record.rank(), same.snapshots)) {
                     a = same;
                 } else {
                     a = followMovedListener(t, a); // the JVM re-listens on a new port after a debugger detached
-                    if (a.outcome == Liveness.Outcome.ANSWERED) answeredByJvm.putIfAbsent(jvm(t.record), a);
+                    if (a.outcome == Liveness.Outcome.ANSWERED) answeredByJvm.putIfAbsent(MovedListeners.jvm(t.record), a);
                 }
             }
             ranks.addAll(statuses(t, a));
@@ -200,7 +199,7 @@ public final class JobObserver {
      * Observes round after round, {@code pause} apart, until {@code done} holds for the model or
      * {@code limit} has passed; returns the last model either way (callers check what they need).
      */
-    public JobModel observeUntil(java.util.function.Predicate<JobModel> done, Duration pause, Duration limit)
+    public JobModel observeUntil(Predicate<JobModel> done, Duration pause, Duration limit)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         JobModel m = observe();
@@ -230,22 +229,9 @@ public final class JobObserver {
         for (JobRecord r : directory.job(jobId).records()) {
             // a record of another host (a job directory shared between hosts, MPILENS_JOBS): its JDWP
             // address is that host's loopback, which here is some other process's or nobody's
-            out.add(new Target(r, runsElsewhere(r) ? null : r.jdwpAddress()));
+            out.add(new Target(r, LocalProcesses.runsElsewhere(r) ? null : r.jdwpAddress()));
         }
         return out;
-    }
-
-    /**
-     * Whether the record's rank runs on another host than this one (a record naming no host is
-     * taken as this one's): its JDWP address is that host's loopback, never to be connected to from here.
-     */
-    public static boolean runsElsewhere(JobRecord r) {
-        return r.host() != null && !LocalProcesses.isLocal(r.host());
-    }
-
-    /** What to say of such a rank: where it runs and how to read it. */
-    public static String readElsewhere(JobRecord r) {
-        return "runs on " + r.host() + ", not this host: read it there with --hosts " + r.host();
     }
 
     /**
@@ -274,7 +260,7 @@ public final class JobObserver {
             remoteProblems.add("host " + e.getKey() + ": " + e.getValue());
         }
         if (round.unanswered().isEmpty()) return;
-        java.util.Set<Integer> known = new java.util.HashSet<>();
+        Set<Integer> known = new HashSet<>();
         for (RankStatus r : ranks) known.add(r.rank());
         String silent = String.join(", ", round.unanswered().keySet());
         String host = round.unanswered().size() == 1 ? silent : null;
@@ -291,13 +277,13 @@ public final class JobObserver {
      * saying how to read them. Never connected to from here.
      */
     private void elsewhere(List<RankStatus> ranks, List<JobRecord> onOtherHosts) {
-        java.util.Set<Integer> known = new java.util.HashSet<>();
+        Set<Integer> known = new HashSet<>();
         for (RankStatus r : ranks) known.add(r.rank());
         for (JobRecord r : onOtherHosts) {
             if (!known.add(r.rank())) continue;
             ranks.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(),
                     r.jdwpAddress() == null ? null : r.host() + "/" + r.jdwpAddress(), ProcessState.UNAVAILABLE,
-                    readElsewhere(r), -1, null));
+                    LocalProcesses.readElsewhere(r), -1, null));
         }
     }
 
@@ -306,94 +292,10 @@ public final class JobObserver {
         return LocalProcesses.isLocal(host) ? LocalProcesses.daemon(host, pid) : remoteDaemons.get(host + "/" + pid);
     }
 
-    /** The JVM a record's rank runs in: host and pid (one for every rank under MPJ Express multicore). */
-    private static String jvm(JobRecord r) {
-        return r.host() + "/" + r.pid();
-    }
-
-    /**
-     * Follows a listener that moved, again while it keeps moving, within the rank's timeout:
-     * another reader (a {@code watch}, its collector, Eclipse) attaches and detaches meanwhile, and
-     * each detach moves the listener; one retry lost that race often against a watch every 0.5 s.
-     */
+    /** A refused rank read again where its record names its JVM's listener now ({@link MovedListeners#follow}). */
     private Attempt followMovedListener(Target t, Attempt failed) throws IOException {
-        long until = System.nanoTime() + timeout.toNanos();
-        Attempt a = retryMovedListener(t, failed, t.address);
-        while (a.outcome == Liveness.Outcome.REFUSED && a != failed && System.nanoTime() < until
-                && processRunning(t.record) != Boolean.FALSE) {
-            failed = a;
-            a = retryMovedListener(t, a, a.address);
-        }
-        return a;
-    }
-
-    private Attempt retryMovedListener(Target t, Attempt failed, JdwpAddress tried) throws IOException {
-        JdwpAddress now;
-        try {
-            now = t.record.spawned() ? movedListener(t.record, tried, LISTENER_MOVE_ROUND)
-                    : movedListeners(directory, jobId, Map.of(t.record.rank(), tried), LISTENER_MOVE_ROUND)
-                    .get(t.record.rank());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return failed;
-        }
-        if (now == null) return failed;
-        long start = System.nanoTime();
-        Attempt again = new Attempt(now, start);
-        awaitWithDeadline(List.of(again), start);
-        return again;
-    }
-
-    /**
-     * The ranks among {@code tried} (rank → the JDWP address that failed) whose JVM listens
-     * elsewhere now: a JVM started with {@code address=...:0} listens on a new port after a
-     * debugger (another mpilens, Eclipse) detached, and its agent updates the job record (it looks
-     * every 250 ms). Waits for that: the records are read again every 100 ms until every rank in
-     * {@code tried} has moved or ended, for at most {@code maxWait} (a loaded node delays both the
-     * JVM's new listener and the agent's thread; a command's one fixed wait of 400 ms was missed
-     * there). Rank → new address; empty when none moved.
-     * The one rule behind both the observer's retry and the CLI's ({@code JobTarget.retryMoved}).
-     */
-    public static Map<Integer, JdwpAddress> movedListeners(JobDirectory directory, String jobId,
-                                                           Map<Integer, JdwpAddress> tried, Duration maxWait)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + maxWait.toNanos();
-        while (true) {
-            Thread.sleep(100);
-            Map<Integer, JdwpAddress> out = new LinkedHashMap<>();
-            int settled = 0;
-            List<JobRecord> records = directory.job(jobId).records();
-            // a spawned process is numbered by its own COMM_WORLD: it is tried under the rank it replaces
-            Map<JobRecord, Integer> replaces = Replacements.replacing(records, JobObserver::ended);
-            for (JobRecord r : records) {
-                if (!r.spawned() && replaces.containsValue(r.rank())) continue; // the failed one: its replacement answers for it
-                Integer rank = r.spawned() ? replaces.get(r) : Integer.valueOf(r.rank());
-                JdwpAddress then = rank == null ? null : tried.get(rank);
-                if (then == null) continue;
-                if (ended(r)) {
-                    settled++;
-                } else if (r.jdwpAddress() != null && !r.jdwpAddress().equals(then)) {
-                    out.put(rank, r.jdwpAddress());
-                    settled++;
-                }
-            }
-            if (settled >= tried.size() || System.nanoTime() > deadline) return out;
-        }
-    }
-
-    /** {@link #movedListeners} for one record, found again by its file (a spawned process's rank is not the job's). */
-    private JdwpAddress movedListener(JobRecord record, JdwpAddress tried, Duration maxWait)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + maxWait.toNanos();
-        while (System.nanoTime() <= deadline) {
-            Thread.sleep(100);
-            for (JobRecord r : directory.job(jobId).records()) {
-                if (!r.file().equals(record.file())) continue;
-                if (ended(r)) return null;
-                if (r.jdwpAddress() != null && !r.jdwpAddress().equals(tried)) return r.jdwpAddress();
-            }
-        }
-        return null;
+        return MovedListeners.follow(directory, jobId, t.record, t.address, failed, timeout, this::readAt,
+                a -> a.outcome == Liveness.Outcome.REFUSED ? a.address : null);
     }
 
     // ------------------------------------------------------------------ reading
@@ -425,39 +327,18 @@ public final class JobObserver {
         }
     }
 
-    /**
-     * Waits until every call has ended or {@link Liveness#latecomerDeadline} (set by the calls that
-     * answered, their {@code answeredNanos} after {@code start}) has passed: the one wait of the
-     * deadline rule, for ranks read here and for the collectors of other hosts.
-     */
-    static <T> void awaitLatecomers(java.util.Collection<T> calls,
-                                    java.util.function.Function<T, java.util.concurrent.CompletableFuture<?>> result,
-                                    java.util.function.ToLongFunction<T> answeredNanos, Duration skew, Duration floor,
-                                    Duration cap, long start) {
-        while (true) {
-            List<Duration> answers = new ArrayList<>();
-            boolean pending = false;
-            for (T c : calls) {
-                java.util.concurrent.CompletableFuture<?> r = result.apply(c);
-                if (r.isDone() && !r.isCompletedExceptionally()) answers.add(Duration.ofNanos(answeredNanos.applyAsLong(c)));
-                if (!r.isDone()) pending = true;
-            }
-            Duration deadline = Liveness.latecomerDeadline(answers, skew, floor, cap);
-            if (!pending || Duration.ofNanos(System.nanoTime() - start).compareTo(deadline) >= 0) return;
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+    /** One JVM read at {@code address}, within the deadline rule. */
+    private Attempt readAt(JdwpAddress address) {
+        long start = System.nanoTime();
+        Attempt a = new Attempt(address, start);
+        awaitWithDeadline(List.of(a), start);
+        return a;
     }
 
     /** Waits for all attempts, cutting latecomers at {@link Liveness#latecomerDeadline}. */
-    private void awaitWithDeadline(java.util.Collection<Attempt> attempts, long start) {
+    private void awaitWithDeadline(Collection<Attempt> attempts, long start) {
         Duration cap = timeout.multipliedBy(2).plusSeconds(1); // connect, then read, as JobSnapshotter allows
-        awaitLatecomers(attempts, a -> a.result, a -> a.answeredNanos, skew, wholeDeadline ? cap : FLOOR, cap, start);
-        List<Duration> answered = new ArrayList<>();
+        latecomers.await(attempts, a -> a.result, a -> a.answeredNanos, wholeDeadline ? cap : FLOOR, cap, start);
         for (Attempt a : attempts) {
             if (!a.result.isDone()) {
                 a.outcome = Liveness.Outcome.TIMED_OUT;
@@ -469,17 +350,11 @@ public final class JobObserver {
                 a.snapshots = reading.processes();
                 a.threadFrames = reading.frames();
                 a.outcome = Liveness.Outcome.ANSWERED;
-                answered.add(Duration.ofNanos(a.answeredNanos));
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 Throwable c = e.getCause();
                 a.outcome = outcomeOf(c);
                 a.message = c.getMessage();
             }
-        }
-        if (answered.size() > 1) {
-            Duration spread = answered.stream().max(Duration::compareTo).orElseThrow()
-                    .minus(answered.stream().min(Duration::compareTo).orElseThrow());
-            if (spread.compareTo(skew) > 0) skew = spread;
         }
     }
 
@@ -524,7 +399,7 @@ public final class JobObserver {
             return out;
         }
         JobRecord r = t.record;
-        Boolean alive = processRunning(r);
+        Boolean alive = LocalProcesses.processRunning(r);
         Liveness.Verdict v = Liveness.judge(outcome, null, alive, r.finalized());
         String evidence = v.evidence();
         if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && LocalProcesses.stopped(r.pid())) {
@@ -533,27 +408,6 @@ public final class JobObserver {
         out.add(new RankStatus(r.rank(), r.epoch(), r.pid(), r.parentPid(), r.host(), address, v.state(), evidence, -1, null,
                 alive));
         return out;
-    }
-
-    /**
-     * Whether a record's process has ended for certain: it ran on this host and its pid is gone,
-     * a zombie, or another process now (a different start time). False when it lives or runs elsewhere.
-     */
-    public static boolean ended(JobRecord r) {
-        return Boolean.FALSE.equals(processRunning(r));
-    }
-
-    /**
-     * Whether the record's process still runs: null when it runs on another host (this machine
-     * cannot tell), false when its pid is gone, a zombie or reused by another process.
-     */
-    public static Boolean processRunning(JobRecord r) {
-        if (!LocalProcesses.isLocal(r.host())) return null;
-        Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
-        if (p.isEmpty() || !p.get().isAlive() || LocalProcesses.zombie(r.pid())) return false;
-        // a reused pid is another process: compare start times (the record's is the JVM's own)
-        Optional<java.time.Instant> started = p.get().info().startInstant();
-        return started.isEmpty() || Math.abs(started.get().toEpochMilli() - r.startTime().toEpochMilli()) < 2_000;
     }
 
     @Override

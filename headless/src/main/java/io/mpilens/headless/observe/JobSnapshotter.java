@@ -7,7 +7,7 @@ import io.mpilens.api.registry.UnsupportedLayoutException;
 import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.agentless.AgentlessProcess;
 import io.mpilens.headless.agentless.BindingObjects;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAttach;
 import io.mpilens.headless.jdi.JdwpAddress;

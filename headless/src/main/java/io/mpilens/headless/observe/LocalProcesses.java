@@ -1,26 +1,64 @@
 package io.mpilens.headless.observe;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.headless.ft.HostView;
+import io.mpilens.headless.job.JobRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
- * What this machine can tell about a rank's process when it stops answering: alive, gone or
- * stopped, its parent (the launcher daemon), and that daemon. Only for processes on this host
- * ({@link #isLocal}); callers know nothing about the others. Used by {@link JobObserver} and by
- * the Eclipse views.
+ * What this machine can tell about a rank's process: whether it runs here at all
+ * ({@link #runsElsewhere}), and when it stops answering, alive, gone or stopped, its parent (the
+ * launcher daemon), and that daemon. Only for processes on this host ({@link #isLocal}); callers
+ * know nothing about the others. Used by the observer, the collectors, the CLI and the Eclipse
+ * views.
  */
 public final class LocalProcesses {
-    private static final String LOCAL_HOST = io.mpilens.api.job.HostName.local();
+    private static final String LOCAL_HOST = HostName.local();
 
     private LocalProcesses() {
     }
 
     public static boolean isLocal(String host) {
         return host != null && (host.equals(LOCAL_HOST) || host.equals("localhost"));
+    }
+
+    /**
+     * Whether the record's rank runs on another host than this one (a record naming no host is
+     * taken as this one's): its JDWP address is that host's loopback, never to be connected to from here.
+     */
+    public static boolean runsElsewhere(JobRecord r) {
+        return r.host() != null && !isLocal(r.host());
+    }
+
+    /** What to say of such a rank: where it runs and how to read it. */
+    public static String readElsewhere(JobRecord r) {
+        return "runs on " + r.host() + ", not this host: read it there with --hosts " + r.host();
+    }
+
+    /**
+     * Whether the record's process still runs: null when it runs on another host (this machine
+     * cannot tell), false when its pid is gone, a zombie or reused by another process.
+     */
+    public static Boolean processRunning(JobRecord r) {
+        if (!isLocal(r.host())) return null;
+        Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
+        if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
+        // a reused pid is another process: compare start times (the record's is the JVM's own)
+        Optional<Instant> started = p.get().info().startInstant();
+        return started.isEmpty() || Math.abs(started.get().toEpochMilli() - r.startTime().toEpochMilli()) < 2_000;
+    }
+
+    /**
+     * Whether a record's process has ended for certain: it ran on this host and its pid is gone,
+     * a zombie, or another process now (a different start time). False when it lives or runs elsewhere.
+     */
+    public static boolean ended(JobRecord r) {
+        return Boolean.FALSE.equals(processRunning(r));
     }
 
     /** Whether the process exists and is not a zombie. */

@@ -6,7 +6,6 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.job.ShareRecords;
 import io.mpilens.headless.json.JsonWriter;
-import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.text.RankRanges;
 import java.io.IOException;
@@ -108,7 +107,7 @@ public final class JobShare implements AutoCloseable {
         }
         for (JobRecord r : job.records()) {
             sawRecords = true;
-            if (served.containsKey(r.pid()) || JobObserver.runsElsewhere(r) || JobObserver.ended(r)) continue;
+            if (served.containsKey(r.pid()) || LocalProcesses.runsElsewhere(r) || LocalProcesses.ended(r)) continue;
             JdwpAddress jvm = r.jvmAddress();
             List<Integer> ranks = new ArrayList<>();
             for (JobRecord same : job.records()) if (same.pid() == r.pid() && same.spawned() == r.spawned()) ranks.add(same.rank());
@@ -165,7 +164,7 @@ public final class JobShare implements AutoCloseable {
     public synchronized boolean jobEnded() throws IOException {
         if (!sawRecords || !served.isEmpty()) return false;
         for (JobRecord r : directory.job(jobId).records()) {
-            if (!JobObserver.runsElsewhere(r) && !JobObserver.ended(r)) return false;
+            if (!LocalProcesses.runsElsewhere(r) && !LocalProcesses.ended(r)) return false;
         }
         return true;
     }

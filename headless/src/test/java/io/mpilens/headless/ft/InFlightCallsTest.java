@@ -8,7 +8,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
-import io.mpilens.headless.jdi.BindingFrame;
+import io.mpilens.api.model.BindingFrame;
 import io.mpilens.headless.testing.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -133,12 +133,12 @@ class HostCollectorsTest {
 
     @Test
     void roundRequestsReadBackAsWritten() {
-        assertEquals(new HostCollectors.RoundRequest(7, "j1", true), HostCollectors.RoundRequest.parse(HostCollectors.roundRequest(7, "j1", true)));
-        assertEquals(new HostCollectors.RoundRequest(8, null, false), HostCollectors.RoundRequest.parse(HostCollectors.roundRequest(8, null, true)));
-        assertEquals(null, HostCollectors.RoundRequest.parse("round x"));
-        assertEquals(null, HostCollectors.RoundRequest.parse("round 1 --job ;rm"));
-        assertEquals(3, HostCollectors.endedRound(HostCollectors.roundEnd(3)));
-        assertEquals(-1, HostCollectors.endedRound("{\"kind\":\"collector\"}"));
+        assertEquals(new CollectorRounds.Request(7, "j1", true), CollectorRounds.Request.parse(CollectorRounds.request(7, "j1", true)));
+        assertEquals(new CollectorRounds.Request(8, null, false), CollectorRounds.Request.parse(CollectorRounds.request(8, null, true)));
+        assertEquals(null, CollectorRounds.Request.parse("round x"));
+        assertEquals(null, CollectorRounds.Request.parse("round 1 --job ;rm"));
+        assertEquals(3, CollectorRounds.ended(CollectorRounds.end(3)));
+        assertEquals(-1, CollectorRounds.ended("{\"kind\":\"collector\"}"));
     }
 
     /**

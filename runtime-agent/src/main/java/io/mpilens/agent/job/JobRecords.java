@@ -2,6 +2,7 @@ package io.mpilens.agent.job;
 
 import io.mpilens.api.job.HostName;
 import io.mpilens.api.job.JobRecordLayout;
+import io.mpilens.api.job.RankVariables;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -55,8 +56,8 @@ public final class JobRecords {
         binding = bindingId;
         if (JobRecordLayout.parentNamespace(Environment.get(JobRecordLayout.PARENT_PORT_ENV)) == null) return;
         try {
-            int rank = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_RANK")), "");
-            int size = (int) numberAfter(String.valueOf(Environment.get("OMPI_COMM_WORLD_SIZE")), "");
+            int rank = (int) numberAfter(String.valueOf(Environment.get(RankVariables.OMPI_RANK)), "");
+            int size = (int) numberAfter(String.valueOf(Environment.get(RankVariables.OMPI_SIZE)), "");
             if (rank < 0 || size <= 0) return;
             synchronized (JobRecords.class) {
                 register(rank, size, "STARTING", 0);

@@ -2,6 +2,7 @@ package io.mpilens.agent.profile;
 
 import io.mpilens.api.binding.BindingCalls;
 import io.mpilens.api.binding.BindingClasses;
+import io.mpilens.api.job.RankVariables;
 import java.util.Set;
 
 /** Open MPI's Java bindings (4.1; 5.0 has the same API). */
@@ -81,7 +82,7 @@ final class OpenMpiProfile {
         p.distGraphAdjacentCalls = Set.of("createDistGraphAdjacent");
         p.distGraphCalls = Set.of("createDistGraph");
         p.nonblockingDupCalls = Set.of("iDup");
-        p.worldRankSizeEnvironment = new String[] {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"};
+        p.worldRankSizeEnvironment = new String[] {RankVariables.OMPI_RANK, RankVariables.OMPI_SIZE};
         p.topologyReader = new BindingProfile.TopologyReader() {
             @Override
             public int[][] cartesian(Object parms) throws ReflectiveOperationException {
