@@ -7,14 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
-import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
@@ -45,13 +43,6 @@ class ArchitectureTest {
             Map.entry("json", 5), Map.entry("text", 5), Map.entry("leaks", 6), Map.entry("share", 6),
             Map.entry("cli", 7),
             Map.entry("", 8));
-    /**
-     * Known violations of {@link #faultModelDependsOnlyOnTheJdkAndTheModel}, to be removed with this
-     * list when issue 36's helper s36a (frames and job records reach {@code ft} as model types) is
-     * merged; the test fails once one of them no longer occurs, so the list cannot outlive them.
-     */
-    private static final Set<String> FT_KNOWN_READERS = Set.of(
-            "io.mpilens.headless.jdi.BindingFrame", "io.mpilens.headless.job.JobRecord");
 
     private static JavaClasses main;
 
@@ -93,21 +84,9 @@ class ArchitectureTest {
      */
     @Test
     void faultModelDependsOnlyOnTheJdkAndTheModel() {
-        DescribedPredicate<JavaClass> knownReader = DescribedPredicate.describe(
-                "(known, issue 36, s36a) one of " + FT_KNOWN_READERS, c -> FT_KNOWN_READERS.contains(topLevel(c)));
-        ArchRule rule = classes().that().resideInAPackage(BASE + ".ft..").should().onlyDependOnClassesThat(
-                JavaClass.Predicates.resideInAnyPackage(BASE + ".ft..", "io.mpilens.api.model..", "io.mpilens.api.binding..",
-                        "java.lang..", "java.util..", "java.time..").or(knownReader));
-        rule.check(main);
-        TreeSet<String> stillUsed = new TreeSet<>();
-        for (JavaClass c : main) {
-            if (!c.getPackageName().equals(BASE + ".ft") && !c.getPackageName().startsWith(BASE + ".ft.")) continue;
-            for (Dependency d : c.getDirectDependenciesFromSelf()) {
-                if (FT_KNOWN_READERS.contains(topLevel(d.getTargetClass()))) stillUsed.add(topLevel(d.getTargetClass()));
-            }
-        }
-        assertEquals(new TreeSet<>(FT_KNOWN_READERS), stillUsed,
-                "a known violation is gone: remove it from ArchitectureTest.FT_KNOWN_READERS");
+        classes().that().resideInAPackage(BASE + ".ft..").should().onlyDependOnClassesThat().resideInAnyPackage(
+                BASE + ".ft..", "io.mpilens.api.model..", "io.mpilens.api.binding..", "java.lang..", "java.util..",
+                "java.time..").check(main);
     }
 
     /**
@@ -120,12 +99,6 @@ class ArchitectureTest {
                 .and().haveNameNotMatching("io\\.mpilens\\.agent\\.intercept\\.Interceptor(\\$.*)?")
                 .should().dependOnClassesThat().haveFullyQualifiedName("io.mpilens.agent.intercept.Interceptor")
                 .check(main);
-    }
-
-    /** The class, or the top-level class it is nested in. */
-    private static String topLevel(JavaClass c) {
-        int nested = c.getName().indexOf('$');
-        return nested < 0 ? c.getName() : c.getName().substring(0, nested);
     }
 
     /** The package relative to {@value #BASE} ("" for the facade), or null outside headless. */

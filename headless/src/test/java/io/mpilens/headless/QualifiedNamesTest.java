@@ -33,9 +33,6 @@ class QualifiedNamesTest {
      * list after merging them; the test fails once an entry no longer occurs, so it cannot go stale.
      */
     private static final Map<String, Set<String>> KNOWN = Map.of(
-            "headless/src/main/java/io/mpilens/headless/ft/InFlightCall.java", Set.of("io.mpilens.api.model.HandleInfo"),
-            "headless/src/main/java/io/mpilens/headless/ft/WaitFor.java", Set.of("io.mpilens.api.model.MemberList"),
-            "headless/src/main/java/io/mpilens/headless/observe/LocalProcesses.java", Set.of("io.mpilens.api.job.HostName"),
             "plugin/src/io/mpilens/plugin/debug/MpiJobs.java", Set.of("io.mpilens.headless.ft.InFlightCalls"),
             "plugin/src/io/mpilens/plugin/launch/MpiLaunchDelegate.java", Set.of("io.mpilens.headless.launch.Binding"));
     private static final Pattern QUALIFIED = Pattern.compile("\\bio\\.mpilens(?:\\.[a-z_][A-Za-z0-9_]*)*(?:\\.[A-Z][A-Za-z0-9_]*)?");
