@@ -44,6 +44,10 @@ import java.util.function.Supplier;
  * suspended and cannot deadlock on the application's locks.
  *
  * <p>Not for concurrent use by several threads; use one reader per thread.
+ *
+ * <p>Why this file is long: every read of {@link TargetReader} over JDI in one
+ * place (fields, array slices in JDWP-sized chunks, strings), each with the target's ways to fail
+ * (disconnected, collected, not loaded).
  */
 public final class JdiTargetReader implements TargetReader, HeapInstances {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);

@@ -24,6 +24,9 @@ import java.util.TreeSet;
  * <p>Ranks sit on a circle (rank 0 on top, clockwise) up to {@value #CIRCLE_MAX} ranks, in rows
  * beyond; arrows bend to their left, so the two arrows of ranks waiting for each other do not
  * overlap. Coordinates are pixels for a 12 px monospace font ({@link #CHAR} wide).
+ *
+ * <p>Why this file is long: it is the one layout both painters share (boxes on a circle or in rows,
+ * bent arrows, labels, verdict lines, legend); split, the painters would each need all the parts.
  */
 public final class WaitForPicture {
     /** Width of a character of the 12 px monospace font, for sizes and bounds. */

@@ -25,6 +25,10 @@ import java.util.TreeMap;
  * no socket; every failure is counted in {@code lastError} and never reaches the application.
  *
  * <p>The format is read by {@code io.mpilens.headless.job.JobDirectory}; field names are the contract.
+ *
+ * <p>Why this file is long: a record's whole life (written at init, at finalize, when the JDWP
+ * listener moves, at exit) together with each file-system failure on the way, none of which may
+ * reach the application; the JSON it writes is a few lines of it.
  */
 public final class JobRecords {
     private static final String JDWP_PROPERTY = "sun.jdwp.listenerAddress";
