@@ -1,5 +1,6 @@
 package io.mpilens.headless.share;
 
+import io.mpilens.api.job.HostName;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -68,7 +69,7 @@ public final class JobShare implements AutoCloseable {
     public JobShare(JobDirectory directory, String jobId, int basePort, Duration timeout, Consumer<String> log) {
         this.directory = directory;
         this.jobId = jobId;
-        this.host = io.mpilens.api.job.HostName.local();
+        this.host = HostName.local();
         this.basePort = basePort;
         this.timeout = timeout;
         this.log = log;
