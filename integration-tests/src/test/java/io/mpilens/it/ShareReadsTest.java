@@ -81,13 +81,21 @@ class ShareReadsTest {
                 ThreadReference main = mainThread(vm);
                 assertEquals(1, main.suspendCount());
 
+                // a thread of its own: the share above holds the common pool's one thread on 2 CPUs until the job ends
                 watch = CompletableFuture.supplyAsync(() -> MpiLensCli.run(new String[] {"watch", "--job", JOB, "--interval", "0.2",
                     "--timeout", "5", "--json", "--hosts", "none"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8), ShareTest.env(jobs)));
+                        new PrintStream(err, true, StandardCharsets.UTF_8), ShareTest.env(jobs)), r -> new Thread(r, "watch").start());
                 List<Pattern> everyRank = List.of(answeredAt(0, ports.get(0)), answeredAt(1, ports.get(1)),
                         answeredAt(2, ports.get(2)), answeredAt(3, ports.get(3)));
-                Cli.await(out, l -> everyRank.stream().allMatch(p -> p.matcher(l).find()),
-                        "a round in which every rank answered through its share port, rank 1 suspended by the debugger", Tours.START);
+                long deadline = System.nanoTime() + Tours.START.toNanos();
+                while (out.lines().stream().noneMatch(l -> everyRank.stream().allMatch(p -> p.matcher(l).find()))
+                        && !watch.isDone() && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                assertTrue(out.lines().stream().anyMatch(l -> everyRank.stream().allMatch(p -> p.matcher(l).find())),
+                        "a round in which every rank answered through its share port, rank 1 suspended by the debugger:\n"
+                        + String.join("\n", out.lines()) + "\nstderr:\n" + String.join("\n", err.lines())
+                        + (watch.isDone() ? "\nwatch exited " + watch.join() : ""));
 
                 assertEquals(ShareTest.content(direct), ShareTest.content(leaks(jobs)), "the same leaks through the share as directly");
                 assertEquals(1, main.suspendCount(), "leaks suspended and resumed its own, not the debugger's");
