@@ -34,8 +34,8 @@ import java.util.Map;
  *     sleeps in its read), shows what the polling is worth.</li>
  * <li>{@code mpilens handles --job} of a 4-rank Open MPI job paused in {@code RecoverAfterFailure}:
  *     the command as a user runs it, with no share (each read attaches and detaches, the JVMs
- *     re-listen) vs while a share of the job runs (the same command then attaches through it);
- *     phases alternating. Goal: at most 1.2x.</li>
+ *     re-listen) vs while a share of the job runs (the same command then attaches through it),
+ *     and the share with its polling off; six phases. Goal: at most 1.2x.</li>
  * </ol>
  */
 public final class ShareBench {
@@ -43,11 +43,13 @@ public final class ShareBench {
             "usage: bench/run share [--calls N] [--rounds N] [--handles-rounds N] [--parts both|roundtrip|handles] [--poll US] [--java JAVA]",
             "  --calls           ThreadReference.name round trips per round (default 10000)",
             "  --rounds          rounds per side of the round-trip part, alternating (default 21)",
-            "  --handles-rounds  'handles --job' reads per phase; two phases per side (default 5)",
+            "  --handles-rounds  'handles --job' reads per phase; two phases per side, three sides (default 5)",
             "  --parts           which part(s) to run (default both; roundtrip alone for profiling)",
             "  --poll            the share's poll budget in microseconds on its polling side (default: the share's own, 50)",
             "  --java            the targets' java (default: java, the application JDK)");
     private static final String JOB = "bench-share";
+    /** The share's poll budget in microseconds (its BoundedPoll.PROPERTY). */
+    private static final String POLL_PROPERTY = "mpilens.share.pollMicros";
     private static final Duration START = Duration.ofMinutes(5);
     /** A JVM re-listens on a new port after a debugger detaches; its agent rewrites the record every 250 ms. */
     private static final long SETTLE_MILLIS = 700;
@@ -80,7 +82,8 @@ public final class ShareBench {
         if (roundTrip) polls = roundTrips(ws, java, calls, rounds, poll, direct, shared, sharedAsleep);
         Samples handlesDirect = new Samples();
         Samples handlesShared = new Samples();
-        if (handlesPart) handlesReads(ws, java, handlesRounds, handlesDirect, handlesShared);
+        Samples handlesAsleep = new Samples();
+        if (handlesPart) handlesReads(ws, java, handlesRounds, handlesDirect, handlesShared, handlesAsleep);
 
         System.out.println();
         System.out.printf("machine: %d CPUs, 1-minute load average %s before, %s after; harness JDK %s%n%n",
@@ -99,6 +102,8 @@ public final class ShareBench {
                     ResultTable.ms(handlesDirect.min()), ResultTable.ms(handlesDirect.max()));
             t.row("handles --job, 4 Open MPI ranks, through the share", handlesShared.count(), ResultTable.ms(handlesShared.median()),
                     ResultTable.ms(handlesShared.min()), ResultTable.ms(handlesShared.max()));
+            t.row("handles --job, 4 Open MPI ranks, share not polling", handlesAsleep.count(), ResultTable.ms(handlesAsleep.median()),
+                    ResultTable.ms(handlesAsleep.min()), ResultTable.ms(handlesAsleep.max()));
         }
         System.out.print(t.render());
         if (roundTrip) {
@@ -120,6 +125,7 @@ public final class ShareBench {
             double hr = handlesShared.median() / handlesDirect.median();
             System.out.printf(Locale.ROOT, "handles --job through the share / direct (medians) %.2fx: goal <= 1.2x %s%n",
                     hr, hr <= 1.2 ? "MET" : "NOT MET");
+            System.out.printf(Locale.ROOT, "  the share not polling / direct (medians) %.2fx%n", handlesAsleep.median() / handlesDirect.median());
         }
     }
 
@@ -179,7 +185,9 @@ public final class ShareBench {
         return (System.nanoTime() - t0) / 1e6;
     }
 
-    private static void handlesReads(Workspace ws, String java, int rounds, Samples direct, Samples shared) throws Exception {
+    /** Six phases: direct, share, share not polling, direct, share not polling, share. */
+    private static void handlesReads(Workspace ws, String java, int rounds, Samples direct, Samples shared, Samples asleep)
+            throws Exception {
         Path tmp = Files.createTempDirectory("mpilens-sharebench-");
         Path jobs = tmp.resolve("jobs");
         JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.RecoverAfterFailure")
@@ -191,17 +199,22 @@ public final class ShareBench {
             System.out.println("starting 4 Open MPI ranks of RecoverAfterFailure ...");
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, START);
             handles(env); // warm-up
-            for (int phase = 0; phase < 4; phase++) {
-                boolean viaTheShare = phase % 2 == 1;
-                JobShare share = viaTheShare ? startShare(jobs) : null;
+            int[] sides = {0, 1, 2, 0, 2, 1};
+            String[] labels = {"direct", "through the share", "share not polling"};
+            Samples[] into = {direct, shared, asleep};
+            for (int phase = 0; phase < sides.length; phase++) {
+                int side = sides[phase];
+                // a share's readers take their poll budget from this property when it connects
+                if (side == 2) System.setProperty(POLL_PROPERTY, "0");
+                JobShare share = side > 0 ? startShare(jobs) : null;
+                System.clearProperty(POLL_PROPERTY);
                 try {
                     handles(env); // a first read of the phase, not measured
                     for (int i = 0; i < rounds; i++) {
                         Thread.sleep(SETTLE_MILLIS);
                         double ms = handles(env);
-                        (viaTheShare ? shared : direct).add(ms);
-                        System.out.printf(Locale.ROOT, "phase %d  handles --job %-18s %8.1f ms%n", phase + 1,
-                                viaTheShare ? "through the share" : "direct", ms);
+                        into[side].add(ms);
+                        System.out.printf(Locale.ROOT, "phase %d  handles --job %-18s %8.1f ms%n", phase + 1, labels[side], ms);
                     }
                 } finally {
                     if (share != null) share.close();

@@ -2,6 +2,7 @@ package io.mpilens.headless.share;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -12,12 +13,16 @@ import java.util.concurrent.atomic.LongAdder;
  * being woken. It polls only while the previous due packet came within the budget: a loaded
  * machine or a slow command turns it off until one comes fast again, so it never spins long for
  * nothing. Packets nobody knows the time of (events, a debugger's next click) are awaited asleep.
- * One per socket, used by that socket's one reader.
+ * At most {@link #MAX_POLLING} readers of the process poll at once (half the CPUs, at least one):
+ * a read of every rank of a job at once does not spin a thread per rank beside the ranks. One
+ * per socket, used by that socket's one reader.
  */
 final class BoundedPoll {
     /** The share's budget in microseconds (0: never poll), a system property. */
     static final String PROPERTY = "mpilens.share.pollMicros";
     static final long DEFAULT_MICROS = 50;
+    static final int MAX_POLLING = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    private static final AtomicInteger POLLING = new AtomicInteger();
 
     private final LongAdder caught;
     private final LongAdder missed;
@@ -48,15 +53,31 @@ final class BoundedPoll {
         long start = System.nanoTime();
         waitStart = start;
         waiting = true;
-        if (lastWaitNanos > budgetNanos) return;
-        do {
-            Thread.onSpinWait();
-            if (in.available() > 0) {
-                caught.increment();
-                return;
-            }
-        } while (System.nanoTime() - start < budgetNanos);
-        missed.increment();
+        if (lastWaitNanos > budgetNanos || !startPolling()) return;
+        try {
+            do {
+                Thread.onSpinWait();
+                if (in.available() > 0) {
+                    caught.increment();
+                    return;
+                }
+            } while (System.nanoTime() - start < budgetNanos);
+            missed.increment();
+        } finally {
+            POLLING.decrementAndGet();
+        }
+    }
+
+    /** Whether a reader could poll now (fewer than {@link #MAX_POLLING} do): before it sleeps to be woken for a poll. */
+    static boolean mayPoll() {
+        return POLLING.get() < MAX_POLLING;
+    }
+
+    private static boolean startPolling() {
+        for (int n = POLLING.get(); n < MAX_POLLING; n = POLLING.get()) {
+            if (POLLING.compareAndSet(n, n + 1)) return true;
+        }
+        return false;
     }
 
     /** After the read: how long a due packet took decides whether the next wait polls. */

@@ -235,7 +235,7 @@ public final class SharedVm implements AutoCloseable {
      */
     private boolean awaitCommand() throws IOException {
         long budget = pollNanos;
-        if (!repliedLast || budget <= 0 || in.available() > 0) return false;
+        if (!repliedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
         if (commandWasLate) {
             commandWasLate = false;
             return false;
@@ -602,7 +602,7 @@ public final class SharedVm implements AutoCloseable {
          */
         private boolean awaitAnswer() throws IOException {
             long budget = pollNanos;
-            if (!forwardedLast || budget <= 0 || in.available() > 0) return false;
+            if (!forwardedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
             if (answerWasLate) {
                 answerWasLate = false;
                 return false;

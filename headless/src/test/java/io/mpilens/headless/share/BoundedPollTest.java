@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,7 @@ class BoundedPollTest {
     /** A socket's input as its reader sees it: nothing until {@code at} (System.nanoTime), then a byte. */
     private static final class Arriving extends InputStream {
         volatile long at = Long.MAX_VALUE;
-        int asked;
+        volatile int asked;
 
         @Override
         public int available() {
@@ -63,6 +65,41 @@ class BoundedPollTest {
         assertTrue(ms >= 20 && ms < 300, "returned when it came, not at the budget: " + ms + " ms");
         assertEquals(1, caught.sum());
         assertEquals(0, missed.sum());
+    }
+
+    @Test
+    void noMoreReadersPollAtOnceThanHalfTheCpus() throws Exception {
+        List<Arriving> busy = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < BoundedPoll.MAX_POLLING; i++) {
+            Arriving in = new Arriving();
+            busy.add(in);
+            BoundedPoll other = new BoundedPoll(new LongAdder(), new LongAdder());
+            Thread t = new Thread(() -> {
+                try {
+                    other.before(in, true, TimeUnit.SECONDS.toNanos(30));
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (busy.stream().anyMatch(in -> in.asked < 2) && System.nanoTime() < deadline) Thread.sleep(1);
+        try {
+            assertTrue(!BoundedPoll.mayPoll(), BoundedPoll.MAX_POLLING + " readers poll");
+            Arriving in = new Arriving();
+            long t0 = System.nanoTime();
+            poll.before(in, true, BUDGET);
+            assertEquals(1, in.asked, "asked once, then off to sleep in the read: others poll");
+            assertTrue(millisSince(t0) < 300);
+            assertEquals(0, caught.sum() + missed.sum());
+        } finally {
+            for (Arriving in : busy) in.at = System.nanoTime();
+            for (Thread t : threads) t.join();
+        }
+        assertTrue(BoundedPoll.mayPoll(), "their polls ended");
     }
 
     @Test
