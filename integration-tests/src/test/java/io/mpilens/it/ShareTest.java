@@ -40,11 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
  * throughout, and the share ends with the job.
  */
 class ShareTest {
-    private static final String JOB = "it-share";
+    static final String JOB = "it-share";
     private static final String TOUR = "io.mpilens.examples.openmpi.HandleTour";
-    private static final Duration JDB = Duration.ofSeconds(90);
+    static final Duration JDB = Duration.ofSeconds(90);
     /** The rest of a stop's location line and jdb's prompt after it: a person types the next command then. */
-    private static final String PROMPT = " bci=[0-9,]+\\s+\\S+\\[\\d+\\] ";
+    static final String PROMPT = " bci=[0-9,]+\\s+\\S+\\[\\d+\\] ";
 
     @TempDir
     Path tmp;
@@ -59,7 +59,7 @@ class ShareTest {
         return line("openmpi", code, after);
     }
 
-    private static int line(String example, String code, int after) throws Exception {
+    static int line(String example, String code, int after) throws Exception {
         List<String> lines = Files.readAllLines(Tours.ROOT.resolve("examples/" + example + "/src/main/java/io/mpilens/examples/"
                 + example + "/HandleTour.java"));
         for (int i = after; i < lines.size(); i++) if (lines.get(i).trim().startsWith(code)) return i + 1;
@@ -71,7 +71,7 @@ class ShareTest {
      * read also follows the hosts of any other {@code mpirun} of this user on this machine (another
      * test's job on simulated hosts, say), which are not this job's.
      */
-    private static Map<String, String> env(Path jobs) {
+    static Map<String, String> env(Path jobs) {
         return Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1");
     }
 
@@ -80,7 +80,7 @@ class ShareTest {
      * deadline": cominfo and calls give up on a rank some time after the first answered, and a
      * busy machine makes a rank late), for up to {@link Tours#START}; then its last result.
      */
-    private static Cli.Result everyRankAnswering(Path jobs, String... args) throws InterruptedException {
+    static Cli.Result everyRankAnswering(Path jobs, String... args) throws InterruptedException {
         long deadline = System.nanoTime() + Tours.START.toNanos();
         Cli.Result r = Cli.mpilens(env(jobs), args);
         while (r.code() == 3 && r.err().contains("no answer within the deadline") && System.nanoTime() < deadline) {
@@ -91,7 +91,7 @@ class ShareTest {
     }
 
     /** {@code handles --job} as JSON; every rank read (exit 0), each of the four printed. */
-    private static String handles(Path jobs) throws InterruptedException {
+    static String handles(Path jobs) throws InterruptedException {
         Cli.Result r = everyRankAnswering(jobs, "handles", "--job", JOB, "--json", "--timeout", "30", "--hosts", "none");
         assertEquals(0, r.code(), r.all());
         for (int rank = 0; rank < 4; rank++) assertTrue(r.out().contains("\"rank\":" + rank + ","), "rank " + rank + " read: " + r.all());
@@ -99,7 +99,7 @@ class ShareTest {
     }
 
     /** {@code cominfo} and {@code calls}: every rank answered (exit 0); cominfo shows the world of four. */
-    private static void cominfoAndCalls(Path jobs) throws InterruptedException {
+    static void cominfoAndCalls(Path jobs) throws InterruptedException {
         Cli.Result c = everyRankAnswering(jobs, "cominfo", "--job", JOB, "--timeout", "30", "--hosts", "none");
         assertEquals(0, c.code(), c.all());
         assertTrue(c.out().contains("MPI_COMM_WORLD") && c.out().contains("members 0-3"), c.all());
@@ -108,11 +108,11 @@ class ShareTest {
     }
 
     /** The JSON without the addresses it was read at (direct or through the share), for comparing contents. */
-    private static String content(String json) {
+    static String content(String json) {
         return json.replaceAll("127\\.0\\.0\\.1:\\d+", "ADDRESS");
     }
 
-    private static int port(String address) {
+    static int port(String address) {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
 
@@ -161,13 +161,13 @@ class ShareTest {
         throw new AssertionError("jdb's step did not complete within " + JDB + ":\n" + jdb.transcript());
     }
 
-    private static Map<Integer, String> sharePorts(Path jobs) throws Exception {
+    static Map<Integer, String> sharePorts(Path jobs) throws Exception {
         Map<Integer, String> out = new java.util.TreeMap<>();
         for (JobRecord r : new JobDirectory(jobs).job(JOB).records()) if (r.share() != null) out.put(r.rank(), r.share());
         return out;
     }
 
-    private static Map<Integer, String> awaitShared(Path jobs, CompletableFuture<Cli.Result> share) throws Exception {
+    static Map<Integer, String> awaitShared(Path jobs, CompletableFuture<Cli.Result> share) throws Exception {
         long deadline = System.nanoTime() + Tours.START.toNanos();
         Map<Integer, String> ports = sharePorts(jobs);
         while (ports.size() < 4 && !share.isDone() && System.nanoTime() < deadline) {

@@ -6,6 +6,8 @@ import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.json.FaultJson;
 import io.mpilens.headless.text.HandleTable;
+import io.mpilens.headless.text.RankRanges;
+import io.mpilens.headless.text.Words;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.ZoneId;
@@ -15,6 +17,7 @@ import io.mpilens.headless.observe.LocalProcesses;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +110,7 @@ final class JobsCommand implements Callable<Integer> {
                         String.join(",", bindings), started, List.copyOf(hosts)));
                 JobEnd end = JobEnd.of(j.records(), running);
                 if (end.state() == JobEnd.State.ABORTED) out.println("  " + end.summary(ZoneId.systemDefault()));
+                for (String l : shareLines(j.records())) out.println(l);
             }
         }
         out.flush();
@@ -120,6 +124,24 @@ final class JobsCommand implements Callable<Integer> {
         }
         err.flush();
         return refused ? MpiLensCli.EXIT_UNREADABLE : MpiLensCli.EXIT_OK;
+    }
+
+    /**
+     * The ports a running share ({@code mpilens share}) serves the job's ranks at, for a debugger to
+     * attach to: {@code share: rank 0 127.0.0.1:40001, rank 1 …} (MPJ Express multicore's ranks of
+     * one JVM: {@code ranks 0-3 …}), wrapped at {@link HandleTable#WIDTH}; none when no share runs.
+     */
+    static List<String> shareLines(List<JobRecord> records) {
+        Map<String, List<Integer>> ranksAt = new LinkedHashMap<>();
+        records.stream().filter(r -> r.share() != null).sorted(Comparator.comparing(JobRecord::spawned).thenComparing(JobRecord::rank))
+                .forEach(r -> ranksAt.computeIfAbsent(r.share(), k -> new ArrayList<>()).add(r.rank()));
+        if (ranksAt.isEmpty()) return List.of();
+        List<String> items = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : ranksAt.entrySet()) {
+            items.add((e.getValue().size() == 1 ? "rank " : "ranks ") + RankRanges.format(e.getValue(), ",") + " " + e.getKey()
+                    + (items.size() + 1 < ranksAt.size() ? "," : ""));
+        }
+        return Words.wrap("  share:", "    ", items.toArray(String[]::new), HandleTable.WIDTH);
     }
 
     /**

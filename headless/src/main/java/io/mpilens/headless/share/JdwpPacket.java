@@ -66,12 +66,26 @@ public record JdwpPacket(int id, int flags, int commandSet, int command, int err
 
     /** Writes the header and the data as they are (no copy of the data; the caller flushes). */
     public void write(OutputStream out) throws IOException {
-        int length = HEADER + data.length;
-        byte[] h = {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length,
-            (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id, (byte) flags,
-            (byte) (isReply() ? errorCode >>> 8 : commandSet), (byte) (isReply() ? errorCode : command)};
+        byte[] h = new byte[HEADER];
+        header(h, id);
         out.write(h);
         out.write(data);
+    }
+
+    /** Puts this packet's header, under id {@code asId}, at the start of {@code into}. */
+    void header(byte[] into, int asId) {
+        int length = HEADER + data.length;
+        into[0] = (byte) (length >>> 24);
+        into[1] = (byte) (length >>> 16);
+        into[2] = (byte) (length >>> 8);
+        into[3] = (byte) length;
+        into[4] = (byte) (asId >>> 24);
+        into[5] = (byte) (asId >>> 16);
+        into[6] = (byte) (asId >>> 8);
+        into[7] = (byte) asId;
+        into[8] = (byte) flags;
+        into[9] = (byte) (isReply() ? errorCode >>> 8 : commandSet);
+        into[10] = (byte) (isReply() ? errorCode : command);
     }
 
     @Override

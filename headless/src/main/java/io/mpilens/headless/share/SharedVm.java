@@ -2,10 +2,11 @@ package io.mpilens.headless.share;
 
 import io.mpilens.headless.jdi.JdwpAddress;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -13,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one JDWP connection to a rank's JVM, shared by any number of clients that each speak
@@ -32,6 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A client that leaves ({@code Dispose}, or its socket drops) takes its event requests, its
  * suspensions, its held events and the objects it pinned with it, and nothing else: the JVM
  * itself is never disposed while the share holds it.
+ *
+ * <p>The relay path: a client's thread reads its command and writes it to the JVM's socket itself;
+ * the JVM connection's reader writes each reply to the client's socket itself (no queue, no other
+ * thread), each packet in one write ({@link JdwpOut}). Of the two wake-ups a relayed round trip
+ * adds, neither need be on its path: the JVM's reader polls for a reply that is due, and a client's
+ * reader, woken once its client's answer is sent, polls for the next command ({@link BoundedPoll}),
+ * each at most a few tens of microseconds.
  */
 public final class SharedVm implements AutoCloseable {
     static final byte[] HANDSHAKE = "JDWP-Handshake".getBytes(StandardCharsets.US_ASCII);
@@ -49,13 +61,30 @@ public final class SharedVm implements AutoCloseable {
     private final String name;
     private final Socket socket;
     private final DataInputStream in;
-    private final OutputStream out;
-    private final Object writeLock = new Object();
+    private final JdwpOut out;
+    /** The budget of this share's {@link BoundedPoll}s, in nanoseconds (0: its readers never poll). */
+    private volatile long pollNanos = BoundedPoll.configuredMicros() * 1000;
+    private final LongAdder pollsCaught = new LongAdder();
+    private final LongAdder pollsMissed = new LongAdder();
+    /** The JVM connection's reader's, for replies. */
+    private final BoundedPoll replies = new BoundedPoll(pollsCaught, pollsMissed);
+    /** That reader, woken when a client's command goes out; its state between packets (see {@link #awaitCommand}). */
+    private volatile Thread jvmReader;
+    private boolean repliedLast;
+    private boolean commandWasLate;
     private final AtomicInteger ids = new AtomicInteger();
     private final AtomicInteger clientNumbers = new AtomicInteger();
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
     private final Map<Integer, Request> requests = new ConcurrentHashMap<>();
     private final List<Client> clients = new CopyOnWriteArrayList<>();
+    /**
+     * Object to how many pins ({@code DisableCollection} not yet undone) each client holds on it;
+     * also the lock under which a pin or unpin is decided and written. The JVM sees one pin per
+     * object however many clients pin it: the first pin is sent, the last unpin is sent, the rest
+     * are answered here. So an object stays pinned while any client pins it, whether or not the
+     * JVM's back-end counts pins (JDK 17's does).
+     */
+    private final Map<Long, Map<Client, Integer>> pins = new HashMap<>();
     private final CompletableFuture<String> ended = new CompletableFuture<>();
     private volatile IdSizes sizes = IdSizes.HOTSPOT;
 
@@ -71,7 +100,7 @@ public final class SharedVm implements AutoCloseable {
         this.name = name;
         this.socket = socket;
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+        this.out = new JdwpOut(socket.getOutputStream());
     }
 
     /**
@@ -86,7 +115,7 @@ public final class SharedVm implements AutoCloseable {
             try (SetupDeadline deadline = new SetupDeadline(s, ms)) {
                 try {
                     s.connect(new InetSocketAddress(jvm.host(), jvm.port()));
-                } catch (java.net.ConnectException e) {
+                } catch (ConnectException e) {
                     throw new IOException("nothing listens at " + jvm + " (" + e.getMessage() + "): a debugger attached to the"
                             + " JVM directly holds its one JDWP connection (detach it, then it is shared), or the JVM ended", e);
                 } catch (IOException e) {
@@ -100,7 +129,7 @@ public final class SharedVm implements AutoCloseable {
                 byte[] answer = new byte[HANDSHAKE.length];
                 try {
                     new DataInputStream(s.getInputStream()).readFully(answer);
-                } catch (java.io.EOFException e) {
+                } catch (EOFException e) {
                     throw new IOException(jvm + " closed the connection at the JDWP handshake: another debugger is"
                             + " probably attached to it (a JVM serves one); detach it and share again");
                 } catch (IOException e) {
@@ -151,6 +180,24 @@ public final class SharedVm implements AutoCloseable {
         return requests.size();
     }
 
+    /**
+     * How long the share's readers poll for a packet that is due before they sleep ({@link
+     * BoundedPoll}), in microseconds (0: never); by default {@value BoundedPoll#DEFAULT_MICROS}, or
+     * the system property {@value BoundedPoll#PROPERTY}.
+     */
+    public void pollMicros(long micros) {
+        pollNanos = Math.max(0, micros) * 1000;
+    }
+
+    public long pollMicros() {
+        return pollNanos / 1000;
+    }
+
+    /** How many polls caught their packet, and how many came to nothing (the reader then slept), so far. */
+    public long[] polls() {
+        return new long[] {pollsCaught.sum(), pollsMissed.sum()};
+    }
+
     private void start() {
         Thread t = new Thread(this::readJvm, "mpilens-share-" + name);
         t.setDaemon(true);
@@ -160,10 +207,15 @@ public final class SharedVm implements AutoCloseable {
     // ---- the JVM's side
 
     private void readJvm() {
+        jvmReader = Thread.currentThread();
         String why = "the JVM closed its JDWP connection";
         try {
-            JdwpPacket p;
-            while ((p = JdwpPacket.read(in)) != null) {
+            while (true) {
+                replies.before(in, !pending.isEmpty() || awaitCommand(), pollNanos);
+                JdwpPacket p = JdwpPacket.read(in);
+                replies.after();
+                if (p == null) break;
+                repliedLast = false;
                 if (p.isReply()) onReply(p);
                 else if (p.commandSet() == CompositeEvents.COMMAND_SET && p.command() == CompositeEvents.COMMAND) onEvents(p);
             }
@@ -171,6 +223,33 @@ public final class SharedVm implements AutoCloseable {
             if (!ended.isDone()) why = "the JDWP connection failed: " + e.getMessage();
         }
         end(why);
+    }
+
+    /**
+     * After a reply went to a client and no command is out: sleeps, at most the poll budget, until
+     * a client's command goes out (its reader wakes this one, after its write: the wake-up comes
+     * while the JVM works on the command); true then, and its reply is due. False when the reply
+     * was not a client's, something is there to read, or the last such sleep ran out (then this
+     * one does not sleep: an idle share reads its events at once every other time; a busy one
+     * never waits for them longer than the budget).
+     */
+    private boolean awaitCommand() throws IOException {
+        long budget = pollNanos;
+        if (!repliedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
+        if (commandWasLate) {
+            commandWasLate = false;
+            return false;
+        }
+        long deadline = System.nanoTime() + budget;
+        while (pending.isEmpty()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                commandWasLate = true;
+                return false;
+            }
+            LockSupport.parkNanos(this, left);
+        }
+        return true;
     }
 
     private void end(String why) {
@@ -193,7 +272,10 @@ public final class SharedVm implements AutoCloseable {
             return;
         }
         if (reply.errorCode() == ERROR_NONE) account(p.client(), p.command(), reply);
-        if (!p.client().closed.get()) p.client().send(reply.withId(p.clientId()));
+        else if (p.command().commandSet() == OBJECT && p.command().command() == OBJECT_DISABLE_COLLECTION) pinRefused(p.client(), p.command());
+        if (!p.client().closed.get()) p.client().send(reply, p.clientId());
+        repliedLast = true;
+        p.client().answered();
     }
 
     /** What a client's command that succeeded changed of what it owns. */
@@ -213,14 +295,6 @@ public final class SharedVm implements AutoCloseable {
                     c.suspensions.threadSuspended(new JdwpData(command.data(), sizes).objectId());
                 } else if (set == THREAD && cmd == THREAD_RESUME) {
                     c.suspensions.threadResumed(new JdwpData(command.data(), sizes).objectId());
-                } else if (set == VM && cmd == VM_HOLD_EVENTS) {
-                    c.heldEvents++;
-                } else if (set == VM && cmd == VM_RELEASE_EVENTS) {
-                    c.heldEvents = Math.max(0, c.heldEvents - 1);
-                } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
-                    c.pinned.merge(new JdwpData(command.data(), sizes).objectId(), 1, Integer::sum);
-                } else if (set == OBJECT && cmd == OBJECT_ENABLE_COLLECTION) {
-                    c.pinned.computeIfPresent(new JdwpData(command.data(), sizes).objectId(), (k, n) -> n <= 1 ? null : n - 1);
                 }
                 return;
             }
@@ -232,14 +306,8 @@ public final class SharedVm implements AutoCloseable {
             tell(VM, VM_RESUME, new byte[0]);
         } else if (set == THREAD && cmd == THREAD_SUSPEND) {
             tell(THREAD, THREAD_RESUME, Arrays.copyOf(command.data(), sizes.objectId()));
-        } else if (set == VM && cmd == VM_HOLD_EVENTS) {
-            tell(VM, VM_RELEASE_EVENTS, new byte[0]);
-        } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
-            Long object = new JdwpData(command.data(), sizes).objectId();
-            if (clients.stream().noneMatch(o -> o != c && o.pins(object))) {
-                tell(OBJECT, OBJECT_ENABLE_COLLECTION, Arrays.copyOf(command.data(), sizes.objectId()));
-            }
         }
+        // pins are decided when sent (see pin), held events never reach the JVM (see Client.hold)
     }
 
     /**
@@ -299,7 +367,7 @@ public final class SharedVm implements AutoCloseable {
         CompletableFuture<JdwpPacket> f = new CompletableFuture<>();
         int id = ids.incrementAndGet();
         pending.put(id, new Pending(null, 0, null, f));
-        writeJvm(JdwpPacket.command(id, set, cmd, data));
+        writeJvm(JdwpPacket.command(id, set, cmd, data), id);
         try {
             return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -318,17 +386,78 @@ public final class SharedVm implements AutoCloseable {
         int id = ids.incrementAndGet();
         pending.put(id, new Pending(null, 0, null, null));
         try {
-            writeJvm(JdwpPacket.command(id, set, cmd, data));
+            writeJvm(JdwpPacket.command(id, set, cmd, data), id);
         } catch (IOException e) {
             pending.remove(id); // the connection is gone: the reader ends the share
         }
     }
 
-    private void writeJvm(JdwpPacket p) throws IOException {
+    /** Writes {@code p} to the JVM under this connection's id {@code id}. */
+    private void writeJvm(JdwpPacket p, int id) throws IOException {
         if (ended.isDone()) throw new IOException(name + ": " + ended.getNow(""));
-        synchronized (writeLock) {
-            p.write(out);
-            out.flush();
+        out.write(p, id);
+    }
+
+    /**
+     * A client's {@code DisableCollection}: counted as the client's; sent when nobody pinned the
+     * object yet, else answered here (a client that has left pins nothing).
+     */
+    private void pin(Client c, JdwpPacket p) throws IOException {
+        long object = new JdwpData(p.data(), sizes).objectId();
+        synchronized (pins) {
+            if (c.gone) return;
+            Map<Client, Integer> by = pins.computeIfAbsent(object, k -> new HashMap<>());
+            boolean first = by.isEmpty();
+            by.merge(c, 1, Integer::sum);
+            if (first) {
+                c.forward(p);
+                return;
+            }
+        }
+        c.send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]), p.id());
+    }
+
+    /** A pin the JVM refused (the object was collected): not counted after all. */
+    private void pinRefused(Client c, JdwpPacket command) {
+        long object = new JdwpData(command.data(), sizes).objectId();
+        synchronized (pins) {
+            Map<Client, Integer> by = pins.get(object);
+            if (by == null) return;
+            by.computeIfPresent(c, (k, n) -> n <= 1 ? null : n - 1);
+            if (by.isEmpty()) pins.remove(object);
+        }
+    }
+
+    /**
+     * A client's {@code EnableCollection}: undoes one pin of its own; sent when that was the
+     * object's last pin (or the object is nobody's), else answered here.
+     */
+    private void unpin(Client c, JdwpPacket p) throws IOException {
+        long object = new JdwpData(p.data(), sizes).objectId();
+        synchronized (pins) {
+            Map<Client, Integer> by = pins.get(object);
+            if (by != null) {
+                by.computeIfPresent(c, (k, n) -> n <= 1 ? null : n - 1);
+                if (by.isEmpty()) pins.remove(object);
+            }
+            if (by == null || by.isEmpty()) {
+                c.forward(p);
+                return;
+            }
+        }
+        c.send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]), p.id());
+    }
+
+    /** Undoes the pins of a client that left: the JVM is told of each object nobody else pins. */
+    private void unpinAll(Client c) {
+        synchronized (pins) {
+            for (Iterator<Map.Entry<Long, Map<Client, Integer>>> it = pins.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<Long, Map<Client, Integer>> e = it.next();
+                if (e.getValue().remove(c) != null && e.getValue().isEmpty()) {
+                    it.remove();
+                    tell(OBJECT, OBJECT_ENABLE_COLLECTION, JdwpData.objectId(e.getKey(), sizes));
+                }
+            }
         }
     }
 
@@ -357,10 +486,7 @@ public final class SharedVm implements AutoCloseable {
             throw new IOException("a client on the share of " + name + " did not send the JDWP handshake");
         }
         Client c = new Client(s, clientNumbers.incrementAndGet());
-        synchronized (c.out) {
-            c.out.write(HANDSHAKE);
-            c.out.flush();
-        }
+        c.out.raw(HANDSHAKE);
         if (ended.isDone()) {
             s.close();
             return;
@@ -381,43 +507,134 @@ public final class SharedVm implements AutoCloseable {
         final Socket socket;
         final int number;
         final DataInputStream in;
-        final OutputStream out;
+        final JdwpOut out;
         final Suspensions suspensions = new Suspensions();
-        /** Its {@code HoldEvents} not yet released, and the objects it pinned ({@code DisableCollection}): undone when it leaves. */
-        int heldEvents;
-        final Map<Long, Integer> pinned = new java.util.HashMap<>();
+        /**
+         * Its {@code HoldEvents} in force: its events wait here, in order, until its {@code
+         * ReleaseEvents} (the JVM, and the other clients, go on getting theirs); dropped when it
+         * leaves, their suspensions undone with its others. Guarded by this.
+         */
+        boolean holding;
+        final List<JdwpPacket> held = new ArrayList<>();
         /** Left (disposed or disconnected): what it owned is released, nothing more is counted for it. */
-        boolean gone;
+        volatile boolean gone;
         final AtomicBoolean closed = new AtomicBoolean();
+        /** Its commands sent to the JVM and not yet answered. */
+        final AtomicInteger outstanding = new AtomicInteger();
+        /** The thread that reads its socket ({@link #serve}), woken when its last command is answered. */
+        volatile Thread reader;
+        /** For its next command, due right after the answer to its last. */
+        final BoundedPoll next = new BoundedPoll(pollsCaught, pollsMissed);
+        /** Its reader's state between packets: whether the last packet went to the JVM, whether the last wait for its answer ran out. */
+        private boolean forwardedLast;
+        private boolean answerWasLate;
 
         Client(Socket socket, int number) throws IOException {
             this.socket = socket;
             this.number = number;
             this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-            this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+            this.out = new JdwpOut(socket.getOutputStream());
         }
 
         void serve() {
+            reader = Thread.currentThread();
             try {
-                JdwpPacket p;
-                while ((p = JdwpPacket.read(in)) != null) {
+                while (true) {
+                    next.before(in, awaitAnswer(), pollNanos);
+                    JdwpPacket p = JdwpPacket.read(in);
+                    next.after();
+                    if (p == null) break;
+                    forwardedLast = false;
                     if (p.isReply()) continue; // the JVM's events need no reply
-                    if (p.commandSet() == VM && p.command() == VM_DISPOSE) {
+                    int set = p.commandSet(), cmd = p.command();
+                    if (set == VM && cmd == VM_DISPOSE) {
                         release(); // never the JVM's Dispose: others (and the share) stay attached
-                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]));
-                    } else if (p.commandSet() == EVENT_REQUEST && p.command() == ER_CLEAR_ALL_BREAKPOINTS) {
+                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]), p.id());
+                        break; // and, as the JVM does, the connection ends
+                    } else if (set == EVENT_REQUEST && cmd == ER_CLEAR_ALL_BREAKPOINTS) {
                         clearOwn(CompositeEvents.BREAKPOINT);
-                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]));
+                        send(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]), p.id());
+                    } else if (set == VM && (cmd == VM_HOLD_EVENTS || cmd == VM_RELEASE_EVENTS)) {
+                        hold(p, cmd == VM_HOLD_EVENTS);
+                    } else if (set == OBJECT && cmd == OBJECT_DISABLE_COLLECTION) {
+                        pin(this, p);
+                    } else if (set == OBJECT && cmd == OBJECT_ENABLE_COLLECTION) {
+                        unpin(this, p);
                     } else {
-                        int up = ids.incrementAndGet();
-                        pending.put(up, new Pending(this, p.id(), p, null));
-                        writeJvm(p.withId(up));
+                        forward(p);
                     }
                 }
             } catch (IOException | RuntimeException e) {
                 // the client dropped its socket, or the JVM's connection ended
             }
             close();
+        }
+
+        /** Sends a command of this client's to the JVM under an id of the connection; its reply comes back under the client's. */
+        void forward(JdwpPacket p) throws IOException {
+            int up = ids.incrementAndGet();
+            pending.put(up, new Pending(this, p.id(), p, null));
+            outstanding.incrementAndGet();
+            writeJvm(p, up);
+            forwardedLast = true; // on the reader's thread: serve, pin, unpin
+            if (pollNanos > 0) {
+                Thread t = jvmReader;
+                if (t != null) LockSupport.unpark(t);
+            }
+        }
+
+        /** The JVM answered one of its commands (the answer was sent on). */
+        void answered() {
+            if (outstanding.decrementAndGet() <= 0 && pollNanos > 0) {
+                Thread t = reader;
+                if (t != null) LockSupport.unpark(t);
+            }
+        }
+
+        /**
+         * After it sent a command and before its reader reads again: sleeps, at most the poll budget,
+         * until every command of it is answered (woken by {@link #answered}); true then, and its
+         * next command is due: the poll that follows may catch it without a wake-up on the round
+         * trip's path (this wake-up came while the client read its answer). False with no command
+         * out, with something already there to read, or when the answer was late (and then the
+         * next wait does not sleep for it, so that a client with commands out in parallel is not
+         * held up each time).
+         */
+        private boolean awaitAnswer() throws IOException {
+            long budget = pollNanos;
+            if (!forwardedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
+            if (answerWasLate) {
+                answerWasLate = false;
+                return false;
+            }
+            long deadline = System.nanoTime() + budget;
+            while (outstanding.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    answerWasLate = true;
+                    return false;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+            return true;
+        }
+
+        /**
+         * {@code HoldEvents} / {@code ReleaseEvents}, done here for this client alone: the JVM holds
+         * one flag for its one connection, which would hold every client's events. Released, the
+         * held events follow the reply in the order they came.
+         */
+        private void hold(JdwpPacket p, boolean on) {
+            boolean failed;
+            synchronized (this) {
+                holding = on;
+                failed = !trySend(JdwpPacket.reply(p.id(), ERROR_NONE, new byte[0]), p.id());
+                if (!on) {
+                    for (JdwpPacket e : held) if (!failed) failed = !trySend(e, e.id());
+                    held.clear();
+                }
+            }
+            if (failed) close();
         }
 
         /** Clears this client's event requests of {@code kind} (-1: all) in the JVM. */
@@ -432,55 +649,50 @@ public final class SharedVm implements AutoCloseable {
 
         /** What the JVM does for a debugger that leaves, for this client only. */
         void release() {
-            Suspensions held;
-            int holds;
-            Map<Long, Integer> pins;
+            Suspensions owned;
             if (DEBUG) System.err.println("share " + name + ": client " + number + " leaves, " + suspensions.vm() + " vm " + suspensions.threads());
             synchronized (this) {
                 gone = true;
-                held = suspensions.drain();
-                holds = heldEvents;
-                heldEvents = 0;
-                pins = Map.copyOf(pinned);
-                pinned.clear();
+                owned = suspensions.drain(); // with those of the events it held and now never gets
+                holding = false;
+                held.clear();
             }
-            for (Long object : pins.keySet()) {
-                // the JVM does not count DisableCollection: an object another client pinned stays pinned
-                if (clients.stream().noneMatch(o -> o != this && o.pins(object))) {
-                    tell(OBJECT, OBJECT_ENABLE_COLLECTION, JdwpData.objectId(object, sizes));
-                }
-            }
-            for (int i = 0; i < holds; i++) tell(VM, VM_RELEASE_EVENTS, new byte[0]);
+            unpinAll(this);
             clearOwn(-1);
-            for (Map.Entry<Long, Integer> t : held.threads().entrySet()) {
+            for (Map.Entry<Long, Integer> t : owned.threads().entrySet()) {
                 for (int i = 0; i < t.getValue(); i++) tell(THREAD, THREAD_RESUME, JdwpData.objectId(t.getKey(), sizes));
             }
-            for (int i = 0; i < held.vm(); i++) tell(VM, VM_RESUME, new byte[0]);
+            for (int i = 0; i < owned.vm(); i++) tell(VM, VM_RESUME, new byte[0]);
         }
 
-        synchronized boolean pins(Long object) {
-            return pinned.containsKey(object);
-        }
-
-        /** Counts the suspension an event brings and sends it; false when the client has left. */
+        /** Counts the suspension an event brings and sends (or holds) it; false when the client has left. */
         boolean deliver(int policy, long thread, JdwpPacket events) {
+            boolean failed;
             synchronized (this) {
                 if (gone) return false;
                 if (policy == CompositeEvents.SUSPEND_ALL) suspensions.vmSuspended();
                 else if (policy == CompositeEvents.SUSPEND_EVENT_THREAD && thread >= 0) suspensions.threadSuspended(thread);
+                if (holding) {
+                    held.add(events);
+                    return true;
+                }
+                failed = !trySend(events, events.id()); // under the lock: after any it held before
             }
-            send(events); // a failed send closes the client, which resumes what was just counted
+            if (failed) close(); // which resumes what was just counted
             return true;
         }
 
-        void send(JdwpPacket p) {
+        /** Sends {@code p} under id {@code id}; a failed send closes the client. */
+        void send(JdwpPacket p, int id) {
+            if (!trySend(p, id)) close();
+        }
+
+        private boolean trySend(JdwpPacket p, int id) {
             try {
-                synchronized (out) {
-                    p.write(out);
-                    out.flush();
-                }
+                out.write(p, id);
+                return true;
             } catch (IOException e) {
-                close();
+                return false;
             }
         }
 

@@ -157,11 +157,48 @@ class JobsCommandTest {
         String all = String.join("\n", json.out());
         assertTrue(entry(all, "shared-job").contains("\"jdwp\":\"127.0.0.1:5005\",\"share\":\"127.0.0.1:6006\""), all);
         assertTrue(entry(all, "plain-job").contains("\"jdwp\":null,\"share\":null"), all);
+        // the table, too: the port under the job's row, for a debugger to attach to
+        Run text = run("jobs");
+        assertEquals(0, text.code(), text.err().toString());
+        int row = rowOf(text.out(), "shared-job");
+        assertEquals("  share: rank 0 127.0.0.1:6006", text.out().get(row + 1), text.out().toString());
+        int plain = rowOf(text.out(), "plain-job");
+        assertFalse(plain + 1 < text.out().size() && text.out().get(plain + 1).startsWith("  share:"), text.out().toString());
 
         // the share gone (its file names a process that is not this one): the JVM's own listener only
         Files.writeString(file, Files.readString(file).replace("\"sharePid\":" + me.pid(), "\"sharePid\":" + Long.MAX_VALUE));
         String after = String.join("\n", run("jobs", "--json").out());
         assertTrue(entry(after, "shared-job").contains("\"jdwp\":\"127.0.0.1:5005\",\"share\":null"), after);
+        List<String> afterText = run("jobs").out();
+        int rowAfter = rowOf(afterText, "shared-job");
+        assertFalse(rowAfter + 1 < afterText.size() && afterText.get(rowAfter + 1).startsWith("  share:"), afterText.toString());
+    }
+
+    @Test
+    void theSharesPortsGroupTheRanksOfOneJvmAndWrapAtEightyColumns() {
+        List<io.mpilens.headless.job.JobRecord> mpj = new java.util.ArrayList<>();
+        for (int r = 3; r >= 0; r--) mpj.add(shared(r, "127.0.0.1:41000"));
+        assertEquals(List.of("  share: ranks 0-3 127.0.0.1:41000"), JobsCommand.shareLines(mpj));
+
+        List<io.mpilens.headless.job.JobRecord> many = new java.util.ArrayList<>();
+        for (int r = 0; r < 8; r++) many.add(shared(r, "127.0.0.1:" + (42000 + r)));
+        many.add(shared(8, null));
+        List<String> lines = JobsCommand.shareLines(many);
+        assertEquals("  share: rank 0 127.0.0.1:42000, rank 1 127.0.0.1:42001, rank 2 127.0.0.1:42002,", lines.get(0));
+        assertTrue(String.join(" ", lines).endsWith("rank 7 127.0.0.1:42007"), lines.toString());
+        assertFalse(String.join(" ", lines).contains("rank 8"), "a rank no share serves: " + lines);
+        for (String l : lines) assertTrue(l.length() <= 80, l);
+        assertEquals(List.of(), JobsCommand.shareLines(List.of(shared(0, null))));
+    }
+
+    private static io.mpilens.headless.job.JobRecord shared(int rank, String share) {
+        return new io.mpilens.headless.job.JobRecord("j", rank, 4, 100 + rank, 1, "h", "127.0.0.1:5005", "openmpi", 0, Instant.EPOCH,
+                Instant.EPOCH, "INITIALIZED", "x", null, null, null, null, share);
+    }
+
+    private static int rowOf(List<String> lines, String job) {
+        for (int i = 0; i < lines.size(); i++) if (lines.get(i).startsWith(job + " ")) return i;
+        throw new AssertionError(job + " in " + lines);
     }
 
     private static String entry(String json, String job) {

@@ -1,12 +1,15 @@
 package io.mpilens.headless.share;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.jdi.ClassType;
 import com.sun.jdi.LongValue;
+import com.sun.jdi.ObjectReference;
 import com.sun.jdi.VirtualMachine;
 import com.sun.jdi.event.BreakpointEvent;
 import com.sun.jdi.event.Event;
@@ -17,6 +20,7 @@ import io.mpilens.headless.jdi.JdiTargetReader;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.testing.TargetJvm;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * The share in front of a real JVM (not MPI: {@link ShareTarget}), with JDI clients attached to
  * its port as debuggers attach: each sees its own events only, one client's leaving (Dispose or
  * a dropped socket while stopped) clears only its breakpoints and resumes only what it suspended,
- * and the JVM is held all along (its listener never moves).
+ * and the JVM is held all along (its listener never moves). A client's {@code HoldEvents} holds
+ * its own events only and goes with it; the objects it pinned ({@code DisableCollection}) are
+ * collectable once it leaves, unless another client pinned them too.
  */
 class RankShareTest {
     /** Generous: waits end as soon as the awaited thing happens; only a broken share waits this long. */
@@ -152,6 +158,118 @@ class RankShareTest {
                 a.close();
             }
         }
+    }
+
+    @Test
+    void aClientsHeldEventsWaitForItAloneAndTheirSuspensionsGoWhenItIsDropped() throws Exception {
+        try (JdiTargetReader b = client(); RawJdwp a = new RawJdwp(share.address().port())) {
+            VirtualMachine vb = b.virtualMachine();
+            long base = field(vb, "ticks") >= 0 ? share.vm().ownedRequests() : -1; // b's own (JDI's internal ones)
+            String target = ShareTarget.class.getName();
+            a.ask(SharedVm.VM, SharedVm.VM_HOLD_EVENTS, new byte[0]);
+            int exits = a.request(RawJdwp.METHOD_EXIT, RawJdwp.SUSPEND_NONE, target);
+            // a holds its events: b's come to b as ever
+            BreakpointRequest onTock = breakpoint(vb, "tock");
+            for (int i = 0; i < 2; i++) {
+                EventSet s = next(vb);
+                assertSame(onTock, s.iterator().next().request(), "b's own breakpoint, while a holds its events");
+                s.resume();
+            }
+            onTock.disable();
+            assertNull(a.event(Duration.ofMillis(300)), "a holds its events: none sent to it");
+            a.ask(SharedVm.VM, SharedVm.VM_RELEASE_EVENTS, new byte[0]);
+            JdwpPacket released = a.event(WAIT);
+            assertNotNull(released, "a's held events, once it released them");
+            for (int[] e : RawJdwp.kindsAndRequests(released)) {
+                assertEquals(RawJdwp.METHOD_EXIT, e[0]);
+                assertEquals(exits, e[1], "a's own request");
+            }
+            a.clear(RawJdwp.METHOD_EXIT, exits);
+            while (a.event(Duration.ofMillis(200)) != null) {
+                // the rest of what it held, and what came before the request was cleared
+            }
+
+            // held events that suspended the JVM, then a dropped: their suspensions go with it
+            a.ask(SharedVm.VM, SharedVm.VM_HOLD_EVENTS, new byte[0]);
+            a.request(RawJdwp.METHOD_ENTRY, RawJdwp.SUSPEND_ALL, target);
+            long stoppedAt = awaitStopped(vb);
+            assertNull(a.event(Duration.ofMillis(300)), "the event that stopped the JVM is held for a");
+            assertEquals(stoppedAt, field(vb, "ticks"), "stopped while a holds the event");
+            a.close();
+            awaitTicksPast(vb, stoppedAt);
+            awaitTrue(() -> share.vm().ownedRequests() == base, "a's requests cleared, b's kept");
+        }
+    }
+
+    @Test
+    void objectsAClientPinnedAreCollectableOnceItLeavesUnlessAnotherClientPinnedThem() throws Exception {
+        try (JdiTargetReader b = client(); Forwarder cut = new Forwarder(share.address().port())) {
+            VirtualMachine vb = b.virtualMachine();
+            JdiTargetReader a = JdiTargetReader.attach(new JdwpAddress("127.0.0.1", cut.port()), Duration.ofSeconds(20));
+            try {
+                VirtualMachine va = a.virtualMachine();
+                ObjectReference one = object(va, "pinnedByOne"), twoByA = object(va, "pinnedByTwo");
+                one.disableCollection();
+                twoByA.disableCollection();
+                ObjectReference oneSeenByB = object(vb, "pinnedByOne"), two = object(vb, "pinnedByTwo");
+                two.disableCollection(); // pinned by a and b: the JVM (JDK 17's counts pins) must end with none once both let go
+                ClassType t = target(vb);
+                t.setValue(t.fieldByName("pinnedByOne"), null);
+                t.setValue(t.fieldByName("pinnedByTwo"), null);
+                t.setValue(t.fieldByName("collect"), vb.mirrorOf(true));
+                awaitCollections(vb, 3);
+                assertFalse(oneSeenByB.isCollected(), "pinned by a");
+                assertFalse(two.isCollected(), "pinned by a and b");
+
+                cut.cut(); // a is gone without a word
+                awaitTrue(oneSeenByB::isCollected, "what a alone pinned is collected once it is gone");
+                awaitCollections(vb, 3);
+                assertFalse(two.isCollected(), "b's pin stays");
+                two.enableCollection();
+                awaitTrue(two::isCollected, "collected once b unpins it: nothing of a's pin is left");
+
+                try (JdiTargetReader c = client()) {
+                    ObjectReference pinned = object(c.virtualMachine(), "pinnedThenDisposed");
+                    ObjectReference seenByB = object(vb, "pinnedThenDisposed");
+                    pinned.disableCollection();
+                    t.setValue(t.fieldByName("pinnedThenDisposed"), null);
+                    awaitCollections(vb, 3);
+                    assertFalse(seenByB.isCollected(), "pinned by c");
+                    c.close(); // Dispose
+                    awaitTrue(seenByB::isCollected, "what c pinned is collected once it disposed");
+                }
+            } finally {
+                a.close();
+            }
+        }
+    }
+
+    private static ObjectReference object(VirtualMachine vm, String name) {
+        ClassType t = target(vm);
+        return (ObjectReference) t.getValue(t.fieldByName(name));
+    }
+
+    /** Waits until the JVM ran {@code n} more collections. */
+    private static void awaitCollections(VirtualMachine vm, int n) throws InterruptedException {
+        long from = field(vm, "collections");
+        awaitTrue(() -> field(vm, "collections") >= from + n, n + " more collections");
+    }
+
+    /** Waits until the JVM's ticks stand still (it is suspended); returns them. */
+    private static long awaitStopped(VirtualMachine vm) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            long before = field(vm, "ticks");
+            Thread.sleep(200);
+            if (field(vm, "ticks") == before) return before;
+        }
+        throw new AssertionError("the JVM did not stop within " + WAIT);
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) Thread.sleep(20);
+        assertTrue(condition.getAsBoolean(), what);
     }
 
     private static void awaitTicksPast(VirtualMachine vm, long before) throws InterruptedException {
