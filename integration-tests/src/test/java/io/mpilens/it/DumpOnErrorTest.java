@@ -51,10 +51,13 @@ class DumpOnErrorTest {
                     && "dup".equals(h.creatingCall())), "the duplicated communicator: " + rank0.handles());
 
             // cominfo/hostinfo on this dump: a dump written as the rank died is evidence of its death
-            io.mpilens.headless.ft.RankStatus status = io.mpilens.headless.observe.HeapDumpJob.read(files, null).model()
-                    .rank(0).orElseThrow();
+            io.mpilens.headless.ft.JobModel model = io.mpilens.headless.observe.HeapDumpJob.read(files, null).model();
+            io.mpilens.headless.ft.RankStatus status = model.rank(0).orElseThrow();
             assertEquals(io.mpilens.headless.ft.ProcessState.FAILED, status.state());
             assertEquals("dumped as it died (" + name + ")", status.evidence());
+            // the status word the dump shows (status DUMP): an error on rank 0
+            assertEquals(io.mpilens.headless.ft.StatusWord.ER_PR0, model.status().bits(), model.status().line());
+            assertTrue(model.status().because().startsWith("rank 0 FAILED"), model.status().line());
         }
     }
 }

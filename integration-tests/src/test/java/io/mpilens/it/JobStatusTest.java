@@ -4,14 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -23,11 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code StatusStory} that goes through OK, a stopped rank (an alarm), a killed rank (an error on
  * another rank) and an MPI error raised on rank 0; {@code run --status-exit} of a job that
  * finalizes cleanly and of one whose rank 0 raised; an MPJ Express multicore job whose rank 2
- * throws (the JVM exits 0, the word says 12).
+ * throws (the JVM exits 0, the word says 12); a rank that leaks handles in a loop, an alarm only
+ * where two looks are compared ({@code status --interval}, {@code watch}, {@code run --status-exit}).
  */
 class JobStatusTest {
     private static final String JOB = "it-status";
     private static final String STORY = "io.mpilens.examples.openmpi.StatusStory";
+    private static final String LEAKING = "io.mpilens.examples.openmpi.LeakingRank";
 
     @TempDir
     Path tmp;
@@ -147,6 +156,105 @@ class JobStatusTest {
         assertEquals(4, raised.code(), raised.all());
         assertTrue(raised.err().contains("ended, exit code 0"), raised.all());
         assertTrue(raised.err().contains("status ER_PR0 (4): rank 0 MPI error in send (class "), raised.all());
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void rankZerosMpiErrorIsErPr0InWatchAndInTheRanksHeapDumps() throws Exception {
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        Path dumps = Files.createDirectories(tmp.resolve("dumps"));
+        Cli.Output watched = new Cli.Output();
+        CompletableFuture<Integer> watch;
+        try (Job job = Job.launch(Tours.survivingJob("StatusStory", control, jobs).env("MPILENS_JOB", JOB).build())) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+            watch = CompletableFuture.supplyAsync(() -> MpiLensCli.run(new String[] {"watch", "--job", JOB,
+                "--interval", "0.5"}, new PrintStream(watched, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), env(jobs)));
+            Cli.await(watched, l -> l.endsWith("  status: OK"), "the word first seen", Duration.ofSeconds(30));
+
+            job.release("ready");
+            job.awaitLine(l -> l.contains("MPILENS-RAISED owner=0 class="), Tours.START);
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=raised"), 4, Tours.START);
+            Cli.await(watched, l -> l.contains("status: OK -> ER_PR0  (rank 0 MPI error in send (class "),
+                    "an error on rank 0", Duration.ofSeconds(30));
+
+            // post mortem: the MPI error lives in rank 0's heap, and the dumps show the same word
+            List<String> args = new ArrayList<>(List.of("status"));
+            for (long pid : Tours.rankJvmPids(job)) {
+                args.add(HeapDumpTourTest.jcmdHeapDump(pid, dumps.resolve("rank-pid" + pid + ".hprof")).toString());
+            }
+            assertEquals(5, args.size(), "one dump per rank JVM: " + args);
+            Cli.Result fromDumps = Cli.mpilens(Map.of("NO_COLOR", "1"), args.toArray(String[]::new));
+            System.out.println("mpilens status of the four ranks' heap dumps after rank 0 raised:\n" + fromDumps.all());
+            assertEquals(StatusWord.ER_PR0, fromDumps.code(), fromDumps.all());
+            assertTrue(fromDumps.out().contains("status  ER_PR0 (4): rank 0 MPI error in send (class "), fromDumps.all());
+
+            job.release("raised");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+        }
+        assertEquals(MpiLensCli.EXIT_OK, watch.get(60, TimeUnit.SECONDS), String.join("\n", watched.lines()));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void leakedHandlesThatGrowBetweenTwoLooksAreAnAlarmOfTheRankThatLeaks() throws Exception {
+        Path control = Files.createDirectories(tmp.resolve("control"));
+        Path jobs = tmp.resolve("jobs");
+        Cli.Output watched = new Cli.Output();
+        CompletableFuture<Integer> watch;
+        try (Job job = Job.launch(Tours.survivingJob("LeakingRank", control, jobs).env("MPILENS_JOB", JOB).build())) {
+            job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
+            // two looks, nothing grows in between: OK
+            Cli.Result still = status(jobs, "--interval", "1");
+            assertEquals(0, still.code(), still.all());
+
+            job.release("ready");
+            job.awaitLine(l -> l.contains("MPILENS-LEAKING owner=1"), Tours.START);
+            Cli.Result grown = status(jobs, "--interval", "2");
+            System.out.println("mpilens status --interval 2 while rank 1 leaks:\n" + grown.all());
+            assertEquals(StatusWord.AL_OTH, grown.code(), grown.all());
+            assertTrue(grown.out().contains("status  AL_OTH (2): rank 1 leaked handles grow"), grown.all());
+            assertTrue(grown.out().contains("  AL_OTH  rank 1 leaked handles grow\n"), grown.all());
+            assertTrue(grown.out().replaceAll("\\s+", " ").matches("(?s).* \\d+ -> \\d+ in \\d+\\.\\d s: wrappers collected"
+                    + " without free\\(\\), MPI still holds them.*"), "the counts of the two looks: " + grown.all());
+            Cli.Result json = status(jobs, "--interval", "1", "--json");
+            assertEquals(StatusWord.AL_OTH, json.code(), json.all());
+            assertTrue(json.out().contains("{\"kind\":\"ALARM\",\"bit\":2,\"rank\":1,\"epoch\":0,"
+                    + "\"what\":\"leaked handles grow\""), json.all());
+            // one look cannot tell a count that grows from one that stays: the word says OK
+            Cli.Result once = status(jobs);
+            assertEquals(0, once.code(), once.all());
+
+            // watch compares each round with the one before (after status: one reader at a time per rank)
+            watch = CompletableFuture.supplyAsync(() -> MpiLensCli.run(new String[] {"watch", "--job", JOB,
+                "--interval", "0.5"}, new PrintStream(watched, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), env(jobs)));
+            Cli.await(watched, l -> l.contains("status: OK -> AL_OTH  (rank 1 leaked handles grow)"),
+                    "the alarm as a transition", Duration.ofSeconds(30));
+            job.release("leaking");
+            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+        }
+        assertEquals(MpiLensCli.EXIT_OK, watch.get(60, TimeUnit.SECONDS), String.join("\n", watched.lines()));
+        // the loop stopped, every rank finalized: the word's last change is back to OK
+        assertTrue(watched.lines().stream().anyMatch(l -> l.endsWith("job " + JOB + " has ended: 4 ranks finalized")),
+                String.join("\n", watched.lines()));
+        String last = watched.lines().stream().filter(l -> l.contains("  status: ")).reduce((a, b) -> b).orElse("");
+        assertTrue(last.endsWith("status: AL_OTH -> OK"), String.join("\n", watched.lines()));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void runWithStatusExitSaysWhetherARanksLeaksGrewWhileItRan() throws Exception {
+        Path cli = Tours.ROOT.resolve("headless/target/mpilens-cli.jar");
+        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
+        String cp = Tours.classPath(Binding.OPENMPI).stream().map(Path::toString).collect(Collectors.joining(":"));
+        Cli.Result r = Cli.external(cli, List.of("-Dmpilens.home=" + Tours.ROOT, "-Dmpilens.agentJar=" + Tours.AGENT),
+                Map.of("MPILENS_JOBS", tmp.resolve("jobs").toString(), "MPILENS_HOSTS", "none"),
+                "run", "--status-exit", "--job-id", JOB, "-np", "4", "--", "-cp", cp, LEAKING, "rank=0", "seconds=5");
+        System.out.println("mpilens run --status-exit of a job whose rank 0 leaked for 5 s:\n" + r.all());
+        assertEquals(StatusWord.AL_PR0, r.code(), r.all());
+        assertTrue(r.err().contains("status AL_PR0 (1): rank 0 leaked handles grow"), r.all());
     }
 
     @Test

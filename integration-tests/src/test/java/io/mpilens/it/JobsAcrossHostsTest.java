@@ -7,6 +7,7 @@ import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Job;
 import java.io.PrintStream;
@@ -147,6 +148,7 @@ class JobsAcrossHostsTest {
                 long start = System.nanoTime();
                 Cli.Result frozen = Cli.mpilens(env, "hostinfo", "--job", id, "--hosts", both);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
+                Cli.Result frozenStatus = Cli.mpilens(env, "status", "--job", id, "--hosts", both);
                 hosts.thaw(h2);
                 assertEquals(MpiLensCli.EXIT_UNREADABLE, frozen.code(), frozen.all());
                 assertTrue(took.compareTo(Duration.ofSeconds(40)) < 0, "bounded by the deadline rule, took " + took);
@@ -157,6 +159,8 @@ class JobsAcrossHostsTest {
                 assertTrue(frozen.err().contains("host " + h2 + ": its collector did not answer within the deadline"), frozen.all());
                 // the status word: the frozen host's ranks are undefined (nothing is known of them)
                 Cli.hasLine(frozen, "status  UN_OTH \\(16\\): ranks 2 3 UNAVAILABLE \\(undefined\\)");
+                assertEquals(StatusWord.UN_OTH, frozenStatus.code(), "status exits with the word: " + frozenStatus.all());
+                Cli.hasLine(frozenStatus, "status  UN_OTH \\(16\\): ranks 2 3 UNAVAILABLE \\(undefined\\)");
 
                 job.release("ready");
                 assertEquals(0, job.waitFor(Duration.ofSeconds(90)), job.tail());

@@ -53,7 +53,8 @@ class WatchTest {
         try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).mpirunArgs("--mca orte_abort_on_non_zero_status 0")
                 .env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build())) {
             Tours.awaitPause(job, "created");
-            Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1");
+            // this host only: without it, watch also reads the hosts of any other mpirun of this user here (--host)
+            Map<String, String> env = Map.of("MPILENS_JOBS", jobs.toString(), "NO_COLOR", "1", "MPILENS_HOSTS", "none");
             exit = CompletableFuture.supplyAsync(() -> MpiLensCli.run(new String[] {"watch", "--job", JOB,
                 "--interval", "0.2", "--timeout", "3", "--cominfo"},
                     new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), env));

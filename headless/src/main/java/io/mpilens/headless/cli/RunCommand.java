@@ -1,5 +1,8 @@
 package io.mpilens.headless.cli;
 
+import io.mpilens.api.model.MpiState;
+import io.mpilens.headless.ft.JobModel;
+import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.job.JobDirectory;
 import io.mpilens.headless.job.JobRecord;
@@ -19,6 +22,8 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -85,8 +90,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = STATUS_EXIT, description = {"Exit with the job's status word (as 'mpilens status': 0 OK, 1-31"
             + " its bits) when it ends, printed with its reasons on stderr: ranks that ended before MPI_Finalize,"
-            + " the MPI errors each rank showed while it ran (read every second, as watch does), the launcher's exit"
-            + " code. Then 64 is a usage error, 70 a job that could not be started."})
+            + " the MPI errors each rank showed while it ran (read every second, as watch does), orphans or leaked"
+            + " handles that grew between a rank's first and last look, the launcher's exit code. Then 64 is a usage error, 70 a job that could not be started."})
     boolean statusExit;
 
     @Parameters(paramLabel = "JAVA-ARGS", arity = "1..*",
@@ -181,6 +186,9 @@ final class RunCommand implements Callable<Integer> {
         private final JobObserver observer;
         private final Thread thread;
         private volatile boolean stopped;
+        /** Each rank's orphans and leaked handles at its first and its last look: growth over the run. */
+        private final Map<Integer, StatusWord.Held> firstHeld = new ConcurrentHashMap<>();
+        private final Map<Integer, StatusWord.Held> lastHeld = new ConcurrentHashMap<>();
 
         StatusFollower(JobDirectory directory, String id) {
             this.directory = directory;
@@ -194,7 +202,15 @@ final class RunCommand implements Callable<Integer> {
         private void follow() {
             while (!stopped) {
                 try {
-                    observer.observe();
+                    JobModel m = observer.observe();
+                    for (RankStatus r : m.processes()) {
+                        // counted while MPI runs in the rank: MPI_Finalize may let go of what it held
+                        if (r.epoch() != 0 || r.snapshot() == null
+                                || r.snapshot().mpiState() != MpiState.INITIALIZED) continue;
+                        StatusWord.Held h = StatusWord.Held.of(r, m.at());
+                        firstHeld.putIfAbsent(r.rank(), h);
+                        lastHeld.put(r.rank(), h);
+                    }
                 } catch (IOException | RuntimeException e) {
                     // not registered yet (before MPI_Init), or ended meanwhile: the next round or the records tell
                 }
@@ -212,7 +228,10 @@ final class RunCommand implements Callable<Integer> {
             thread.join(15_000); // a round is bounded by the deadline rule
         }
 
-        /** The word of the ended job: its records, the ranks' last snapshots, the launcher's exit code. */
+        /**
+         * The word of the ended job: its records, the ranks' last snapshots, the launcher's exit code, and
+         * the orphans or leaks that grew from a rank's first look to its last.
+         */
         StatusWord word(int launcherExit) {
             List<JobRecord> records;
             try {
@@ -220,7 +239,8 @@ final class RunCommand implements Callable<Integer> {
             } catch (IOException e) {
                 records = List.of(); // no rank registered: the launcher's exit code alone
             }
-            return StatusWord.ofRecords(records, LocalProcesses::processRunning, observer.lastSnapshots(), launcherExit);
+            return StatusWord.ofRecords(records, LocalProcesses::processRunning, observer.lastSnapshots(), launcherExit)
+                    .with(StatusWord.grown(firstHeld.values(), lastHeld.values()));
         }
     }
 

@@ -7,11 +7,14 @@ import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.text.FaultBoxes;
 import io.mpilens.headless.text.HandleTable;
 import io.mpilens.headless.text.Words;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -24,7 +27,8 @@ import picocli.CommandLine.Parameters;
             "1 AL_PR0 alarm on rank 0, 2 AL_OTH alarm on another rank, 4 ER_PR0 error on rank 0, 8 ER_OTH error on"
                 + " another rank, 16 UN_OTH status of a rank undefined (rank 0 included); OR-ed together, 0 OK.",
             "Errors: a rank FAILED, an MPI exception raised to the application, a request pending on a FAILED"
-                + " peer. Alarms: a rank that did not answer in time while its process runs, the agent's lost events."
+                + " peer. Alarms: a rank that did not answer in time while its process runs, the agent's lost events,"
+                + " orphans or leaked handles that grow (only with --interval: one look cannot tell)."
                 + " Undefined: a rank that did not answer and of which nothing else is known (its host did not answer).",
             PostMortemFaultCommand.TARGETS},
         exitCodeListHeading = "Exit codes:%n",
@@ -48,13 +52,49 @@ final class StatusCommand extends FaultCommand {
             + " then to read) before it counts as not answering, instead of the others' answer time + 20%% (at least 1 s).")
     boolean waitDeadline;
 
+    @Option(names = "--interval", paramLabel = "SECONDS", description = "Look at the job twice, SECONDS apart, and"
+            + " print the second look: a rank whose orphans or leaked handles grew between the two is an alarm (without"
+            + " --interval that cannot be judged). Not with heap dumps (one look).")
+    Double intervalSeconds;
+
     @Override
     List<Path> dumps() {
         return dumps;
     }
 
     @Override
+    public Integer call() throws Exception {
+        if (intervalSeconds != null) {
+            if (!(intervalSeconds > 0) || intervalSeconds > 3600) {
+                throw new ParameterException(spec.commandLine(), "--interval must be between 0 and 3600 seconds, not "
+                        + intervalSeconds);
+            }
+            if (dumps != null && !dumps.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--interval needs a running job (--job or --attach):"
+                        + " heap dumps are one look, growth needs two");
+            }
+        }
+        int code = super.call();
+        if (printed == null) return code == MpiLensCli.EXIT_INTERNAL ? EXIT_NO_WORD_INTERNAL : EXIT_NO_WORD_INPUT;
+        return printed.status().bits();
+    }
+
+    /** With {@code --interval}: the second look, whose word has the growth since the first. */
+    @Override
+    JobModel lookAgain(JobModel first) throws IOException {
+        if (intervalSeconds == null) return first;
+        try {
+            Thread.sleep(Math.round(intervalSeconds * 1000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return first;
+        }
+        return observer.observe();
+    }
+
+    @Override
     JobObserver configure(JobObserver o) {
+        if (intervalSeconds != null) o.judgingGrowth();
         return waitDeadline ? o.withWholeDeadline() : o;
     }
 
@@ -71,7 +111,7 @@ final class StatusCommand extends FaultCommand {
         StatusWord w = m.status();
         List<String> out = new ArrayList<>();
         out.add(FaultBoxes.cut("job " + m.job() + "  " + m.processes().stream().mapToInt(r -> r.rank()).distinct().count()
-                + " ranks  " + m.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+                + " ranks  " + m.at().truncatedTo(ChronoUnit.SECONDS)));
         out.add(boxes.statusLine(w));
         for (StatusWord.Reason r : w.reasons()) {
             out.add(FaultBoxes.cut(String.format("  %-6s  %s", StatusWord.name(r.bit()), r.brief())));
@@ -93,12 +133,5 @@ final class StatusCommand extends FaultCommand {
     @Override
     String json(JobModel m) {
         return FaultJson.model(m, false, false);
-    }
-
-    @Override
-    public Integer call() throws Exception {
-        int code = super.call();
-        if (printed == null) return code == MpiLensCli.EXIT_INTERNAL ? EXIT_NO_WORD_INTERNAL : EXIT_NO_WORD_INPUT;
-        return printed.status().bits();
     }
 }

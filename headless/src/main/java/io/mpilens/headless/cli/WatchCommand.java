@@ -70,7 +70,7 @@ final class WatchCommand extends FaultCommand {
 
     @Override
     JobObserver configure(JobObserver o) {
-        return o.withFrames(false); // the calls: RECOVERING, and --deadlocks
+        return o.withFrames(false).judgingGrowth(); // the calls: RECOVERING, and --deadlocks; round against round
     }
 
     /**

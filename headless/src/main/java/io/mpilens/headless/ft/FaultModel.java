@@ -55,7 +55,8 @@ public final class FaultModel {
         Map<String, List<Integer>> failedOn = failedOn(views, state, keys);
         List<Transition> transitions = timeline == null ? List.of()
                 : timeline.record(at, sorted, comms, hosts, pending, failedOn);
-        return new JobModel(job, at, sorted, comms, hosts, transitions, pending, failedOn);
+        return new JobModel(job, at, sorted, comms, hosts, transitions, pending, failedOn, Map.of(),
+                timeline == null ? List.of() : timeline.grown());
     }
 
     /**

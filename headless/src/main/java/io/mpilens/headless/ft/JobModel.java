@@ -14,12 +14,23 @@ import java.util.Optional;
  *                        (MPJ Express niodev after a peer died); nothing can be sent on it there
  * @param recovering      per communicator key that is {@code RECOVERING}, the calls its live members
  *                        are inside that rebuild it ({@link Recovering}); empty when frames were not read
+ * @param grown           the alarms of orphans or leaks that grew since the observer's look before
+ *                        ({@link StatusWord#grown}, recorded by the {@link Timeline}); empty after one look
  */
 public record JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
                        List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed,
-                       Map<String, List<Integer>> failedOn, Map<String, List<InFlightCall>> recovering) {
+                       Map<String, List<Integer>> failedOn, Map<String, List<InFlightCall>> recovering,
+                       List<StatusWord.Reason> grown) {
     public JobModel {
         recovering = recovering == null ? Map.of() : Map.copyOf(recovering);
+        grown = grown == null ? List.of() : List.copyOf(grown);
+    }
+
+    /** A model of one look, or of an observer without a timeline: no growth judged. */
+    public JobModel(String job, Instant at, List<RankStatus> processes, List<CommunicatorView> communicators,
+                    List<HostView> hosts, List<Transition> timeline, List<PendingOnFailedPeer> pendingOnFailed,
+                    Map<String, List<Integer>> failedOn, Map<String, List<InFlightCall>> recovering) {
+        this(job, at, processes, communicators, hosts, timeline, pendingOnFailed, failedOn, recovering, List.of());
     }
 
     /** A model of a round without the threads' calls read. */

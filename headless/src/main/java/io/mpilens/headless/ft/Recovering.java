@@ -60,7 +60,7 @@ public final class Recovering {
         List<Transition> transitions = timeline == null ? m.timeline()
                 : timeline.record(m.at(), m.processes(), comms, m.hosts(), m.pendingOnFailed(), m.failedOn());
         return new JobModel(m.job(), m.at(), m.processes(), comms, m.hosts(), transitions, m.pendingOnFailed(),
-                m.failedOn(), inside);
+                m.failedOn(), inside, timeline == null ? m.grown() : timeline.grown());
     }
 
     /** Whether the call's receiver is {@code c} or a communicator derived from it, on the call's rank. */

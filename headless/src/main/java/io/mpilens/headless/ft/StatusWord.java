@@ -2,13 +2,19 @@ package io.mpilens.headless.ft;
 
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.api.model.RankRecord;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -26,7 +32,9 @@ import java.util.function.Function;
  *     agent's error records); a request of a live rank pending on a {@code FAILED} peer;</li>
  * <li>alarms: a rank {@code UNAVAILABLE} whose process was seen running (past its deadline, not
  *     dead: stopped, overloaded, or held by a debugger); the agent's health: events it could not
- *     record, or errors inside its interception;</li>
+ *     record, or errors inside its interception; orphans or leaked handles of a rank that grew
+ *     between two looks at the job ({@link #grown}: one look cannot tell, so only callers that
+ *     hold two — {@code watch}, {@code status --interval}, {@code run --status-exit} — judge it);</li>
  * <li>undefined: a rank {@code UNAVAILABLE} of which nothing else is known (its host's collector
  *     did not answer, no process to check, no heap dump of it). Code_Aster has no bit for rank 0
  *     undefined (its rank 0 is the one who asks); mpilens asks from outside the job, so rank 0
@@ -84,9 +92,12 @@ public record StatusWord(int bits, List<Reason> reasons) {
         reasons = List.copyOf(reasons);
     }
 
-    /** The word of the job as the model shows it. */
+    /**
+     * The word of the job as the model shows it, with the growth its observer saw since its look
+     * before ({@link JobModel#grown()}, empty after one look).
+     */
     public static StatusWord of(JobModel m) {
-        return of(m.processes(), m.pendingOnFailed());
+        return of(m.processes(), m.pendingOnFailed()).with(m.grown());
     }
 
     /** The rule, from the ranks' observations and the requests pending on failed peers. */
@@ -140,10 +151,79 @@ public record StatusWord(int bits, List<Reason> reasons) {
             out.add(new Reason(Kind.ERROR, Kind.ERROR.bit(rank), rank, 0, "has " + n + " request" + (n == 1 ? "" : "s")
                     + " pending on FAILED " + on, "can never complete"));
         }
+        return combined(out);
+    }
+
+    /** The word of these reasons: errors first, then undefined, then alarms, each by rank; the bits OR-ed. */
+    private static StatusWord combined(List<Reason> reasons) {
+        List<Reason> out = new ArrayList<>(reasons);
         out.sort(Comparator.comparing(Reason::kind).thenComparingInt(Reason::rank).thenComparingInt(Reason::epoch));
         int bits = 0;
         for (Reason x : out) bits |= x.bit();
         return new StatusWord(bits, out);
+    }
+
+    /** This word with more reasons ({@link #grown}), their bits OR-ed in. */
+    public StatusWord with(List<Reason> more) {
+        if (more.isEmpty()) return this;
+        List<Reason> all = new ArrayList<>(reasons);
+        all.addAll(more);
+        return combined(all);
+    }
+
+    /**
+     * One rank's orphans (freed by the application, kept alive by MPI: {@link Lifecycle#FREED}) and
+     * leaked handles (the wrapper garbage-collected without {@code free()}, the object still in MPI)
+     * at one look: what {@link #grown} compares.
+     */
+    public record Held(int rank, int epoch, int orphans, int leaked, Instant at) {
+        /** The rank's counts at {@code at}; null when it did not answer (nothing to count). */
+        public static Held of(RankStatus r, Instant at) {
+            return r.snapshot() == null ? null : of(r.rank(), r.epoch(), r.snapshot(), at);
+        }
+
+        public static Held of(int rank, int epoch, ProcessSnapshot s, Instant at) {
+            int orphans = 0, leaked = 0;
+            for (HandleInfo h : s.handles()) {
+                if (h.predefined()) continue;
+                if (h.state() == Lifecycle.FREED) orphans++;
+                else if (h.leaked()) leaked++;
+            }
+            return new Held(rank, epoch, orphans, leaked, at);
+        }
+    }
+
+    /**
+     * The alarms of orphans or leaks that grow: a rank (the same incarnation) whose count of orphans or
+     * of leaked handles is higher at the later look than at the earlier one. A rank seen at only one of
+     * the looks is not judged. Alarm on rank 0: {@link #AL_PR0}; on another rank: {@link #AL_OTH}.
+     */
+    public static List<Reason> grown(Collection<Held> before, Collection<Held> after) {
+        Map<List<Integer>, Held> earlier = new HashMap<>();
+        for (Held h : before) earlier.put(List.of(h.rank(), h.epoch()), h);
+        List<Reason> out = new ArrayList<>();
+        for (Held now : after) {
+            Held then = earlier.get(List.of(now.rank(), now.epoch()));
+            if (then == null) continue;
+            String apart = apart(then.at(), now.at());
+            if (now.leaked() > then.leaked()) {
+                out.add(new Reason(Kind.ALARM, Kind.ALARM.bit(now.rank()), now.rank(), now.epoch(), "leaked handles grow",
+                        then.leaked() + " -> " + now.leaked() + apart + ": wrappers collected without free(),"
+                                + " MPI still holds them"));
+            }
+            if (now.orphans() > then.orphans()) {
+                out.add(new Reason(Kind.ALARM, Kind.ALARM.bit(now.rank()), now.rank(), now.epoch(), "orphans grow",
+                        then.orphans() + " -> " + now.orphans() + apart + ": freed by the application, kept alive by MPI"));
+            }
+        }
+        out.sort(Comparator.comparingInt(Reason::rank).thenComparingInt(Reason::epoch).thenComparing(Reason::what));
+        return out;
+    }
+
+    /** {@code  in 2.0 s}, empty when a time is not known. */
+    private static String apart(Instant then, Instant now) {
+        if (then == null || now == null) return "";
+        return String.format(Locale.ROOT, " in %.1f s", Duration.between(then, now).toMillis() / 1000.0);
     }
 
     /**

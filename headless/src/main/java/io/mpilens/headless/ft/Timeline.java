@@ -15,6 +15,23 @@ public final class Timeline {
     public static final String STATUS = "status";
     private final Map<String, String> last = new HashMap<>();
     private final List<Transition> transitions = new ArrayList<>();
+    /** Whether rounds are compared for orphans or leaks that grow ({@link #judgeGrowth}). */
+    private boolean judgingGrowth;
+    /** Each rank's orphans and leaked handles at its last answer (by rank and epoch), for the next round's growth. */
+    private final Map<List<Integer>, StatusWord.Held> held = new HashMap<>();
+    /** The alarms of growth the last round recorded. */
+    private List<StatusWord.Reason> grown = List.of();
+
+    /**
+     * From the next round on, compare each rank's orphans and leaked handles with its last answer
+     * ({@link StatusWord#grown}): for readers that look again on purpose, a round every interval
+     * ({@code watch}, {@code status --interval}). Not by default: a reader that looks when something
+     * happens (the Eclipse views at each suspension, the demo at each step) would take what a program
+     * creates between two steps for growth.
+     */
+    public synchronized void judgeGrowth() {
+        judgingGrowth = true;
+    }
 
     /** Records what changed since the previous round; returns the whole timeline so far. */
     synchronized List<Transition> record(Instant at, List<RankStatus> ranks, List<CommunicatorView> comms,
@@ -43,9 +60,23 @@ public final class Timeline {
             if (n != null) change(at, "rank " + r.rank() + " requests on FAILED peers", Integer.toString(n),
                     "pending, can never complete");
         }
-        StatusWord word = StatusWord.of(ranks, pending); // last: after the changes that set it
+        if (judgingGrowth) {
+            List<StatusWord.Held> now = new ArrayList<>();
+            for (RankStatus r : ranks) {
+                StatusWord.Held h = StatusWord.Held.of(r, at);
+                if (h != null) now.add(h);
+            }
+            grown = StatusWord.grown(held.values(), now); // a rank compared with its last answer, however long ago
+            for (StatusWord.Held h : now) held.put(List.of(h.rank(), h.epoch()), h);
+        }
+        StatusWord word = StatusWord.of(ranks, pending).with(grown); // last: after the changes that set it
         change(at, STATUS, word.name(), word.because());
         return List.copyOf(transitions);
+    }
+
+    /** The alarms of orphans or leaks that grew between the round before and the last one recorded. */
+    synchronized List<StatusWord.Reason> grown() {
+        return grown;
     }
 
     public synchronized List<Transition> transitions() {

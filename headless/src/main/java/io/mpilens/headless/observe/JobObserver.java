@@ -115,6 +115,15 @@ public final class JobObserver {
         return this;
     }
 
+    /**
+     * From the second round on, also judge each rank's orphans and leaked handles against its last
+     * answer: a count that grew is an alarm of the status word ({@link Timeline#judgeGrowth}).
+     */
+    public JobObserver judgingGrowth() {
+        timeline.judgeGrowth();
+        return this;
+    }
+
     /** The binding frames of each rank that answered in the last round (ranks alone in their JVM only). */
     public Map<Integer, List<BindingFrame>> frames() {
         return Map.copyOf(frames);

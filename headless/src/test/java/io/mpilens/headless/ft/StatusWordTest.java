@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.api.model.AgentHealth;
 import io.mpilens.api.model.HandleInfo;
 import io.mpilens.api.model.HandleKind;
+import io.mpilens.api.model.Lifecycle;
 import io.mpilens.api.model.MpiError;
 import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
@@ -240,6 +241,128 @@ class StatusWordTest {
         assertEquals("rank ? exit code 3", exit.because());
         // a rank in error already explains the launcher's code: no second reason
         assertEquals(1, StatusWord.ofRecords(List.of(record(0, "INITIALIZED")), r -> false, Map.of(), 1).reasons().size());
+    }
+
+    /** Rank {@code r} holding {@code leaked} datatypes whose wrappers were collected without free() and {@code orphans} freed communicators still held. */
+    private static RankStatus holding(int r, int leaked, int orphans) {
+        List<HandleInfo> hs = new ArrayList<>();
+        for (int i = 0; i < leaked; i++) {
+            hs.add(HandleInfo.builder(100 + i, HandleKind.DATATYPE).ownerRank(r).creatingCall("createContiguous")
+                    .leaked(true).build());
+        }
+        for (int i = 0; i < orphans; i++) {
+            hs.add(HandleInfo.builder(500 + i, HandleKind.COMMUNICATOR).ownerRank(r).creatingCall("split")
+                    .state(Lifecycle.FREED).refCount(1).build());
+        }
+        return answered(r, snapshot(r, Snapshots.HEALTHY, List.of(), hs));
+    }
+
+    /** One round of four ranks through {@code t}, those given instead of plain answering ones. */
+    private static JobModel round(Timeline t, int second, RankStatus... instead) {
+        Map<Integer, RankStatus> byRank = new HashMap<>();
+        for (int r = 0; r < 4; r++) byRank.put(r, answered(r));
+        for (RankStatus x : instead) byRank.put(x.rank(), x);
+        return FaultModel.build("j", T0.plusSeconds(second), new ArrayList<>(byRank.values()), Map.of(), null, t);
+    }
+
+    /** A timeline of a reader that looks again on purpose ({@code watch}, {@code status --interval}). */
+    private static Timeline judging() {
+        Timeline t = new Timeline();
+        t.judgeGrowth();
+        return t;
+    }
+
+    @Test
+    void leakedHandlesThatGrowBetweenTwoLooksAreAnAlarmOnAnotherRank() {
+        Timeline t = judging();
+        JobModel first = round(t, 0, holding(1, 2, 0));
+        assertEquals(StatusWord.OK, first.status().bits(), "one look: growth cannot be judged");
+        JobModel second = round(t, 2, holding(1, 5, 0));
+        StatusWord w = second.status();
+        assertEquals(StatusWord.AL_OTH, w.bits(), w.reasons().toString());
+        assertEquals("AL_OTH (2): rank 1 leaked handles grow", w.line());
+        assertEquals("rank 1 leaked handles grow: 2 -> 5 in 2.0 s: wrappers collected without free(), MPI still holds them",
+                w.reasons().get(0).full());
+        assertEquals(StatusWord.Kind.ALARM, w.reasons().get(0).kind());
+        // the timeline's transition says the same as the model's word
+        Transition last = t.transitions().stream().filter(x -> x.subject().equals(Timeline.STATUS))
+                .reduce((a, b) -> b).orElseThrow();
+        assertEquals("OK", last.from());
+        assertEquals("AL_OTH", last.to());
+        assertEquals("rank 1 leaked handles grow", last.why());
+    }
+
+    @Test
+    void orphansThatGrowOnRankZeroAreAnAlarmOnRankZero() {
+        Timeline t = judging();
+        round(t, 0, holding(0, 0, 1));
+        StatusWord w = round(t, 1, holding(0, 0, 3)).status();
+        assertEquals(StatusWord.AL_PR0, w.bits(), w.reasons().toString());
+        assertEquals("rank 0 orphans grow: 1 -> 3 in 1.0 s: freed by the application, kept alive by MPI",
+                w.reasons().get(0).full());
+    }
+
+    @Test
+    void countsThatStayOrFallAreNoAlarmAndTheAlarmEndsWhenTheGrowthStops() {
+        Timeline t = judging();
+        round(t, 0, holding(1, 3, 2));
+        assertEquals(StatusWord.AL_OTH, round(t, 1, holding(1, 4, 2)).status().bits());
+        assertEquals(StatusWord.OK, round(t, 2, holding(1, 4, 2)).status().bits(), "the same counts");
+        assertEquals(StatusWord.OK, round(t, 3, holding(1, 1, 0)).status().bits(), "fewer");
+        List<String> words = t.transitions().stream().filter(x -> x.subject().equals(Timeline.STATUS))
+                .map(Transition::to).toList();
+        assertEquals(List.of("OK", "AL_OTH", "OK"), words);
+    }
+
+    @Test
+    void aTimelineNotAskedToJudgeGrowthLeavesItOut() {
+        // the Eclipse views and the demo look when something happens, not at an interval
+        Timeline t = new Timeline();
+        round(t, 0, holding(1, 0, 0));
+        JobModel m = round(t, 1, holding(1, 5, 3));
+        assertEquals(StatusWord.OK, m.status().bits(), m.status().line());
+        assertEquals(List.of(), m.grown());
+    }
+
+    @Test
+    void aRankThatDidNotAnswerInBetweenIsComparedWithItsLastAnswer() {
+        Timeline t = judging();
+        round(t, 0, holding(2, 1, 0));
+        StatusWord late = round(t, 1, notRead(2, ProcessState.UNAVAILABLE, "is stopped (SIGSTOP?)", true)).status();
+        assertEquals(StatusWord.AL_OTH, late.bits());
+        assertEquals("rank 2 UNAVAILABLE (alive)", late.because(), "no count to compare while it does not answer");
+        StatusWord back = round(t, 2, holding(2, 4, 0)).status();
+        assertEquals("rank 2 leaked handles grow", back.because());
+        assertTrue(back.reasons().get(0).detail().startsWith("1 -> 4 in 2.0 s"), back.reasons().get(0).detail());
+    }
+
+    @Test
+    void growthIsJudgedPerIncarnationAndBothCountsOfSeveralRanksCombine() {
+        StatusWord.Held before0 = new StatusWord.Held(0, 0, 0, 1, T0);
+        StatusWord.Held before3 = new StatusWord.Held(3, 0, 2, 0, T0);
+        StatusWord.Held replacement = new StatusWord.Held(3, 1, 9, 9, T0.plusSeconds(3)); // not seen before: not judged
+        List<StatusWord.Reason> grown = StatusWord.grown(List.of(before0, before3),
+                List.of(new StatusWord.Held(0, 0, 0, 2, T0.plusSeconds(3)), new StatusWord.Held(3, 0, 4, 1, T0.plusSeconds(3)),
+                        replacement));
+        StatusWord w = StatusWord.of(List.of(), List.of()).with(grown);
+        assertEquals(StatusWord.AL_PR0 | StatusWord.AL_OTH, w.bits(), grown.toString());
+        assertEquals("ranks 0 3 leaked handles grow; rank 3 orphans grow", w.because());
+        // an error keeps its place before the alarms
+        StatusWord both = StatusWord.of(List.of(notRead(2, ProcessState.FAILED, "process gone before MPI_Finalize", false)),
+                List.of()).with(grown);
+        assertEquals(StatusWord.ER_OTH | StatusWord.AL_PR0 | StatusWord.AL_OTH, both.bits());
+        assertEquals("rank 2 FAILED", both.reasons().get(0).brief());
+    }
+
+    @Test
+    void anEndedJobsWordCountsGrowthFromEachRanksFirstLookToItsLast() {
+        List<JobRecord> records = List.of(record(0, "FINALIZED"), record(1, "FINALIZED"));
+        ProcessSnapshot firstLook = holding(1, 0, 0).snapshot(), lastLook = holding(1, 30, 0).snapshot();
+        StatusWord w = StatusWord.ofRecords(records, r -> false, Map.of(1, lastLook), 0)
+                .with(StatusWord.grown(List.of(StatusWord.Held.of(1, 0, firstLook, T0)),
+                        List.of(StatusWord.Held.of(1, 0, lastLook, T0.plusSeconds(6)))));
+        assertEquals(StatusWord.AL_OTH, w.bits(), w.reasons().toString());
+        assertEquals("rank 1 leaked handles grow", w.because());
     }
 
     private static JobRecord record(int rank, String mpiState) {
