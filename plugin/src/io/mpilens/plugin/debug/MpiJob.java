@@ -134,14 +134,18 @@ public final class MpiJob implements IDebugEventSetListener {
         elsewhere = collectors;
     }
 
-    /** Listeners run in the reading job's thread; the job as it is now is delivered at once. */
+    /**
+     * Listeners run in the reading job's thread; the job as last read, if it was, is delivered at
+     * once (a job not read yet is not: a view keeps what it shows, expansion included, until then).
+     */
     public synchronized void addListener(Consumer<JobView> l) {
         if (!listening) {
             DebugPlugin.getDefault().addDebugEventListener(this);
             listening = true;
         }
         listeners.add(l);
-        l.accept(current());
+        JobView read = current;
+        if (read != null) l.accept(read);
     }
 
     public synchronized void removeListener(Consumer<JobView> l) {
