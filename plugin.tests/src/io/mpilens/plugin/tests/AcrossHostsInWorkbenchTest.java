@@ -8,11 +8,11 @@ import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.screenshotMaximize
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.spin;
 import static io.mpilens.plugin.tests.MpiViewsInWorkbenchTest.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mpilens.api.model.HandleInfo;
+import io.mpilens.api.job.HostName;
 import io.mpilens.api.model.HandleKind;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.launch.Binding;
@@ -20,7 +20,8 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.plugin.debug.JobAcrossHosts;
 import io.mpilens.plugin.debug.ShowJobAcrossHostsHandler;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
+import io.mpilens.plugin.debug.MpiLaunch;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
@@ -36,15 +37,13 @@ import io.mpilens.plugin.views.HandlesView;
 import io.mpilens.plugin.views.HostsView;
 import io.mpilens.plugin.views.JobViewPart;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.eclipse.core.runtime.IStatus;
@@ -52,6 +51,12 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.debug.core.ILaunchManager;
+import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.ui.DebugUITools;
+import org.eclipse.debug.ui.IDebugUIConstants;
+import org.eclipse.debug.ui.IDebugView;
+import org.eclipse.jdt.debug.core.IJavaDebugTarget;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Combo;
@@ -80,17 +85,15 @@ import org.junit.jupiter.api.Test;
  * target is made: nothing connects to a rank of another host.
  */
 class AcrossHostsInWorkbenchTest {
-    private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
-    private static final Path SIMHOSTS = ROOT.resolve("scripts/simhosts");
+    private static final Path ROOT = SimulatedHosts.ROOT;
 
     @Test
     void aJobOnTwoSimulatedHostsShowsEveryRankInTheMpiViews() throws Exception {
-        Path cli = assumeCollectorsCanRun();
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         // not under /tmp: each simulated host has a /tmp of its own, and the ranks' pauses read this directory
         Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-ui-" + ProcessHandle.current().pid()));
-        try (TwoHosts two = TwoHosts.up("mlsui")) {
-            String h1 = two.h1, h2 = two.h2, rsh = two.rsh;
-            Map<String, String> simEnv = two.env;
+        try (SimulatedHosts two = SimulatedHosts.up("mlsui", 2)) {
+            String h1 = two.names().get(0), h2 = two.names().get(1), rsh = two.rshAgent().toString();
             JobSpec spec = JobSpec.builder(Binding.OPENMPI, 4, "io.mpilens.examples.openmpi.HangAfterFailure")
                     .classPath(List.of(ROOT.resolve("examples/support/target/classes"), ROOT.resolve("examples/openmpi/target/classes")))
                     .agentJar(ROOT.resolve("runtime-agent/target/mpilens-agent.jar")).jdwp(true).controlDir(control)
@@ -100,7 +103,7 @@ class AcrossHostsInWorkbenchTest {
             try (Job job = Job.launch(spec)) {
                 waitUntil("4 ranks on the simulated hosts pause at ready", START.toMillis(), () -> job.output().stream()
                         .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready")).count() >= 4);
-                String id = simhosts(simEnv, "exec", h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
+                String id = two.exec(h1, "ls /tmp/mpilens-$(id -u)/jobs").trim();
 
                 debugPerspective();
                 IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
@@ -117,13 +120,15 @@ class AcrossHostsInWorkbenchTest {
                 runDialog(window, id, "-oProxyCommand=evil", "java -jar " + cli, problems);
                 assertEquals(1, problems.size(), "the bad host name kept the dialog open once: " + problems);
                 assertTrue(problems.get(0).contains("'-oProxyCommand=evil' is not a host name"), problems.get(0));
-                waitUntil("the dialog's reading job follows the job across hosts", () -> MpiJobs.get().acrossHosts() != null);
-                JobAcrossHosts across = MpiJobs.get().acrossHosts();
+                waitUntil("the views follow the dialog's launch, which reads the job across hosts",
+                        () -> handles.job() != null && handles.job().elsewhere() != null);
+                JobAcrossHosts across = handles.job().elsewhere();
                 assertEquals(id, across.jobId());
                 assertEquals(List.of(h1, h2), across.hosts());
                 assertTrue(across.said() != null && across.said().startsWith("also reading the hosts of mpirun pid ")
                         && across.said().contains("collectors started with its plm_rsh_agent " + rsh), across.said());
-                assertNull(MpiJobs.get().launch(), "no launch, no debug target: the ranks are on other hosts");
+                assertEquals(0, handles.job().launch().getDebugTargets().length, "no debug target: the ranks are on other hosts");
+                assertTrue(handles.job().launch() instanceof MpiLaunch, "the job read across hosts is a launch of its own");
                 // a rank that misses the deadline (four rank JVMs and two collectors on two CPUs) is read again
                 JobView job4 = refreshUntil(handles, j -> allOk(j, 4), "every rank of both hosts read OK", null);
                 assertEquals(List.of(0, 1, 2, 3), job4.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
@@ -193,7 +198,7 @@ class AcrossHostsInWorkbenchTest {
                 assertTrue(hosts.timelineText().contains("host " + h2 + ": UP \u2192 PARTIAL"), hosts.timelineText());
                 screenshotMaximized(page, hosts, "across-hosts-hosts-after.png");
             } finally {
-                MpiJobs.get().show(JobView.NONE); // stops following the job (and its collectors)
+                endShownJobs(); // their collectors too
             }
         }
     }
@@ -206,12 +211,12 @@ class AcrossHostsInWorkbenchTest {
      */
     @Test
     void aLaunchWhoseMpirunPutsRanksOnOtherHostsIsShownThroughCollectors() throws Exception {
-        Path cli = assumeCollectorsCanRun();
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
         Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-launch-" + ProcessHandle.current().pid()));
         // the collector command on the hosts, as eclipse.ini's -Dmpilens.remote would give it
         System.setProperty("mpilens.remote", "java -jar " + cli);
-        try (TwoHosts two = TwoHosts.up("mlsul")) {
-            String h1 = two.h1, h2 = two.h2, rsh = two.rsh;
+        try (SimulatedHosts two = SimulatedHosts.up("mlsul", 2)) {
+            String h1 = two.names().get(0), h2 = two.names().get(1), rsh = two.rshAgent().toString();
             debugPerspective();
             ILaunchConfiguration config = MpiViewsInWorkbenchTest.configuration("mpi-across-hosts", "openmpi",
                     "io.mpilens.examples.openmpi.HangAfterFailure", "-Dmpilens.control=" + control,
@@ -222,8 +227,8 @@ class AcrossHostsInWorkbenchTest {
             MpiJobProcess process = (MpiJobProcess) launch.getProcesses()[0];
             try {
                 assertEquals(0, launch.getDebugTargets().length, "no debugger attached to ranks on other hosts");
-                JobAcrossHosts across = MpiJobs.get().acrossHosts();
-                assertTrue(across != null && across.jobId().startsWith("eclipse-"), "the views follow the job across hosts");
+                JobAcrossHosts across = MpiJob.of(launch).elsewhere();
+                assertTrue(across != null && across.jobId().startsWith("eclipse-"), "the launch's job reads the ranks across hosts");
                 assertEquals(List.of(h1, h2), across.hosts());
                 String console = process.getStreamsProxy().getOutputStreamMonitor().getContents();
                 assertTrue(console.contains("[mpilens] ranks on other hosts (" + h1 + ", " + h2 + ", from mpirun's --host), job "
@@ -243,52 +248,127 @@ class AcrossHostsInWorkbenchTest {
                 assertEquals(0, process.getExitValue(), process.getStreamsProxy().getOutputStreamMonitor().getContents());
             } finally {
                 if (!process.isTerminated()) process.terminate();
-                MpiJobs.get().show(JobView.NONE);
+                DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
             }
         } finally {
             System.clearProperty("mpilens.remote");
         }
     }
 
-    /** The CLI jar the collectors on the simulated hosts run; the test is skipped where hosts cannot be simulated. */
-    private static Path assumeCollectorsCanRun() {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare"))
-                && Files.isExecutable(Path.of("/usr/bin/nsenter")), "simulated hosts need root, unshare and nsenter");
-        Path cli = ROOT.resolve("headless/target/mpilens-cli.jar");
-        assumeTrue(Files.isRegularFile(cli), cli + " is built (package phase of headless)");
-        return cli;
+    /**
+     * An MPI Java Application launch with ranks both here and on a simulated host ({@code --host
+     * THIS:2,H1:2}): ranks 0 and 1, on this host, are debugged (a JDT debug target each, as in a
+     * launch on one host: a suspend holds one of them), ranks 2 and 3 are read by a collector on
+     * the other host, and the MPI views show the four as one job: one MPI_COMM_WORLD of four, both
+     * hosts, each rank's handles.
+     */
+    @Test
+    void aLaunchWithRanksHereAndElsewhereDebugsTheLocalOnesAndShowsAllInOneJob() throws Exception {
+        Path cli = SimulatedHosts.assumeCollectorsCanRun();
+        Path control = Files.createDirectories(ROOT.resolve("plugin.tests/target/simhosts-mixed-" + ProcessHandle.current().pid()));
+        System.setProperty("mpilens.remote", "java -jar " + cli);
+        String here = HostName.local();
+        try (SimulatedHosts one = SimulatedHosts.up("mlsum", 1)) {
+            String h1 = one.names().get(0);
+            debugPerspective();
+            ILaunchConfiguration config = MpiViewsInWorkbenchTest.configuration("mpi-mixed-hosts", "openmpi",
+                    "io.mpilens.examples.openmpi.HangAfterFailure", "-Dmpilens.control=" + control,
+                    new MpiLaunchSettings(Binding.OPENMPI, 4, "--mca plm_rsh_agent " + one.rshAgent()
+                            + " --mca plm_rsh_no_tree_spawn 1 --host " + here + ":2," + h1 + ":2", ""));
+            ILaunch launch = inBackground("the launch delegate starts the job here and on " + h1,
+                    () -> config.launch(ILaunchManager.DEBUG_MODE, new NullProgressMonitor()));
+            MpiJobProcess process = (MpiJobProcess) launch.getProcesses()[0];
+            try {
+                List<String> targets = new ArrayList<>();
+                for (IDebugTarget t : launch.getDebugTargets()) {
+                    assertTrue(t instanceof IJavaDebugTarget, t + " is a JDT Java debug target");
+                    targets.add(t.getName().replaceAll(":\\d+\\)", ")"));
+                }
+                assertEquals(List.of("rank 0 (127.0.0.1)", "rank 1 (127.0.0.1)"), targets,
+                        "the ranks on this host are debugged, those on " + h1 + " are not");
+                MpiJob mpiJob = MpiJob.of(launch);
+                assertTrue(launch instanceof MpiLaunch && mpiJob == launch.getAdapter(MpiJob.class), "the MPI launch holds its job");
+                assertEquals(List.of(h1), mpiJob.elsewhere().hosts(), "a collector reads the other host");
+                String console = process.getStreamsProxy().getOutputStreamMonitor().getContents();
+                assertTrue(console.contains("[mpilens] ranks on other hosts (" + h1 + ", from mpirun's --host), job "
+                        + mpiJob.elsewhere().jobId() + ": no debugger is attached to them"), console);
+                assertTrue(console.contains("; ranks 0 1 on this host are debugged, one debug target each"), console);
+
+                IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
+                window.getShell().setBounds(0, 0, 1280, 1000);
+                IWorkbenchPage page = window.getActivePage();
+                IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
+                IDebugTarget rank0 = launch.getDebugTargets()[0];
+                waitUntil("the Debug view selects rank 0's debug target", () -> {
+                    MpiViewsInWorkbenchTest.selectInDebugView(debug, rank0);
+                    return DebugUITools.getDebugContext() == rank0;
+                });
+                HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
+                CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
+                HostsView hosts = (HostsView) page.showView(HostsView.ID);
+                for (JobViewPart v : List.of(handles, comms, hosts)) {
+                    assertSame(mpiJob, v.job(), v.getTitle() + " follows the job of the selected debug target, by its adapter");
+                }
+                JobView job4 = refreshUntil(hosts, j -> allOk(j, 4), "the 4 ranks, here and on " + h1 + ", read OK", null);
+                assertTrue(job4.name().endsWith(" on this host and " + h1), job4.name());
+                for (RankView r : job4.ranks()) {
+                    assertEquals(r.rank() < 2 ? here : h1, r.host(), "rank " + r.rank() + "'s host");
+                    assertTrue(r.rank() < 2 ? r.target().startsWith("rank " + r.rank() + " (127.0.0.1:")
+                            : r.target().contains("on " + h1), "rank " + r.rank() + " read by " + r.target());
+                    HandleInfo world = r.process().handles().stream().filter(h -> "MPI_COMM_WORLD".equals(h.name())).findFirst()
+                            .orElseThrow(() -> new AssertionError("MPI_COMM_WORLD of rank " + r.rank()));
+                    assertEquals(4, world.size());
+                }
+                Map<String, Box> hostBoxes = byTitle(HostBoxes.of(job4));
+                assertEquals(Set.of(here, h1), hostBoxes.keySet());
+                assertTrue(hostBoxes.get(h1).subtitle().matches("2 processes; orted pid \\d+"), hostBoxes.get(h1).subtitle());
+                assertTrue(hostBoxes.get(here).subtitle().startsWith("2 processes"), hostBoxes.get(here).subtitle());
+                waitUntil("MPI Communicators shows the 4 ranks", () -> allOk(comms.shownJob(), 4));
+                Box world = byTitle(CommunicatorBoxes.of(comms.shownJob())).get("MPI_COMM_WORLD");
+                assertEquals("OK", world.state());
+                assertEquals(List.of("r0", "r1", "r2", "r3"), world.cells().stream().map(Box.Cell::label).collect(Collectors.toList()));
+
+                // rank 0 is debugged as on one host: suspended, the views say so, rank 2 runs on elsewhere
+                inBackground("rank 0 suspends", () -> {
+                    rank0.suspend();
+                    return null;
+                });
+                waitUntil("rank 0 suspended", rank0::isSuspended);
+                JobView suspended = refreshUntil(handles, j -> allOk(j, 4) && j.rank(0).orElseThrow().suspended(),
+                        "the views show rank 0 suspended", null);
+                assertTrue(!suspended.rank(1).orElseThrow().suspended() && !suspended.rank(2).orElseThrow().suspended(),
+                        "only rank 0 is suspended");
+                page.bringToTop(hosts);
+                page.bringToTop(handles);
+                page.activate(debug);
+                spin(1000);
+                screenshot(window.getShell(), "MPI launch with ranks here and on " + h1, "mixed-hosts-workbench.png");
+                screenshotMaximized(page, hosts, "mixed-hosts-hosts.png");
+                inBackground("rank 0 resumes", () -> {
+                    rank0.resume();
+                    return null;
+                });
+
+                Files.createFile(control.resolve("ready.go"));
+                waitUntil("the job ends by itself", START.toMillis(), process::isTerminated);
+                assertEquals(0, process.getExitValue(), process.getStreamsProxy().getOutputStreamMonitor().getContents());
+                waitUntil("the launch terminates with the job", launch::isTerminated);
+            } finally {
+                if (!process.isTerminated()) process.terminate();
+                DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
+            }
+        } finally {
+            System.clearProperty("mpilens.remote");
+        }
     }
 
-    /** Two simulated hosts of their own ({@code scripts/simhosts}), and the ssh stand-in that reaches them; gone at close. */
-    private static final class TwoHosts implements AutoCloseable {
-        final Map<String, String> env;
-        final String h1;
-        final String h2;
-        final String rsh;
-
-        private TwoHosts(Map<String, String> env, String h1, String h2, String rsh) {
-            this.env = env;
-            this.h1 = h1;
-            this.h2 = h2;
-            this.rsh = rsh;
-        }
-
-        static TwoHosts up(String prefix) throws IOException, InterruptedException {
-            String tag = prefix + ProcessHandle.current().pid();
-            Map<String, String> env = Map.of("SIMHOSTS_DIR", "/run/mpilens-simhosts-" + tag, "SIMHOSTS_PREFIX", tag + "-");
-            try {
-                List<String> names = simhosts(env, "up", "2").lines().filter(l -> !l.isBlank()).toList();
-                if (names.size() != 2) throw new IOException("simhosts up 2 made " + names);
-                return new TwoHosts(env, names.get(0), names.get(1), simhosts(env, "rsh-agent").trim());
-            } catch (IOException | RuntimeException e) {
-                simhosts(env, "down");
-                throw e;
+    /** Terminates and removes the launches of jobs only shown (read across hosts): their collectors end. */
+    private static void endShownJobs() throws Exception {
+        for (ILaunch l : DebugPlugin.getDefault().getLaunchManager().getLaunches()) {
+            if (l instanceof MpiLaunch m && m.getProcesses().length == 0 && m.getDebugTargets().length == 0) {
+                if (m.canTerminate()) m.terminate();
+                DebugPlugin.getDefault().getLaunchManager().removeLaunch(m);
             }
-        }
-
-        @Override
-        public void close() throws IOException, InterruptedException {
-            simhosts(env, "down");
         }
     }
 
@@ -388,11 +468,12 @@ class AcrossHostsInWorkbenchTest {
                 throw new AssertionError("timed out waiting until " + what + "; " + seen + "; shown: "
                         + (j == null ? "nothing" : j.summary()));
             }
-            JobView before = MpiJobs.get().current();
-            MpiJobs.get().refresh();
-            waitUntil("a round over both hosts", START.toMillis(), () -> MpiJobs.get().current() != before);
+            MpiJob job = view.job();
+            JobView before = job.current();
+            job.refresh();
+            waitUntil("a round over both hosts", START.toMillis(), () -> job.current() != before);
             spin(200);
-            seen.add(MpiJobs.get().current().summary());
+            seen.add(job.current().summary());
             if (seen.size() > 6) seen.remove(first == null ? 0 : 1);
         }
     }
@@ -414,19 +495,4 @@ class AcrossHostsInWorkbenchTest {
     }
 
 
-    private static String simhosts(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(SIMHOSTS.toString()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException(cmd + " did not end in 60 s");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) throw new IOException(cmd + " exited with " + p.exitValue() + ":\n" + text);
-        return text;
-    }
 }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.headless.ft.WaitFor;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.CallRows;
@@ -120,7 +120,7 @@ class CallsViewInWorkbenchTest {
         wholeJob(launch, false, "every rank is resumed");
         Thread.sleep(1500);
         wholeJob(launch, true, "every rank is suspended again");
-        MpiJobs.get().refresh();
+        calls.job().refresh();
         waitUntil(() -> "the MPI Calls view reads the job suspended again", START.toMillis(),
                 () -> calls.shownJob().resumes() > before && calls.shownPicture() != null);
     }
@@ -143,8 +143,7 @@ class CallsViewInWorkbenchTest {
             window.getShell().setBounds(0, 0, 1280, 1000);
             IWorkbenchPage page = window.getActivePage();
             CallsView calls = (CallsView) page.showView(CallsView.ID);
-            MpiJobs.get().follow(launch);
-            MpiJobs.get().refresh();
+            MpiJob mpiJob = MpiViewsInWorkbenchTest.follow(launch);
             waitUntil("the running job's MPI Calls view asks for a suspend",
                     () -> calls.shownJob() != null && calls.shownJob().ranks().size() == 5
                             && calls.shownText().startsWith("Suspend the job"));
@@ -153,13 +152,13 @@ class CallsViewInWorkbenchTest {
             // another MPI view opened on the running job reads it now: no debug event would
             var existing = page.findView(HostsView.ID);
             if (existing != null) page.hideView(existing);
-            JobView before = MpiJobs.get().current();
+            JobView before = mpiJob.current();
             var hosts = page.showView(HostsView.ID);
-            waitUntil("opening MPI Hosts reads the running job again", () -> MpiJobs.get().current() != before);
+            waitUntil("opening MPI Hosts reads the running job again", () -> mpiJob.current() != before);
             page.hideView(hosts);
 
             wholeJob(launch, true, "every rank is suspended");
-            MpiJobs.get().refresh();
+            mpiJob.refresh();
             waitUntil(() -> "the MPI Calls view shows the cycle of the suspended job:\n" + calls.shownText(), START.toMillis(),
                     () -> calls.shownText().contains("  cycle 0 -> 1 -> 0"));
             String text = calls.shownText();

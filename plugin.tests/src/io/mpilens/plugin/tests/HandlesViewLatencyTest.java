@@ -10,7 +10,6 @@ import io.mpilens.api.model.MpiState;
 import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.plugin.debug.JobAttach;
-import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.model.HandleTree;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.headless.ft.ProcessState;
@@ -115,7 +114,7 @@ class HandlesViewLatencyTest {
                 return DebugUITools.getDebugContext() == rank;
             });
             HandlesView view = showHandlesView();
-            MpiJobs.get().follow(rank);
+            MpiViewsInWorkbenchTest.follow(rank);
             waitUntil("the running target's handles are shown", () -> view.shownJob() != null
                     && view.shownJob().handleCount() == HANDLES && !view.shownJob().ranks().get(0).suspended());
             expandRequests(view);
@@ -145,7 +144,7 @@ class HandlesViewLatencyTest {
                 DebugPlugin.getDefault().removeDebugEventListener(events);
             }
             report("end to end, SnapshotTarget (bench/) with " + HANDLES + " handles over JDWP, one JDT debug target: "
-                    + "SUSPEND event -> view shows them (MpiJobs coalesces events for 150 ms, then reads in a Job), ms per round "
+                    + "SUSPEND event -> view shows them (MpiJob coalesces events for 150 ms, then reads in a Job), ms per round "
                     + millis + ", median " + median(millis));
             assertTrue(median(millis) < LIMIT_MILLIS, "median " + median(millis) + " ms");
         } finally {

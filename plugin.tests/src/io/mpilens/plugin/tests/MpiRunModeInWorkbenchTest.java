@@ -16,7 +16,7 @@ import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.plugin.debug.JobAttach;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.JobView;
@@ -84,12 +84,12 @@ class MpiRunModeInWorkbenchTest {
             attached = inBackground("attaching to the running job", () -> JobAttach.attach("run-mode tour", addresses,
                     Duration.ofSeconds(20)));
             assertEquals(4, attached.getDebugTargets().length);
-            MpiJobs.get().follow(attached);
+            MpiJob mpiJob = MpiViewsInWorkbenchTest.follow(attached);
             waitUntil("the MPI views read the 4 ranks of the job started in run mode", () -> {
-                JobView v = MpiJobs.get().current();
+                JobView v = mpiJob.current();
                 return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null);
             });
-            JobView v = MpiJobs.get().current();
+            JobView v = mpiJob.current();
             for (RankView r : v.ranks()) assertEquals(ProcessState.OK, r.state(), r.label());
             HandleInfo split = v.ranks().stream().filter(r -> r.rank() == 0).findFirst().orElseThrow().process().handles()
                     .stream().filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();

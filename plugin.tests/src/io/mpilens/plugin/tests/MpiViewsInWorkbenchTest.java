@@ -12,7 +12,7 @@ import io.mpilens.api.model.HandleKind;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.dumps.HeapDumpViews;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
@@ -169,7 +169,7 @@ class MpiViewsInWorkbenchTest {
             release(control, "created");
             awaitPause(job, "orphans");
             checkViews(launch);
-            for (RankView r : MpiJobs.get().current().ranks()) pids.add(r.process().pid());
+            for (RankView r : MpiJob.of(launch).current().ranks()) pids.add(r.process().pid());
             assertEquals(5, pids.size(), "mpirun and 4 rank JVMs: " + pids);
             long rank0 = pids.get(1);
             inBackground("jcmd dumps rank 0's heap", () -> jcmdHeapDump(rank0, dump));
@@ -191,6 +191,24 @@ class MpiViewsInWorkbenchTest {
             Files.deleteIfExists(dump);
             Files.deleteIfExists(control.resolve("no-agent.hprof"));
         }
+    }
+
+    /**
+     * The MPI views open in the active page follow the job of {@code element} (as when the Debug
+     * view selects it), which is read again; that job.
+     */
+    static MpiJob follow(Object element) {
+        IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+        MpiJob job = MpiJob.of(element);
+        for (org.eclipse.ui.IViewReference r : page.getViewReferences()) {
+            if (r.getPart(false) instanceof JobViewPart v) {
+                v.follow(element);
+                job = v.job();
+            }
+        }
+        assertNotNull(job, element + " adapts to an MPI job");
+        job.refresh();
+        return job;
     }
 
     /** In the Debug perspective a suspend does not ask whether to switch to it (a modal dialog). */
@@ -313,8 +331,10 @@ class MpiViewsInWorkbenchTest {
         HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
         CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
         HostsView hosts = (HostsView) page.showView(HostsView.ID);
-        assertSame(launch, MpiJobs.get().launch(), "the views follow the launch of the Debug view's selection");
         for (JobViewPart v : List.of(handles, comms, hosts)) {
+            assertSame(MpiJob.of(launch), v.job(), v.getTitle() + " follows the launch of the Debug view's selection,"
+                    + " by its adapter (the MPI launch holds its job)");
+            assertSame(MpiJob.of(rank0), v.job(), "a rank's debug target adapts to its launch's job");
             waitUntil(v.getTitle() + " shows 4 ranks read", () -> allRead(v.shownJob(), 4));
         }
         waitUntilSettled(handles);
@@ -433,7 +453,7 @@ class MpiViewsInWorkbenchTest {
                 .filter(t -> t.getId().equals("io.mpilens.handleStructure")).findFirst().orElseThrow(
                         () -> new AssertionError("no MPI handle structure offered for mpi.Intracomm"));
         Map<String, String> fields = structure(type, dup);
-        long pid = MpiJobs.get().current().rank(0).orElseThrow().process().pid();
+        long pid = MpiJob.of(launch).current().rank(0).orElseThrow().process().pid();
         assertEquals("rank 0 of 4, pid " + pid, fields.get("Process"), fields.toString());
         assertEquals("COMMUNICATOR", fields.get("Kind"));
         assertEquals("ACTIVE", fields.get("State"));
@@ -447,7 +467,7 @@ class MpiViewsInWorkbenchTest {
         Map<String, String> recv = structure(type, frame.findVariable("recv"));
         assertEquals("REQUEST", recv.get("Kind"), recv.toString());
         assertEquals("iRecv", recv.get("Creating call"), recv.toString());
-        HandleInfo split = MpiJobs.get().current().rank(0).orElseThrow().process().handles().stream()
+        HandleInfo split = MpiJob.of(launch).current().rank(0).orElseThrow().process().handles().stream()
                 .filter(h -> "tour-split-0".equals(h.name())).findFirst().orElseThrow();
         long holder = split.heldBy()[0];
         assertTrue(HandleIds.inRing(holder), "the receive is a request of the ring: " + holder);

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.JobView;
@@ -173,13 +173,13 @@ class MpjLaunchInWorkbenchTest {
      * {@code targets} debug targets — not the view still shown from an earlier launch.
      */
     private static JobView followedView(ILaunch launch, int targets, String what) {
-        MpiJobs.get().follow(launch);
+        MpiJob job = MpiViewsInWorkbenchTest.follow(launch);
         waitUntil(what, () -> {
-            JobView v = MpiJobs.get().current();
+            JobView v = job.current();
             return v.ranks().size() == 4 && v.ranks().stream().allMatch(r -> r.process() != null)
                     && v.ranks().stream().map(RankView::target).distinct().count() == targets;
         });
-        return MpiJobs.get().current();
+        return job.current();
     }
 
     private static IJavaLineBreakpoint breakAfterOrphans() throws Exception {

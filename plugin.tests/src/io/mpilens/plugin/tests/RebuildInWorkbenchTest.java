@@ -16,7 +16,7 @@ import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.ft.RankStatus;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.launch.MpiJobProcess;
 import io.mpilens.plugin.launch.MpiLaunchSettings;
 import io.mpilens.plugin.model.Box;
@@ -78,8 +78,7 @@ class RebuildInWorkbenchTest {
         try {
             awaitPause(job, "ready");
             CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
-            MpiJobs.get().follow(launch);
-            MpiJobs.get().refresh();
+            MpiViewsInWorkbenchTest.follow(launch);
             waitUntil("MPI Communicators shows COMM_WORLD of 4 OK ranks",
                     () -> box(comms, "MPI_COMM_WORLD").map(b -> b.state().equals("OK") && b.cells().size() == 4).orElse(false));
             long victim = comms.shownJob().rank(2).orElseThrow().process().pid();
@@ -94,7 +93,7 @@ class RebuildInWorkbenchTest {
                     () -> job.output().stream().anyMatch(l -> l.contains("MPILENS-PAUSE owner=2 point=joining")));
             waitUntil(() -> "the replacement is a debug target of the launch, rank 2's epoch 1, JOINING: "
                     + comms.shownJob().model().processes(), START.toMillis(), () -> {
-                        refreshNow();
+                        refreshNow(launch);
                         return comms.shownJob().model().replacement(2).map(r -> r.state() == ProcessState.JOINING).orElse(false);
                     });
             IDebugTarget replacementTarget = launch.getDebugTargets()[launch.getDebugTargets().length - 1];
@@ -131,7 +130,7 @@ class RebuildInWorkbenchTest {
                     .filter(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=rebuilt")).count() >= 4);
             waitUntil(() -> "COMM_WORLD RECOVERED (rebuilt), the replacement OK in rebuilt: " + boxes(comms).values(),
                     START.toMillis(), () -> {
-                        refreshNow();
+                        refreshNow(launch);
                         return box(comms, "MPI_COMM_WORLD").map(b -> b.state().equals("RECOVERED (rebuilt)")).orElse(false)
                                 && box(comms, "rebuilt").map(b -> b.cells().stream().allMatch(c -> c.detail().equals("OK")))
                                 .orElse(false);
@@ -170,8 +169,8 @@ class RebuildInWorkbenchTest {
     }
 
     /** A running job changes without debug events: read it again now and then. */
-    private static void refreshNow() {
-        MpiJobs.get().refresh();
+    private static void refreshNow(ILaunch launch) {
+        MpiJob.of(launch).refresh();
         spin(400);
     }
 
@@ -187,7 +186,7 @@ class RebuildInWorkbenchTest {
             if (t.isTerminated() || t.isDisconnected() || t.getName().equals(dead)) continue;
             waitUntil(t.getName() + (suspend ? " suspended" : " resumed"), () -> t.isSuspended() == suspend);
         }
-        MpiJobs.get().refresh();
+        MpiJob.of(launch).refresh();
     }
 
     private static Map<String, Box> boxes(CommunicatorsView v) {

@@ -29,7 +29,6 @@ import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.share.JobShare;
-import io.mpilens.plugin.debug.MpiJobs;
 import io.mpilens.plugin.model.Box;
 import io.mpilens.plugin.model.CommunicatorBoxes;
 import io.mpilens.plugin.model.JobView;
@@ -137,7 +136,8 @@ class ShareInWorkbenchTest {
                 });
                 HandlesView handles = (HandlesView) page.showView(HandlesView.ID);
                 CommunicatorsView comms = (CommunicatorsView) page.showView(CommunicatorsView.ID);
-                waitUntil("the views follow the Remote Java Application's launch", () -> MpiJobs.get().launch() == launch);
+                waitUntil("the views follow the Remote Java Application's launch", () -> handles.job() != null
+                        && handles.job().launch() == launch && comms.job() == handles.job());
                 JobView created = awaitJob(handles, j -> allOk(j), "4 ranks read OK at 'created'");
                 assertEquals(List.of(0, 1, 2, 3), created.ranks().stream().map(RankView::rank).collect(Collectors.toList()));
                 assertTrue(created.name().startsWith("MPI job " + jobId + " ("), created.name());
@@ -200,7 +200,6 @@ class ShareInWorkbenchTest {
                     return null;
                 });
                 DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
-                MpiJobs.get().show(JobView.NONE);
             }
             // the debugger gone: the rank runs on, the share still holds it on the same port
             assertTrue(job.isAlive(), "the job runs on after the debugger disconnected: " + job.output());
@@ -295,7 +294,6 @@ class ShareInWorkbenchTest {
                 return null;
             });
             DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
-            MpiJobs.get().show(JobView.NONE);
         }
         Path jobDir = jobs.root().resolve(jobId);
         waitUntil("the share ends with the launch (its ports file removed)", START.toMillis(), () -> {
@@ -360,7 +358,7 @@ class ShareInWorkbenchTest {
                 seen.add(j.summary());
                 if (seen.size() > 4) seen.remove(0);
             }
-            MpiJobs.get().refresh();
+            if (view.job() != null) view.job().refresh();
             spin(1000);
         }
     }

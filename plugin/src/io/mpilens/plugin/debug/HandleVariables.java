@@ -51,7 +51,7 @@ public final class HandleVariables implements ILogicalStructureTypeDelegate, ILo
      */
     private record Moment(List<ProcessSnapshot> jvm, JdiTargetReader reader, WrapperLookup ids) {
         static Moment read(VirtualMachine vm, String label) {
-            List<ProcessSnapshot> jvm = MpiJobs.decode(vm, label);
+            List<ProcessSnapshot> jvm = MpiJob.decode(vm, label);
             JdiTargetReader reader = JdiTargetReader.wrap(vm, label);
             return new Moment(jvm, reader, new WrapperLookup(reader));
         }

@@ -19,6 +19,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -74,11 +77,18 @@ public final class JobAcrossHosts implements AutoCloseable {
     }
 
     /**
-     * The job an MPI Java Application launch started, whose {@code launcher} ({@code mpirun}) put
-     * ranks on other hosts: those hosts, reached as the launcher reached them.
+     * The ranks on other hosts of the job an MPI Java Application launch started, whose
+     * {@code launcher} ({@code mpirun}) put ranks there: those hosts, reached as the launcher reached
+     * them. Only the collectors are read: the ranks on this host are the launch's debug targets
+     * (their JVM takes one debugger, and that is Eclipse's).
      */
     public static JobAcrossHosts forLaunch(String jobId, Launchers.Launch launcher, Map<String, String> env, Duration timeout) {
-        return observe(jobId, HostChoice.ofLauncher(launcher, null, env, defaultRemote(), CollectorJson::parse), env, timeout);
+        HostChoice choice = HostChoice.ofLauncher(launcher, null, env, defaultRemote(), CollectorJson::parse);
+        // an observer whose job directory has no such job reads no rank here, only the collectors' reports
+        JobDirectory none = new JobDirectory(JobDirectory.forCurrentUser(env).root().resolve(".collectors-only"));
+        JobObserver observer = JobObserver.forJob(none, jobId, timeout).withFrames(false);
+        if (choice.collectors() != null) observer.withHosts(choice.collectors());
+        return new JobAcrossHosts(jobId, choice, observer);
     }
 
     /**
@@ -97,20 +107,22 @@ public final class JobAcrossHosts implements AutoCloseable {
     }
 
     /**
-     * Rounds until {@code ranks} ranks have answered, {@code limit} has passed or {@code goOn} says
-     * stop (the job ended, the launch was cancelled); ranks register when MPI_Init returns, after
-     * their JDWP port is open. The last round's job either way.
+     * Rounds until {@code ranks} ranks have answered — those {@code here} names (registered on
+     * this host, read by the launch's debug targets) and those the collectors read — or
+     * {@code limit} has passed or {@code goOn} says stop (the job ended, the launch was cancelled);
+     * ranks register when MPI_Init returns, after their JDWP port is open. The last round's job
+     * either way.
      */
-    public JobView awaitRanks(int ranks, Duration limit, java.util.function.BooleanSupplier goOn)
+    public JobView awaitRanks(int ranks, Supplier<Set<Integer>> here, Duration limit, BooleanSupplier goOn)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        JobView j = read();
-        while (j.ranks().stream().filter(r -> r.process() != null).count() < ranks && System.nanoTime() < deadline
-                && goOn.getAsBoolean()) {
+        while (true) {
+            Set<Integer> h = here.get();
+            JobView j = read(h);
+            long answered = h.size() + j.ranks().stream().filter(r -> r.process() != null).count();
+            if (answered >= ranks || System.nanoTime() >= deadline || !goOn.getAsBoolean()) return j;
             Thread.sleep(500);
-            j = read();
         }
-        return j;
     }
 
     public String jobId() {
@@ -133,12 +145,18 @@ public final class JobAcrossHosts implements AutoCloseable {
     }
 
     /** One round over every host: the job as the views show it. */
-    public synchronized JobView read() throws IOException {
+    public JobView read() throws IOException {
+        return read(Set.of());
+    }
+
+    /** The same without the COMM_WORLD ranks {@code readHere} (a launch's debug targets read them). */
+    public synchronized JobView read(Set<Integer> readHere) throws IOException {
         JobModel m = observer.observe();
         Map<Integer, List<BindingFrame>> frames = observer.frames();
         Map<Integer, ProcessSnapshot> last = observer.lastSnapshots();
         List<RankView> ranks = new ArrayList<>();
         for (RankStatus r : m.processes()) {
+            if (readHere.contains(r.rank())) continue;
             String where = r.address() != null && !r.address().isEmpty() ? r.address() : "";
             if (r.host() != null && !r.host().isEmpty()) where += (where.isEmpty() ? "on " : " on ") + r.host();
             // a rank that died or stopped answering keeps showing what it held at its last answer

@@ -15,13 +15,12 @@ import org.eclipse.debug.core.DebugException;
 import org.eclipse.debug.core.DebugPlugin;
 import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchManager;
-import org.eclipse.debug.core.Launch;
 import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.jdt.debug.core.JDIDebugModel;
 
 /**
  * Attaches to the rank JVMs of a running job: one JDT Java debug target per JDWP address, all
- * under one launch, so the Debug view shows the job as one entry and the MPI views aggregate
+ * under one {@link MpiLaunch}, so the Debug view shows the job as one entry and the MPI views aggregate
  * its ranks. Blocks on JDWP: never call it on the UI thread.
  */
 public final class JobAttach {
@@ -32,8 +31,8 @@ public final class JobAttach {
     }
 
     public static ILaunch attach(String jobName, List<JdwpAddress> addresses, Duration timeout) throws CoreException {
-        ILaunch launch = new Launch(null, ILaunchManager.DEBUG_MODE, null);
-        launch.setAttribute(MpiJobs.ATTR_JOB_NAME, jobName);
+        ILaunch launch = new MpiLaunch(null, ILaunchManager.DEBUG_MODE);
+        launch.setAttribute(MpiJob.ATTR_JOB_NAME, jobName);
         List<String> labels = new ArrayList<>();
         for (JdwpAddress a : addresses) labels.add("rank JVM " + a);
         attachTargets(launch, addresses, labels, timeout);

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.debug.core.DebugPlugin;
 import org.eclipse.jface.dialogs.Dialog;
 import org.eclipse.jface.dialogs.IDialogConstants;
 import org.eclipse.jface.window.Window;
@@ -39,8 +40,11 @@ public final class ShowJobAcrossHostsHandler extends AbstractHandler {
                 env.getOrDefault(HostCollectors.REMOTE_ENV, JobAcrossHosts.defaultRemote()));
         if (d.open() != Window.OK) return null;
         JobAcrossHosts job = d.result;
+        // a launch of its own: the Debug view lists it, the MPI views follow it, Terminate stops the collectors
+        MpiLaunch launch = MpiLaunch.across(job);
+        DebugPlugin.getDefault().getLaunchManager().addLaunch(launch);
         Job reading = Job.create("Reading MPI job " + job.jobId() + " across hosts",
-                (org.eclipse.core.runtime.jobs.IJobFunction) monitor -> MpiJobs.get().follow(job));
+                (org.eclipse.core.runtime.jobs.IJobFunction) monitor -> launch.job().readNow());
         reading.setUser(true);
         reading.schedule();
         return null;

@@ -7,7 +7,7 @@ import io.mpilens.api.target.TargetReadException;
 import io.mpilens.headless.ft.Liveness;
 import io.mpilens.headless.ft.ProcessState;
 import io.mpilens.headless.hprof.HeapDumps;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiLaunch;
 import io.mpilens.plugin.model.JobView;
 import io.mpilens.plugin.model.RankView;
 import java.nio.file.Path;
@@ -20,11 +20,13 @@ import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.debug.core.DebugPlugin;
 
 /**
  * Opens heap dumps (.hprof, plain or gzip; one per rank JVM) into the MPI views: each dump is
  * decoded by {@code headless.hprof.HeapDumps} — the same registry decoder as live reads — in a
- * background job with progress, and the views show the ranks found as one post-mortem job. A
+ * background job with progress, and the views show the ranks found as one post-mortem job (a
+ * launch of its own, {@link MpiLaunch#showing}). A
  * dump without an mpilens registry, or one that is not a heap dump, is named in the views'
  * summary line and in the job's result, which the workbench shows.
  */
@@ -75,7 +77,9 @@ public final class HeapDumpViews {
                 ranks.add(new RankView(label, null, ProcessState.UNAVAILABLE, false, e.getMessage()));
             }
         }
-        MpiJobs.get().show(new JobView("Heap dump" + (dumps.size() == 1 ? " " : "s ") + names + " (post-mortem)", ranks));
+        // a launch of its own: the Debug view lists it, the MPI views show it now and whenever it is selected
+        DebugPlugin.getDefault().getLaunchManager().addLaunch(MpiLaunch.showing(
+                new JobView("Heap dump" + (dumps.size() == 1 ? " " : "s ") + names + " (post-mortem)", ranks)));
         if (problems.isEmpty()) return Status.OK_STATUS;
         return new Status(IStatus.WARNING, PLUGIN_ID, String.join("\n", problems));
     }

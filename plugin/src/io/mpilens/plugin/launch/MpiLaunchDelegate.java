@@ -1,12 +1,17 @@
 package io.mpilens.plugin.launch;
 
 import io.mpilens.headless.jdi.JdwpAddress;
+import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import io.mpilens.plugin.debug.JobAttach;
+import io.mpilens.headless.observe.JobObserver;
 import io.mpilens.headless.observe.Launchers;
 import io.mpilens.plugin.debug.JobAcrossHosts;
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.JobAttach;
+import io.mpilens.plugin.debug.MpiJob;
+import io.mpilens.plugin.debug.MpiLaunch;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +23,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
@@ -40,7 +48,9 @@ import org.osgi.framework.Bundle;
  * JVM to the same launch, so breakpoints, suspend and resume work per rank and for all.
  * In run mode the job starts the same way (agent and JDWP on every rank, nobody attached): the
  * console names the ranks' JDWP addresses, so a job that hangs can be attached to later
- * (Attach to MPI Job, or {@code ./mpilens cominfo --job}) without a restart.
+ * (Attach to MPI Job, or {@code ./mpilens cominfo --job}) without a restart. When {@code mpirun}'s
+ * arguments put ranks on other hosts, the ranks on this host are debugged as usual and the others
+ * are read by a collector on each host, into the same job ({@link MpiJob#readElsewhere}).
  * Runs in the launch's background job, never on the UI thread.
  */
 public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDelegate {
@@ -51,7 +61,7 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
     private static final Duration ATTACH = Duration.ofSeconds(20);
     private static final Duration POLL = Duration.ofMillis(500);
 
-    /** An {@link MpiLaunch}: Suspend and Resume on it act on every rank. */
+    /** An {@link MpiLaunch}: Suspend and Resume on it act on every rank; it holds the job the MPI views show. */
     @Override
     public ILaunch getLaunch(ILaunchConfiguration config, String mode) {
         return new MpiLaunch(config, mode);
@@ -75,12 +85,12 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         List<String> vmArgs = new ArrayList<>(Arrays.asList(args.getVMArgumentsArray()));
         // ranks that mpirun puts on other hosts get a job id of ours: the views find them by it there
         String acrossHostsJob = elsewhere(settings, wd) ? "eclipse-" + Long.toHexString(System.currentTimeMillis())
-                + "-" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
+                + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
         if (acrossHostsJob != null) vmArgs.add("-Dmpilens.job=" + acrossHostsJob);
         // a share of the job's debugger connections, when asked (and the ranks are on this host): the job gets an id of ours
         String sharedJob = acrossHostsJob == null && config.getAttribute(MpiLaunchSettings.ATTR_SHARE, false)
                 ? "eclipse-" + Long.toHexString(System.currentTimeMillis()) + "-"
-                + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000)) : null;
         if (sharedJob != null) vmArgs.add("-Dmpilens.job=" + sharedJob);
         JobSpec spec;
         try {
@@ -99,7 +109,7 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         } catch (IOException e) {
             throw abort(config, e.getMessage(), e);
         }
-        launch.setAttribute(MpiJobs.ATTR_JOB_NAME, config.getName() + " (" + spec.binding() + ", " + spec.np() + " ranks)");
+        launch.setAttribute(MpiJob.ATTR_JOB_NAME, config.getName() + " (" + spec.binding() + ", " + spec.np() + " ranks)");
         MpiJobProcess process = MpiJobProcess.attach(launch, job, spec.mainClass() + " [" + spec.binding() + ", "
                 + spec.np() + " ranks, launcher pid " + job.pid() + "]");
         try {
@@ -108,7 +118,12 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
             List<JdwpAddress> addresses = awaitAddresses(job, sub);
             sub.worked(1);
             if (acrossHostsJob != null) {
-                followAcrossHosts(job, acrossHostsJob, spec.np(), process, sub);
+                Map<Integer, JdwpAddress> here = followAcrossHosts(launch, job, acrossHostsJob, spec.np(), process, sub);
+                if (here.isEmpty() || ILaunchManager.RUN_MODE.equals(mode)) return;
+                sub.subTask("attaching to the " + here.size() + " rank JVMs on this host");
+                List<String> labels = new ArrayList<>();
+                here.forEach((rank, a) -> labels.add("rank " + rank + " (" + a + ")"));
+                JobAttach.attachTargets(launch, List.copyOf(here.values()), labels, ATTACH);
                 return;
             }
             if (sharedJob != null) {
@@ -130,7 +145,7 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
 
     /** Whether mpirun's arguments put ranks on hosts other than this one ({@code --host}, a hostfile, …). */
     private static boolean elsewhere(MpiLaunchSettings settings, File wd) {
-        if (settings.binding() != io.mpilens.headless.launch.Binding.OPENMPI || settings.mpirunArgs().isEmpty()) return false;
+        if (settings.binding() != Binding.OPENMPI || settings.mpirunArgs().isEmpty()) return false;
         List<String> argv = new ArrayList<>(List.of("mpirun"));
         for (String w : settings.mpirunArgs().split("\\s+")) if (!w.isEmpty()) argv.add(w);
         Path cwd = wd != null ? wd.toPath() : Path.of("").toAbsolutePath();
@@ -138,31 +153,61 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
     }
 
     /**
-     * Ranks on other hosts: no debugger is attached (their JDWP ports are on those hosts' loopback,
-     * and stay there); the MPI views follow the job through a collector on each host, as
-     * <i>Show MPI Job Across Hosts…</i> does, and the console says so.
+     * Ranks on other hosts: no debugger is attached to them (their JDWP ports are on those hosts'
+     * loopback, and stay there); the launch's job ({@link MpiJob}) reads them through a collector on
+     * each host, as <i>Show MPI Job Across Hosts…</i> does, and the console says so. Waits until
+     * every rank registered, here or there (at most {@link #START}); returns the ranks on this host
+     * with their JDWP addresses, by rank, for the launch to debug as any other.
      */
-    private static void followAcrossHosts(Job job, String jobId, int np, MpiJobProcess process, IProgressMonitor monitor) {
+    private static Map<Integer, JdwpAddress> followAcrossHosts(ILaunch launch, Job job, String jobId, int np,
+                                                               MpiJobProcess process, IProgressMonitor monitor) {
         Launchers.Launch mpirun = Launchers.of(job.pid());
         if (mpirun == null || mpirun.otherHosts().isEmpty()) {
             process.note("ranks on other hosts, job " + jobId + ": mpirun (pid " + job.pid() + ") could not be read to find"
                     + " them; Run > Show MPI Job Across Hosts... with job " + jobId + " and its hosts shows them");
-            return;
+            return Map.of();
         }
-        process.note("ranks on other hosts (" + String.join(", ", mpirun.otherHosts()) + ", from mpirun's " + mpirun.from()
-                + "), job " + jobId + ": no debugger is attached to them (their JDWP ports stay on their hosts); the MPI"
-                + " views show the job as a collector on each host reads it (Refresh reads it again)");
-        monitor.subTask("reading the ranks on " + String.join(", ", mpirun.otherHosts()));
+        String hosts = String.join(", ", mpirun.otherHosts());
+        monitor.subTask("reading the ranks on " + hosts);
         JobAcrossHosts across = JobAcrossHosts.forLaunch(jobId, mpirun, System.getenv(), JobAcrossHosts.TIMEOUT);
+        MpiJob shown = MpiJob.of(launch);
+        if (shown != null) shown.readElsewhere(across);
+        else across.close();
         try {
-            across.awaitRanks(np, START, () -> job.isAlive() && !monitor.isCanceled());
-        } catch (java.io.IOException e) {
+            across.awaitRanks(np, () -> ranksHere(jobId).keySet(), START, () -> job.isAlive() && !monitor.isCanceled());
+        } catch (IOException e) {
             process.note("reading the ranks on other hosts: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        IStatus first = MpiJobs.get().follow(across);
-        if (!first.isOK()) process.note(first.getMessage());
+        Map<Integer, JdwpAddress> here = ranksHere(jobId);
+        process.note("ranks on other hosts (" + hosts + ", from mpirun's " + mpirun.from() + "), job " + jobId
+                + ": no debugger is attached to them (their JDWP ports stay on their hosts); the MPI views show them as a"
+                + " collector on each host reads them (Refresh reads them again)"
+                + (here.isEmpty() ? "" : "; " + (here.size() == 1 ? "rank " : "ranks ")
+                        + String.join(" ", here.keySet().stream().map(String::valueOf).toList())
+                        + " on this host " + (here.size() == 1 ? "is" : "are") + " debugged, one debug target each"));
+        if (shown != null) {
+            IStatus first = shown.readNow();
+            if (!first.isOK()) process.note(first.getMessage());
+        }
+        return here;
+    }
+
+    /**
+     * The job's ranks on this host by COMM_WORLD rank, with their JDWP addresses, from their job
+     * records (written when MPI_Init returns); empty while none registered.
+     */
+    private static Map<Integer, JdwpAddress> ranksHere(String jobId) {
+        Map<Integer, JdwpAddress> out = new TreeMap<>();
+        try {
+            for (JobRecord r : JobDirectory.forCurrentUser(System.getenv()).job(jobId).records()) {
+                if (!r.spawned() && !JobObserver.runsElsewhere(r) && r.jdwpAddress() != null) out.put(r.rank(), r.jdwpAddress());
+            }
+        } catch (IOException e) {
+            // no rank registered here yet
+        }
+        return out;
     }
 
     /** What run mode tells the user: where the ranks listen, and how to look inside later. */

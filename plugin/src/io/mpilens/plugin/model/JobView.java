@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.LongUnaryOperator;
+import java.util.function.ToLongBiFunction;
 
 /**
  * All ranks of one job (one launch), sorted by rank, with the job's fault-tolerance model
@@ -49,7 +50,7 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
 
     /** A job without launcher daemons or history (tests, synthetic jobs). */
     public JobView(String name, List<RankView> ranks) {
-        this(name, ranks, model(name, ranks, pid -> 0, null, null));
+        this(name, ranks, model(name, ranks, (host, pid) -> 0, null, null));
     }
 
     /**
@@ -65,10 +66,19 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
     /** @param resumes how many times the launch was resumed before this read (tells two suspensions apart) */
     public static JobView of(String name, List<RankView> ranks, LongUnaryOperator parentOf,
                              BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline, int resumes) {
+        return of(name, ranks, (host, pid) -> parentOf.applyAsLong(pid), daemons, timeline, resumes);
+    }
+
+    /**
+     * @param parentOf pid of a rank's parent process by the rank's host and pid (ranks of several
+     *                 hosts: each looked up where it runs), 0 when unknown
+     */
+    public static JobView of(String name, List<RankView> ranks, ToLongBiFunction<String, Long> parentOf,
+                             BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline, int resumes) {
         return new JobView(name, ranks, model(name, ranks, parentOf, daemons, timeline), resumes);
     }
 
-    private static JobModel model(String name, List<RankView> ranks, LongUnaryOperator parentOf,
+    private static JobModel model(String name, List<RankView> ranks, ToLongBiFunction<String, Long> parentOf,
                                   BiFunction<String, Long, HostView.Daemon> daemons, Timeline timeline) {
         List<RankStatus> statuses = new ArrayList<>();
         List<Replacements.Spawned> spawned = new ArrayList<>();
@@ -82,8 +92,9 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
                 JobRecord rec = r.spawned();
                 int own = p != null && p.rank() >= 0 ? p.rank() : rec.rank();
                 long pid = p != null ? p.pid() : rec.pid();
-                spawned.add(new Replacements.Spawned(new RankStatus(own, 0, pid, parentOf.applyAsLong(pid),
-                        p != null ? p.host() : rec.host(), r.target(), r.state(), evidence, -1, p), rec.namespace()));
+                String host = p != null ? p.host() : rec.host();
+                spawned.add(new Replacements.Spawned(new RankStatus(own, 0, pid, parentOf.applyAsLong(host, pid),
+                        host, r.target(), r.state(), evidence, -1, p), rec.namespace()));
                 continue;
             }
             if (p == null || p.rank() == HandleInfo.UNKNOWN) continue; // not an MPI rank yet
@@ -92,7 +103,7 @@ public record JobView(String name, List<RankView> ranks, JobModel model, int res
                 frames.put(p.rank(), r.frames());
                 framesRead = true;
             }
-            statuses.add(new RankStatus(p.rank(), 0, p.pid(), parentOf.applyAsLong(p.pid()), p.host(), r.target(),
+            statuses.add(new RankStatus(p.rank(), 0, p.pid(), parentOf.applyAsLong(p.host(), p.pid()), p.host(), r.target(),
                     r.state(), evidence, -1, p));
         }
         // the threads' calls are read while ranks are suspended: then RECOVERING (who is inside which call) too

@@ -1,8 +1,12 @@
 package io.mpilens.plugin.views;
 
-import io.mpilens.plugin.debug.MpiJobs;
+import io.mpilens.plugin.debug.MpiJob;
 import io.mpilens.plugin.model.JobView;
+import java.util.List;
 import java.util.function.Consumer;
+import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.ILaunchesListener2;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.contexts.DebugContextEvent;
 import org.eclipse.debug.ui.contexts.IDebugContextListener;
@@ -15,25 +19,67 @@ import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
-import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Label;
+import org.eclipse.ui.IViewReference;
 import org.eclipse.ui.part.ViewPart;
 
 /**
  * A view of the MPI job of the Debug view's selection: a one-line summary above the content.
- * It follows the debug context of its window and redraws when {@link MpiJobs} has read the job.
+ * It follows the debug context of its window: the selected launch, debug target, thread or frame
+ * adapts to its {@link MpiJob}, which reads the job in the background and hands each new
+ * {@link JobView} to the views that listen. Nothing MPI selected: the job shown stays, else the
+ * most recent launch with an MPI job. A newly added MPI launch (a job started, heap dumps opened, a
+ * job read across hosts) is followed at once; a removed one is let go.
  */
 public abstract class JobViewPart extends ViewPart {
+    private static final List<String> VIEWS = List.of(HandlesView.ID, CommunicatorsView.ID, HostsView.ID, CallsView.ID);
+
     private Composite top;
     private Label header;
     private JobView shown;
+    /** The job followed, and how it reaches this view; UI thread only. */
+    private MpiJob job;
+    private Consumer<JobView> jobListener;
     private IDebugContextService contexts;
     private final IDebugContextListener contextListener = this::contextChanged;
-    private final Consumer<JobView> jobListener = job -> {
-        Display d = header == null || header.isDisposed() ? null : header.getDisplay();
-        if (d != null) d.asyncExec(() -> {
-            if (!header.isDisposed()) show0(job);
-        });
+    private final ILaunchesListener2 launches = new ILaunchesListener2() {
+        @Override
+        public void launchesAdded(ILaunch[] added) {
+            inUi(() -> {
+                for (int i = added.length - 1; i >= 0; i--) {
+                    MpiJob j = MpiJob.of(added[i]);
+                    if (j != null) {
+                        followJob(j);
+                        return;
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void launchesChanged(ILaunch[] changed) {
+            // a launch that was not MPI (no Java debug target yet) may be now, while nothing is shown
+            inUi(() -> {
+                if (job == null) follow(null);
+            });
+        }
+
+        @Override
+        public void launchesRemoved(ILaunch[] removed) {
+            inUi(() -> {
+                for (ILaunch l : removed) {
+                    if (job != null && job.launch() == l) {
+                        followJob(null);
+                        follow(null);
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void launchesTerminated(ILaunch[] terminated) {
+            // a terminated job stays shown, with its ranks' last states
+        }
     };
 
     @Override
@@ -52,19 +98,17 @@ public abstract class JobViewPart extends ViewPart {
         Action refresh = new Action("Refresh") {
             @Override
             public void run() {
-                MpiJobs.get().refresh();
+                if (job != null) job.refresh();
             }
         };
         refresh.setToolTipText("Read the MPI handles of every rank again");
         getViewSite().getActionBars().getToolBarManager().add(refresh);
 
+        show0(JobView.NONE);
         contexts = DebugUITools.getDebugContextManager().getContextService(getSite().getWorkbenchWindow());
         contexts.addDebugContextListener(contextListener);
-        MpiJobs.get().follow(first(contexts.getActiveContext()));
-        MpiJobs.get().addListener(jobListener);
-        // a view opened on a launch (or a job across hosts) already followed by another open MPI view
-        // shows the job as it is now, not as it was at the last read: a running job changes without events
-        if (MpiJobs.get().launch() != null || MpiJobs.get().acrossHosts() != null) MpiJobs.get().refresh();
+        DebugPlugin.getDefault().getLaunchManager().addLaunchListener(launches);
+        follow(first(contexts.getActiveContext()));
     }
 
     /** Creates the view's content below the summary line. */
@@ -83,7 +127,12 @@ public abstract class JobViewPart extends ViewPart {
         return shown;
     }
 
-    /** Shows {@code job} now, on the UI thread: what {@link MpiJobs} delivers (measurements call it directly). */
+    /** The MPI job this view follows, null for none (tests read it). */
+    public MpiJob job() {
+        return job;
+    }
+
+    /** Shows {@code job} now, on the UI thread: what the followed {@link MpiJob} delivers (measurements call it directly). */
     public void showJob(JobView job) {
         show0(job);
     }
@@ -96,7 +145,64 @@ public abstract class JobViewPart extends ViewPart {
     }
 
     private void contextChanged(DebugContextEvent e) {
-        if ((e.getFlags() & DebugContextEvent.ACTIVATED) != 0) MpiJobs.get().follow(first(e.getContext()));
+        if ((e.getFlags() & DebugContextEvent.ACTIVATED) != 0) follow(first(e.getContext()));
+    }
+
+    /**
+     * Follows the MPI job of a debug context element (launch, debug target, thread, frame,
+     * process), as when the Debug view selects it; with nothing MPI in it, the job shown stays,
+     * else the most recent MPI launch's is shown. UI thread.
+     */
+    public void follow(Object debugContext) {
+        MpiJob j = jobOf(MpiJob.launchOf(debugContext));
+        if (j == null) {
+            if (job != null) return;
+            ILaunch[] all = DebugPlugin.getDefault().getLaunchManager().getLaunches();
+            for (int i = all.length - 1; i >= 0 && j == null; i--) j = jobOf(all[i]);
+            if (j == null) return;
+        }
+        followJob(j);
+    }
+
+    /**
+     * The job of a launch: the one this view or another MPI view of the page follows already (a
+     * launch that is not an MPI launch gets a new one at each adaptation), else its adapter.
+     */
+    private MpiJob jobOf(ILaunch l) {
+        if (l == null) return null;
+        if (job != null && job.launch() == l) return job;
+        for (IViewReference ref : getSite().getPage().getViewReferences()) {
+            if (VIEWS.contains(ref.getId()) && ref.getPart(false) instanceof JobViewPart other && other.job != null
+                    && other.job.launch() == l) {
+                return other.job;
+            }
+        }
+        return MpiJob.of(l);
+    }
+
+    private void followJob(MpiJob j) {
+        if (j == job) return;
+        if (job != null) job.removeListener(jobListener);
+        job = j;
+        jobListener = null;
+        if (j == null) {
+            show0(JobView.NONE);
+            return;
+        }
+        Consumer<JobView> l = read -> inUi(() -> {
+            if (job == j) show0(read);
+        });
+        jobListener = l;
+        j.addListener(l);
+        // shown as it is now, not as at its last read: a running job changes without debug events
+        j.refresh();
+    }
+
+    private void inUi(Runnable r) {
+        if (header == null || header.isDisposed()) return;
+        header.getDisplay().asyncExec(() -> {
+            if (!header.isDisposed()) r.run();
+        });
     }
 
     private static Object first(ISelection s) {
@@ -105,7 +211,9 @@ public abstract class JobViewPart extends ViewPart {
 
     @Override
     public void dispose() {
-        MpiJobs.get().removeListener(jobListener);
+        if (job != null) job.removeListener(jobListener);
+        job = null;
+        DebugPlugin.getDefault().getLaunchManager().removeLaunchListener(launches);
         if (contexts != null) contexts.removeDebugContextListener(contextListener);
         super.dispose();
     }
