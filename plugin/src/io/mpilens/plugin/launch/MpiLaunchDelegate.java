@@ -6,7 +6,7 @@ import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
-import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.headless.observe.LocalProcesses;
 import io.mpilens.headless.observe.Launchers;
 import io.mpilens.plugin.debug.JobAcrossHosts;
 import io.mpilens.plugin.debug.JobAttach;
@@ -202,7 +202,7 @@ public final class MpiLaunchDelegate extends AbstractJavaLaunchConfigurationDele
         Map<Integer, JdwpAddress> out = new TreeMap<>();
         try {
             for (JobRecord r : JobDirectory.forCurrentUser(System.getenv()).job(jobId).records()) {
-                if (!r.spawned() && !JobObserver.runsElsewhere(r) && r.jdwpAddress() != null) out.put(r.rank(), r.jdwpAddress());
+                if (!r.spawned() && !LocalProcesses.runsElsewhere(r) && r.jdwpAddress() != null) out.put(r.rank(), r.jdwpAddress());
             }
         } catch (IOException e) {
             // no rank registered here yet

@@ -8,10 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -27,14 +24,6 @@ import org.junit.jupiter.api.Test;
  * (a class named in a string is looked up by name on purpose).
  */
 class QualifiedNamesTest {
-    /**
-     * Inline names in files other helpers of issue 36 rewrite (s36a: headless {@code ft},
-     * {@code observe}; s36e: {@code plugin/}), by file to the names written out there. Remove this
-     * list after merging them; the test fails once an entry no longer occurs, so it cannot go stale.
-     */
-    private static final Map<String, Set<String>> KNOWN = Map.of(
-            "plugin/src/io/mpilens/plugin/debug/MpiJobs.java", Set.of("io.mpilens.headless.ft.InFlightCalls"),
-            "plugin/src/io/mpilens/plugin/launch/MpiLaunchDelegate.java", Set.of("io.mpilens.headless.launch.Binding"));
     private static final Pattern QUALIFIED = Pattern.compile("\\bio\\.mpilens(?:\\.[a-z_][A-Za-z0-9_]*)*(?:\\.[A-Z][A-Za-z0-9_]*)?");
 
     @Test
@@ -52,19 +41,13 @@ class QualifiedNamesTest {
                 "walked every module's main sources: " + modules);
 
         List<String> inline = new ArrayList<>();
-        Map<String, Set<String>> knownSeen = new TreeMap<>();
         for (Path f : sources) {
             String file = root.relativize(f).toString().replace('\\', '/');
             for (String[] found : inlineNames(Files.readString(f))) {
-                if (KNOWN.getOrDefault(file, Set.of()).contains(found[1])) {
-                    knownSeen.computeIfAbsent(file, k -> new TreeSet<>()).add(found[1]);
-                } else {
-                    inline.add(file + ":" + found[0] + ": " + found[1]);
-                }
+                inline.add(file + ":" + found[0] + ": " + found[1]);
             }
         }
         assertEquals(List.of(), inline, "inline qualified names in main code: import them");
-        assertEquals(new TreeMap<>(KNOWN), knownSeen, "a known inline name is gone: remove it from QualifiedNamesTest.KNOWN");
     }
 
     /** Only code counts: not the import, the comment, the string, the character or the text block. */
