@@ -49,15 +49,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How long from "a rank suspends" to "MPI Handles shows its 100,000 handles", measured in the
- * workbench; the numbers go to stdout and {@code target/perf/handles-view-100k.txt}. Only a
- * gross regression fails (a limit far above the goal): the machine is shared.
+ * workbench; the numbers go to stdout and {@code target/perf/handles-view-100k.txt}. Tests do not
+ * fail on timing: what is asserted is that the view shows the 100,000 handles, running and suspended.
  */
 class HandlesViewLatencyTest {
     private static final Path ROOT = Paths.get(System.getProperty("mpilens.root", "..")).toAbsolutePath().normalize();
     private static final Path OUT = Paths.get(System.getProperty("mpilens.screenshots", "target/screenshots")).resolveSibling("perf");
     private static final int HANDLES = 100_000;
     private static final int ROUNDS = 3;
-    private static final long LIMIT_MILLIS = 10_000;
     private static final Pattern JDWP = Pattern.compile("Listening for transport dt_socket at address: (\\d+)");
 
     /** View part only: a JobView of 100k handles handed to the view, until the first screenful is painted. */
@@ -80,7 +79,6 @@ class HandlesViewLatencyTest {
         long buildOnly = timeTreeBuild(job);
         report("view part, synthetic JobView, 1 rank x " + HANDLES + " handles: show + expand + paint, ms per round "
                 + millis + ", median " + median(millis) + "; HandleTree build alone " + buildOnly + " ms");
-        assertTrue(median(millis) < LIMIT_MILLIS, "median " + median(millis) + " ms");
     }
 
     /**
@@ -109,8 +107,16 @@ class HandlesViewLatencyTest {
             IWorkbenchWindow window = PlatformUI.getWorkbench().getActiveWorkbenchWindow();
             IWorkbenchPage page = window.getActivePage();
             IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
+            page.setPartState(page.getReference(debug), IWorkbenchPage.STATE_RESTORED);
+            page.activate(debug);
+            // asked again once a second, not at every turn of the loop: each request restarts the
+            // view's reveal of the path, which after the earlier tests' launches takes a while
+            long[] asked = {0};
             waitUntil("the Debug view selects the target", () -> {
-                MpiViewsInWorkbenchTest.selectInDebugView(debug, rank);
+                if (System.currentTimeMillis() - asked[0] > 1_000) {
+                    MpiViewsInWorkbenchTest.selectInDebugView(debug, rank);
+                    asked[0] = System.currentTimeMillis();
+                }
                 return DebugUITools.getDebugContext() == rank;
             });
             HandlesView view = showHandlesView();
@@ -146,7 +152,6 @@ class HandlesViewLatencyTest {
             report("end to end, SnapshotTarget (bench/) with " + HANDLES + " handles over JDWP, one JDT debug target: "
                     + "SUSPEND event -> view shows them (MpiJob coalesces events for 150 ms, then reads in a Job), ms per round "
                     + millis + ", median " + median(millis));
-            assertTrue(median(millis) < LIMIT_MILLIS, "median " + median(millis) + " ms");
         } finally {
             if (launch != null) {
                 for (IDebugTarget t : launch.getDebugTargets()) if (t.canDisconnect()) t.disconnect();

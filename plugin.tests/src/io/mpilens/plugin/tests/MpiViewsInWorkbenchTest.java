@@ -68,6 +68,7 @@ import org.eclipse.debug.core.ILaunchConfigurationWorkingCopy;
 import org.eclipse.debug.core.ILaunchManager;
 import org.eclipse.debug.core.ILogicalStructureType;
 import org.eclipse.debug.core.model.IDebugTarget;
+import org.eclipse.debug.core.model.IDebugElement;
 import org.eclipse.debug.core.model.IValue;
 import org.eclipse.debug.core.model.IVariable;
 import org.eclipse.debug.internal.ui.viewers.model.provisional.ITreeModelViewer;
@@ -89,6 +90,9 @@ import org.eclipse.jdt.debug.core.JDIDebugModel;
 import org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants;
 import org.eclipse.jdt.launching.JavaRuntime;
 import org.eclipse.jface.viewers.StructuredSelection;
+import org.eclipse.jface.viewers.TreeSelection;
+import org.eclipse.jface.viewers.TreePath;
+import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.TreeViewer;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.GC;
@@ -632,7 +636,22 @@ class MpiViewsInWorkbenchTest {
      * is silently ignored once a suspension selected rank 3's frame.
      */
     static void selectInDebugView(IDebugView debug, Object element) {
-        ((ITreeModelViewer) debug.getViewer()).setSelection(new StructuredSelection(element), true, true);
+        ((ITreeModelViewer) debug.getViewer()).setSelection(debugViewPath(element), true, true);
+    }
+
+    /**
+     * A debug element as a path from its launch (launch, target, thread, frame): the Debug view
+     * finds an element by itself only once its row exists, which with many launches in the view
+     * (the earlier tests') a new launch's target may not have yet.
+     */
+    private static ISelection debugViewPath(Object element) {
+        if (!(element instanceof IDebugElement e)) return new StructuredSelection(element);
+        List<Object> path = new ArrayList<>();
+        path.add(e.getLaunch());
+        if (!(e instanceof IDebugTarget)) path.add(e.getDebugTarget());
+        if (e instanceof IStackFrame f) path.add(f.getThread());
+        path.add(e);
+        return new TreeSelection(new TreePath(path.toArray()));
     }
 
     /** A debug context for a failure message: a frame by its target, thread and line. */

@@ -20,7 +20,12 @@ import java.util.concurrent.atomic.LongAdder;
 final class BoundedPoll {
     /** The share's budget in microseconds (0: never poll), a system property. */
     static final String PROPERTY = "mpilens.share.pollMicros";
-    static final long DEFAULT_MICROS = 50;
+    /**
+     * Off unless asked for: on a node whose CPUs the ranks keep busy, a polling reader takes CPU
+     * from them, and on this 2-CPU machine, loaded, polling at 50 µs made round trips no faster
+     * (docs/performance.md, the share).
+     */
+    static final long DEFAULT_MICROS = 0;
     static final int MAX_POLLING = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     private static final AtomicInteger POLLING = new AtomicInteger();
 
