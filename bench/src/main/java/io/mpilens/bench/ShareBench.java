@@ -11,7 +11,6 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.share.JobShare;
 import io.mpilens.headless.share.RankShare;
-import io.mpilens.headless.share.SharedVm;
 import io.mpilens.headless.testing.TargetJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -46,7 +45,7 @@ public final class ShareBench {
             "  --rounds          rounds per side of the round-trip part, alternating (default 21)",
             "  --handles-rounds  'handles --job' reads per phase; two phases per side, three sides (default 5)",
             "  --parts           which part(s) to run (default both; roundtrip alone for profiling)",
-            "  --poll            the share's poll budget in microseconds on its polling side (default 50; the share's own default is 0: off)",
+            "  --poll            the share's poll budget in microseconds on its polling side (default: the share's own, 50)",
             "  --java            the targets' java (default: java, the application JDK)");
     private static final String JOB = "bench-share";
     /** The share's poll budget in microseconds (its BoundedPoll.PROPERTY). */
@@ -139,7 +138,7 @@ public final class ShareBench {
              JdiTargetReader viaDirect = JdiTargetReader.attach(JdwpAddress.parse(a.address()), Duration.ofSeconds(30));
              JdiTargetReader viaShare = JdiTargetReader.attach(share.address(), Duration.ofSeconds(30))) {
             ThreadReference td = mainThread(viaDirect), ts = mainThread(viaShare);
-            long polling = poll >= 0 ? poll : SharedVm.SUGGESTED_POLL_MICROS;
+            long polling = poll >= 0 ? poll : share.vm().pollMicros();
             names(td, calls); // warm-up: both paths' classes loaded and compiled
             share.vm().pollMicros(0);
             names(ts, calls);

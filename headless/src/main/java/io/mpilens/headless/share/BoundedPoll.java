@@ -21,11 +21,11 @@ final class BoundedPoll {
     /** The share's budget in microseconds (0: never poll), a system property. */
     static final String PROPERTY = "mpilens.share.pollMicros";
     /**
-     * Off unless asked for: on a node whose CPUs the ranks keep busy, a polling reader takes CPU
-     * from them, and on this 2-CPU machine, loaded, polling at 50 µs made round trips no faster
-     * (docs/performance.md, the share).
+     * On a quiet machine 50 µs brings a relayed round trip from 1.6× to 1.1× a direct one; on a
+     * loaded one it neither helps nor hurts (docs/performance.md, the share). Its CPU is bounded:
+     * only while a debugger's commands come back to back, and by {@link #MAX_POLLING}.
      */
-    static final long DEFAULT_MICROS = 0;
+    static final long DEFAULT_MICROS = 50;
     static final int MAX_POLLING = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     private static final AtomicInteger POLLING = new AtomicInteger();
 

@@ -62,8 +62,6 @@ public final class SharedVm implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final JdwpOut out;
-    /** A poll budget worth asking for where CPUs are free ({@code bench/run share} tries it): 50 µs. */
-    public static final long SUGGESTED_POLL_MICROS = 50;
     /** The budget of this share's {@link BoundedPoll}s, in nanoseconds (0: its readers never poll). */
     private volatile long pollNanos = BoundedPoll.configuredMicros() * 1000;
     private final LongAdder pollsCaught = new LongAdder();
