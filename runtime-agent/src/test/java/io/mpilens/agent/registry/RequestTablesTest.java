@@ -49,11 +49,11 @@ class RequestTablesTest {
     }
 
     static RequestTable[] tables(HandleRegistry registry) throws ReflectiveOperationException {
-        Field f = HandleRegistry.class.getDeclaredField("tables");
+        Field f = RequestRouting.class.getDeclaredField("tables");
         f.setAccessible(true);
         Field n = HandleRegistry.class.getDeclaredField("reqTableCount");
         n.setAccessible(true);
-        return java.util.Arrays.copyOf((RequestTable[]) f.get(registry), n.getInt(registry));
+        return java.util.Arrays.copyOf((RequestTable[]) f.get(registry.requests()), n.getInt(registry));
     }
 
     private ProcessSnapshot snapshot() {
@@ -468,7 +468,7 @@ class RequestTablesTest {
 
     /** MPJ Express: a request without a native handle, keyed by the id the registry gives it. */
     private long sendById(Object wrapper) {
-        return registry.addRequest(wrapper, HandleRegistry.KEY_IS_ID, 0, "mpi.Request", "Isend", 1, 5, comm, false);
+        return registry.addRequest(wrapper, RequestRouting.KEY_IS_ID, 0, "mpi.Request", "Isend", 1, 5, comm, false);
     }
 
     @Test
