@@ -99,6 +99,28 @@ class RequestTablesTest {
         assertEquals(1, communicator(snapshot()).refCount());
     }
 
+    /**
+     * The owner's hot path checks its cached communicator slot against the registry's id column
+     * without the lock ({@link RequestRouting#mainIds}); when the registry grows its columns, the
+     * check must see the new column, where a communicator released since then has id 0.
+     */
+    @Test
+    void afterTheRegistryGrowsAReleasedCommunicatorIsNoLongerTheOwnersCachedOne() throws Exception {
+        send(0x10); // caches the communicator's slot in this thread's table
+        registry.requestCompleted(null, 0x10);
+        for (int i = 0; i < 20; i++) { // more rows than the 16 the registry started with: new columns
+            RowSpec g = new RowSpec(HandleKind.GROUP);
+            g.name = "group" + i;
+            registry.add(new Object(), g);
+        }
+        registry.freed(comm); // nothing holds it: released, its slot's id is 0 in the new column
+        assertTrue(snapshot().handle(commId).isEmpty());
+        send(0x20); // on the released communicator's wrapper
+        HandleInfo r = requests(snapshot()).get(0);
+        assertEquals(0x20, r.cHandle());
+        assertEquals(0, r.communicator(), "not the released communicator " + commId);
+    }
+
     @Test
     void requestCompletedByAnotherThreadIsGoneAtOnceAndItsRowIsReusedByTheOwner() throws Exception {
         CountDownLatch created = new CountDownLatch(1);
