@@ -5,6 +5,7 @@ import io.mpilens.agent.job.JobRecords;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
 import io.mpilens.agent.registry.Ordered;
+import io.mpilens.agent.registry.RequestRouting;
 import io.mpilens.agent.registry.WrapperRequests;
 import io.mpilens.agent.registry.RowSpec;
 import io.mpilens.api.model.HandleKind;
@@ -33,6 +34,8 @@ public final class Interceptor {
      */
     public static final int UNKNOWN = Integer.MIN_VALUE;
     private static final HandleRegistry REGISTRY = HandleRegistry.INSTANCE;
+    /** The registry's request routing, a constant to the JIT: the request hot path loads no field to reach it. */
+    private static final RequestRouting REQUESTS = REGISTRY.requests();
 
     private static volatile BindingProfile[] profiles = new BindingProfile[0];
     private static volatile boolean requestStacks;
@@ -239,8 +242,8 @@ public final class Interceptor {
             }
             RequestType type = requestType(result.getClass());
             if (!type.request || (threadsInInternals > 0 && insideAgent())) return;
-            long key = type.key == null ? 0 : type.idKeyed ? HandleRegistry.KEY_IS_ID : NativeHandles.read(result, type);
-            long id = REGISTRY.addRequest(result, key, type.proc, type.name, call, peer, tag, holder, type.persistent);
+            long key = type.key == null ? 0 : type.idKeyed ? RequestRouting.KEY_IS_ID : NativeHandles.read(result, type);
+            long id = REQUESTS.addRequest(result, key, type.proc, type.name, call, peer, tag, holder, type.persistent);
             if (type.idKeyed) {
                 if (id == 0) return;
                 key = id;
@@ -248,7 +251,7 @@ public final class Interceptor {
             }
             if (requestStacks) {
                 BindingProfile p = PROFILE_OF.get(origin);
-                if (p != null) REGISTRY.setStack(result, key, HandleDescriber.stack(p));
+                if (p != null) REQUESTS.setStack(result, key, HandleDescriber.stack(p));
             }
         } catch (Throwable t) {
             REGISTRY.internalError(call, t);
@@ -265,7 +268,7 @@ public final class Interceptor {
                 if (rs[i] == null) continue;
                 RequestType type = requestType(rs[i].getClass());
                 long old = type.key != null ? NativeHandles.read(rs[i], type) : 0;
-                if (old != 0 && old != hs[i] && !type.persistent) REGISTRY.requestCompleted(rs[i], old);
+                if (old != 0 && old != hs[i] && !type.persistent) REQUESTS.requestCompleted(rs[i], old);
             }
         } catch (Throwable t) {
             REGISTRY.internalError("request write-back", t);
@@ -385,7 +388,7 @@ public final class Interceptor {
             if (key == 0) return; // not in the registry, or already completed
             if (!type.persistent) NativeHandles.writeId(request, type, 0);
         }
-        REGISTRY.requestCompleted(request, key);
+        REQUESTS.requestCompleted(request, key);
     }
 
     /** What a static completion call is, looked up once per call site (class and method name). */
@@ -458,7 +461,7 @@ public final class Interceptor {
                     if (r == null) continue;
                     long key = requestKey(r);
                     RequestType type = requestType(r.getClass());
-                    if ((key != 0 || !type.idKeyed) && REGISTRY.isTrackedRequest(r, key)
+                    if ((key != 0 || !type.idKeyed) && REQUESTS.isTrackedRequest(r, key)
                             && Boolean.TRUE.equals(AgentCalls.call(r, p.requestIsNullMethod))) {
                         completed(type, r, key);
                     }
@@ -517,9 +520,9 @@ public final class Interceptor {
     public static void started(Object requestOrArray) {
         try {
             if (requestOrArray instanceof Object[]) {
-                for (Object r : (Object[]) requestOrArray) if (r != null) REGISTRY.requestStarted(r, requestKey(r));
+                for (Object r : (Object[]) requestOrArray) if (r != null) REQUESTS.requestStarted(r, requestKey(r));
             } else if (requestOrArray != null) {
-                REGISTRY.requestStarted(requestOrArray, requestKey(requestOrArray));
+                REQUESTS.requestStarted(requestOrArray, requestKey(requestOrArray));
             }
         } catch (Throwable t) {
             REGISTRY.internalError("start", t);

@@ -55,7 +55,7 @@ final class RequestTable {
     // ---- private to the writer
     /** Index of this table in the registry's table arrays. */
     final int index;
-    private final HandleRegistry registry;
+    private final RequestRouting routing;
     /** Thread id of the owner (ids are never reused), or SHARED. Written under the registry lock. */
     long ownerId;
     private WeakReference<Thread> owner;
@@ -92,8 +92,8 @@ final class RequestTable {
     long metaValue0, metaValue1;
     int nextMeta;
 
-    RequestTable(HandleRegistry registry, int index, int capacity, long ownerId, Thread owner) {
-        this.registry = registry;
+    RequestTable(RequestRouting routing, int index, int capacity, long ownerId, Thread owner) {
+        this.routing = routing;
         this.index = index;
         reqId = new long[capacity];
         reqs = new long[capacity * REQ_STRIDE];
@@ -141,13 +141,13 @@ final class RequestTable {
     int take() {
         if (keyed) {
             if (freeCount > 0) return free[--freeCount];
-            if (reqHighWater == reqId.length) registry.grow(this);
+            if (reqHighWater == reqId.length) routing.grow(this);
             int r = reqHighWater++;
             Ordered.setRelease(counters, REQ_COUNT_HIGH_WATER, (long) reqHighWater);
             return r;
         }
         if ((pending + 1) * 2 > reqId.length) {
-            registry.grow(this);
+            routing.grow(this);
             if (keyed) return take();
         }
         return ringTake(); // pending rows are skipped; at most half are
@@ -211,9 +211,9 @@ final class RequestTable {
     /**
      * Owner, ring only: a request of a message loop, taken without a call, a lock or a miss in
      * the table's caches (call, class, process, communicator). Returns its id; 0, having changed
-     * nothing, when any of that does not hold; {@link HandleRegistry#addRequest}'s slow path then
+     * nothing, when any of that does not hold; {@link RequestRouting#addRequest}'s slow path then
      * fills the caches and takes it. {@code key}: the native handle, or
-     * {@link HandleRegistry#KEY_IS_ID}. {@code mainIds}: the registry's id column, to check the
+     * {@link RequestRouting#KEY_IS_ID}. {@code mainIds}: the registry's id column, to check the
      * cached communicator slot still holds the same communicator.
      */
     long fastAdd(long key, int proc, String bindingClass, String callName, int peer, int tag, Object communicator,
@@ -238,14 +238,14 @@ final class RequestTable {
 
     /**
      * Fills the empty row r with a new request and indexes it by {@code key} (its native handle;
-     * {@link HandleRegistry#KEY_IS_ID}: its id). A live row that had the same native handle is
+     * {@link RequestRouting#KEY_IS_ID}: its id). A live row that had the same native handle is
      * completed: MPI hands out a handle again only after its request finished.
      */
     void fill(int r, long id, long key, int peer, int tag, long commId, long meta, int slotOfComm) {
-        if (key == HandleRegistry.KEY_IS_ID) key = id;
+        if (key == RequestRouting.KEY_IS_ID) key = id;
         write(r, id, key, HandleRegistry.peerTag(peer, tag), commId, meta, slotOfComm);
         int stale = index(key, r);
-        if (stale >= 0) registry.completeRow(this, stale);
+        if (stale >= 0) routing.completeRow(this, stale);
     }
 
     /**
@@ -373,7 +373,7 @@ final class RequestTable {
 
     /** Side record of row r, set before the row's F_HAS_SIDE flag says it is there. */
     void setSide(int r, int at, int len) {
-        if (reqSideAt == null) registry.addSideColumns(this);
+        if (reqSideAt == null) routing.addSideColumns(this);
         reqSideAt[r] = at;
         reqSideLen[r] = len;
         Ordered.storeStoreFence();

@@ -39,7 +39,7 @@ final class SidePool {
         int highWater = root.highWater;
         int live = 0;
         for (int i = 0; i < highWater; i++) if (id[i] != 0 && sideAt[i] >= 0) live += sideLen[i];
-        RequestTable t = root.shared; // only the shared table has side records
+        RequestTable t = root.requests().shared; // only the shared table has side records
         for (int r = 0; r < t.reqHighWater; r++) if (t.id(r) != 0 && t.sideAt(r) >= 0) live += t.sideLen(r);
         int capacity = old.length;
         while (capacity < 2 * (live + needed)) capacity *= 2;

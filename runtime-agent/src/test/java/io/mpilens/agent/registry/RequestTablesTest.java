@@ -49,11 +49,11 @@ class RequestTablesTest {
     }
 
     static RequestTable[] tables(HandleRegistry registry) throws ReflectiveOperationException {
-        Field f = HandleRegistry.class.getDeclaredField("tables");
+        Field f = RequestRouting.class.getDeclaredField("tables");
         f.setAccessible(true);
         Field n = HandleRegistry.class.getDeclaredField("reqTableCount");
         n.setAccessible(true);
-        return java.util.Arrays.copyOf((RequestTable[]) f.get(registry), n.getInt(registry));
+        return java.util.Arrays.copyOf((RequestTable[]) f.get(registry.requests()), n.getInt(registry));
     }
 
     private ProcessSnapshot snapshot() {
@@ -97,6 +97,28 @@ class RequestTablesTest {
         assertEquals(0x10, r.cHandle());
         assertEquals(commId, r.communicator());
         assertEquals(1, communicator(snapshot()).refCount());
+    }
+
+    /**
+     * The owner's hot path checks its cached communicator slot against the registry's id column
+     * without the lock ({@link RequestRouting#mainIds}); when the registry grows its columns, the
+     * check must see the new column, where a communicator released since then has id 0.
+     */
+    @Test
+    void afterTheRegistryGrowsAReleasedCommunicatorIsNoLongerTheOwnersCachedOne() throws Exception {
+        send(0x10); // caches the communicator's slot in this thread's table
+        registry.requestCompleted(null, 0x10);
+        for (int i = 0; i < 20; i++) { // more rows than the 16 the registry started with: new columns
+            RowSpec g = new RowSpec(HandleKind.GROUP);
+            g.name = "group" + i;
+            registry.add(new Object(), g);
+        }
+        registry.freed(comm); // nothing holds it: released, its slot's id is 0 in the new column
+        assertTrue(snapshot().handle(commId).isEmpty());
+        send(0x20); // on the released communicator's wrapper
+        HandleInfo r = requests(snapshot()).get(0);
+        assertEquals(0x20, r.cHandle());
+        assertEquals(0, r.communicator(), "not the released communicator " + commId);
     }
 
     @Test
@@ -468,7 +490,7 @@ class RequestTablesTest {
 
     /** MPJ Express: a request without a native handle, keyed by the id the registry gives it. */
     private long sendById(Object wrapper) {
-        return registry.addRequest(wrapper, HandleRegistry.KEY_IS_ID, 0, "mpi.Request", "Isend", 1, 5, comm, false);
+        return registry.addRequest(wrapper, RequestRouting.KEY_IS_ID, 0, "mpi.Request", "Isend", 1, 5, comm, false);
     }
 
     @Test
