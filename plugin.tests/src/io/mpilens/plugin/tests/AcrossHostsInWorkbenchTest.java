@@ -36,6 +36,7 @@ import io.mpilens.plugin.views.CommunicatorsView;
 import io.mpilens.plugin.views.HandlesView;
 import io.mpilens.plugin.views.HostsView;
 import io.mpilens.plugin.views.JobViewPart;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

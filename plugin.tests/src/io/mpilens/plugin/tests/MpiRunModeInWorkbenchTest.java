@@ -35,6 +35,10 @@ import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.debug.core.ILaunchManager;
 import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.debug.core.model.IProcess;
+import org.eclipse.debug.ui.IDebugUIConstants;
+import org.eclipse.debug.ui.IDebugView;
+import org.eclipse.swt.widgets.Tree;
+import org.eclipse.swt.widgets.TreeItem;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PlatformUI;
 import org.junit.jupiter.api.Test;
@@ -84,6 +88,8 @@ class MpiRunModeInWorkbenchTest {
             attached = inBackground("attaching to the running job", () -> JobAttach.attach("run-mode tour", addresses,
                     Duration.ofSeconds(20)));
             assertEquals(4, attached.getDebugTargets().length);
+            assertEquals("run-mode tour [MPI job attached without a launch configuration]", debugViewLabel(page, attached),
+                    "the Debug view names the launch made without a launch configuration (Eclipse's own label: <unknown>)");
             MpiJob mpiJob = MpiViewsInWorkbenchTest.follow(attached);
             waitUntil("the MPI views read the 4 ranks of the job started in run mode", () -> {
                 JobView v = mpiJob.current();
@@ -120,5 +126,17 @@ class MpiRunModeInWorkbenchTest {
             }
             DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
         }
+    }
+
+    /** The text of {@code launch}'s row in the Debug view, once the view has labelled it. */
+    static String debugViewLabel(IWorkbenchPage page, ILaunch launch) throws Exception {
+        IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
+        Tree tree = (Tree) debug.getViewer().getControl();
+        String[] label = {null};
+        waitUntil(() -> "the Debug view labels the launch; its row reads " + label[0], 20_000, () -> {
+            for (TreeItem i : tree.getItems()) if (i.getData() == launch) label[0] = i.getText();
+            return label[0] != null && (label[0].contains("[") || label[0].contains("<unknown>"));
+        });
+        return label[0];
     }
 }

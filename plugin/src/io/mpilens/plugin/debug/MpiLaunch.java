@@ -8,6 +8,7 @@ import org.eclipse.debug.core.ILaunchManager;
 import org.eclipse.debug.core.Launch;
 import org.eclipse.debug.core.model.IDebugTarget;
 import org.eclipse.debug.core.model.ISuspendResume;
+import org.eclipse.debug.internal.ui.viewers.model.provisional.IElementLabelProvider;
 
 /**
  * The launch of an MPI job. It holds the job's state for the MPI views ({@link MpiJob}: its
@@ -21,21 +22,25 @@ public final class MpiLaunch extends Launch implements ISuspendResume {
     private final MpiJob job = new MpiJob(this);
     /** A job only shown: no process, no debug target. */
     private final boolean readsOnly;
+    /** What it is, said in the Debug view when it has no launch configuration ({@link #label()}). */
+    private final String what;
     /** Such a launch was terminated. */
     private volatile boolean closed;
 
+    /** The launch of {@code config}, or without one ({@code null}) the launch of a job attached to ({@link JobAttach}). */
     public MpiLaunch(ILaunchConfiguration config, String mode) {
-        this(config, mode, false);
+        this(config, mode, false, "MPI job attached without a launch configuration");
     }
 
-    private MpiLaunch(ILaunchConfiguration config, String mode, boolean readsOnly) {
+    private MpiLaunch(ILaunchConfiguration config, String mode, boolean readsOnly, String what) {
         super(config, mode, null);
         this.readsOnly = readsOnly;
+        this.what = what;
     }
 
     /** A job read once elsewhere (heap dumps), named {@code job.name()}; add it to the launch manager to show it. */
     public static MpiLaunch showing(JobView shown) {
-        MpiLaunch l = new MpiLaunch(null, ILaunchManager.RUN_MODE, true);
+        MpiLaunch l = new MpiLaunch(null, ILaunchManager.RUN_MODE, true, "MPI job shown from heap dumps, without a launch configuration");
         l.setAttribute(MpiJob.ATTR_JOB_NAME, shown.name());
         l.job.show(shown);
         return l;
@@ -43,7 +48,7 @@ public final class MpiLaunch extends Launch implements ISuspendResume {
 
     /** A running job read through collectors on its hosts ({@link JobAcrossHosts}); Terminate stops them. */
     public static MpiLaunch across(JobAcrossHosts collectors) {
-        MpiLaunch l = new MpiLaunch(null, ILaunchManager.RUN_MODE, true);
+        MpiLaunch l = new MpiLaunch(null, ILaunchManager.RUN_MODE, true, "MPI job read across hosts, without a launch configuration");
         l.setAttribute(MpiJob.ATTR_JOB_NAME, collectors.name());
         l.job.readElsewhere(collectors);
         return l;
@@ -54,9 +59,20 @@ public final class MpiLaunch extends Launch implements ISuspendResume {
         return job;
     }
 
+    /**
+     * Its name in the Debug view where it has no launch configuration (Eclipse would write {@code
+     * <unknown>}): the job's name and what it is, as {@code "run-mode tour [MPI job attached
+     * without a launch configuration]"}.
+     */
+    public String label() {
+        String name = getAttribute(MpiJob.ATTR_JOB_NAME);
+        return (name == null || name.isBlank() ? "MPI job" : name) + " [" + what + "]";
+    }
+
     @Override
     public <T> T getAdapter(Class<T> type) {
         if (type == MpiJob.class) return type.cast(job);
+        if (type == IElementLabelProvider.class) return type.cast(LaunchLabels.INSTANCE);
         return super.getAdapter(type);
     }
 

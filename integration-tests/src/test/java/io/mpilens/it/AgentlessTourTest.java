@@ -74,13 +74,8 @@ class AgentlessTourTest {
             assertEquals(4, text.split("REDUCED INFORMATION: no mpilens agent", -1).length - 1, text);
             assertTrue(text.contains("comm  Intracomm  MPI_COMM_WORLD   ctx 3/3/9          0/4   members 0,1,2,3"), text);
             for (String line : text.split("\n")) assertTrue(line.length() <= 80, "longer than 80 columns: " + line);
-            for (String p : new String[] {"created", "orphans", "released"}) {
-                Tours.awaitPause(job, p);
-                job.release(p);
-            }
-            Tours.awaitPause(job, "finalized");
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.awaitPause(job, "created");
+            Tours.toEnd(job, "created");
         }
     }
 
@@ -127,17 +122,11 @@ class AgentlessTourTest {
                 for (String line : new AgentlessTable(false).lines(live)) System.out.println(line);
                 assertEquals(4, live.size(), "4 MPI processes read without the agent");
                 check(job, b, live);
-                job.release("created");
-                for (String p : new String[] {"orphans", "released"}) {
-                    Tours.awaitPause(job, p);
-                    job.release(p);
-                }
-                Tours.awaitPause(job, "finalized");
+                Tours.toFinalized(job, "created");
             } finally {
                 Tours.disconnect(readers);
             }
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.finish(job);
         }
     }
 

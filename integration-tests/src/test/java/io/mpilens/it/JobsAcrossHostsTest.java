@@ -10,6 +10,7 @@ import io.mpilens.headless.cli.MpiLensCli;
 import io.mpilens.headless.ft.StatusWord;
 import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Job;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

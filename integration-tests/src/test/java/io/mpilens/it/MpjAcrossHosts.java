@@ -3,6 +3,7 @@ package io.mpilens.it;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.launch.MpjJobHome;
 import io.mpilens.headless.launch.ProcessTree;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

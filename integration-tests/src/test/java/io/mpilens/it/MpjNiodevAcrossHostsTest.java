@@ -9,6 +9,7 @@ import io.mpilens.api.model.ProcessSnapshot;
 import io.mpilens.headless.json.SnapshotJsonReader;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

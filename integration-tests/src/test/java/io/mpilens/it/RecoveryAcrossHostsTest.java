@@ -18,6 +18,7 @@ import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
 import io.mpilens.headless.observe.HostCollectors;
 import io.mpilens.headless.observe.JobObserver;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

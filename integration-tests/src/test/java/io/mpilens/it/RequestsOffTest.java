@@ -57,15 +57,11 @@ class RequestsOffTest {
                     String text = String.join("\n", new HandleTable(false).lines(p, null));
                     assertTrue(text.contains("requests not tracked (agent option requests=false)"), text);
                 }
-                job.release("orphans");
-                Tours.awaitPause(job, "released");
-                job.release("released");
-                Tours.awaitPause(job, "finalized");
+                Tours.toFinalized(job, "orphans");
             } finally {
                 Tours.disconnect(readers);
             }
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.finish(job);
         }
     }
 }

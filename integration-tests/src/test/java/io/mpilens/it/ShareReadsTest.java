@@ -65,15 +65,14 @@ class ShareReadsTest {
         Cli.Output err = new Cli.Output();
         CompletableFuture<Integer> watch;
         CompletableFuture<Cli.Result> share;
-        try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).env("MPILENS_JOBS", jobs.toString())
-                .env("MPILENS_JOB", JOB).build())) {
+        try (Job job = ShareTest.launchTour(Binding.OPENMPI, control, jobs)) {
             Tours.awaitPause(job, "created");
             job.release("created");
             Tours.awaitPause(job, "orphans"); // each rank has dropped a group it never freed: a leak
             String direct = leaks(jobs);
             assertTrue(direct.matches("(?s).*\"total\":[1-9].*"), "leaks found: " + direct);
 
-            share = CompletableFuture.supplyAsync(() -> Cli.mpilens(ShareTest.env(jobs), "share", "--job", JOB));
+            share = ShareTest.share(jobs);
             Map<Integer, String> ports = ShareTest.awaitShared(jobs, share);
             try (JdiTargetReader ide = JdiTargetReader.attach(JdwpAddress.parse(ports.get(1)), Duration.ofSeconds(30))) {
                 VirtualMachine vm = ide.virtualMachine(); // attached as IntelliJ IDEA attaches, then paused
@@ -102,12 +101,7 @@ class ShareReadsTest {
                 assertTrue(main.isSuspended());
                 vm.resume();
             }
-            job.release("orphans");
-            Tours.awaitPause(job, "released");
-            job.release("released");
-            Tours.awaitPause(job, "finalized");
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.toEnd(job, "orphans");
         }
         assertEquals(MpiLensCli.EXIT_OK, watch.get(60, TimeUnit.SECONDS), "watch ends with the job: " + String.join("\n", err.lines()));
         List<String> lines = out.lines();
@@ -127,11 +121,10 @@ class ShareReadsTest {
         String tour = "io.mpilens.examples.mpj.HandleTour";
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        try (Job job = Job.launch(Tours.tour(Binding.MPJ_NIODEV, control).env("MPILENS_JOBS", jobs.toString())
-                .env("MPILENS_JOB", JOB).build())) {
+        try (Job job = ShareTest.launchTour(Binding.MPJ_NIODEV, control, jobs)) {
             Tours.awaitPause(job, "created");
             String direct = ShareTest.handles(jobs);
-            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(ShareTest.env(jobs), "share", "--job", JOB));
+            CompletableFuture<Cli.Result> share = ShareTest.share(jobs);
             Map<Integer, String> ports = ShareTest.awaitShared(jobs, share);
             assertEquals(4, new java.util.HashSet<>(ports.values()).size(), "one JVM per rank, one share port each: " + ports);
             assertEquals(ShareTest.content(direct), ShareTest.content(ShareTest.handles(jobs)), "the same handles through the share as directly");
@@ -157,12 +150,7 @@ class ShareReadsTest {
                 ShareTest.handles(jobs);
             }
             assertEquals(ports, ShareTest.sharePorts(jobs), "each rank's share port is the one it had from the start");
-            job.release("orphans");
-            Tours.awaitPause(job, "released");
-            job.release("released");
-            Tours.awaitPause(job, "finalized");
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.toEnd(job, "orphans");
             Cli.Result shared = share.get(Tours.START.toMillis(), TimeUnit.MILLISECONDS);
             assertEquals(0, shared.code(), "the share ends with the job: " + shared.all());
             for (int r = 0; r < 4; r++) assertTrue(shared.out().contains(ports.get(r)), "rank " + r + "'s port in the table: " + shared.all());

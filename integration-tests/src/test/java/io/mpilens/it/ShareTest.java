@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,6 +168,17 @@ class ShareTest {
         return out;
     }
 
+    /** The HandleTour of {@code b} with the agent and JDWP, its ranks registering in {@code jobs} as the job {@link #JOB}. */
+    static Job launchTour(Binding b, Path control, Path jobs) throws Exception {
+        return Job.launch(Tours.tour(b, control).env("MPILENS_JOBS", jobs.toString()).env("MPILENS_JOB", JOB).build());
+    }
+
+    /** {@code mpilens share --job JOB} and then {@code more}, in the background: it runs until the job ends. */
+    static CompletableFuture<Cli.Result> share(Path jobs, String... more) {
+        String[] args = Stream.concat(Stream.of("share", "--job", JOB), Stream.of(more)).toArray(String[]::new);
+        return CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), args));
+    }
+
     static Map<Integer, String> awaitShared(Path jobs, CompletableFuture<Cli.Result> share) throws Exception {
         long deadline = System.nanoTime() + Tours.START.toNanos();
         Map<Integer, String> ports = sharePorts(jobs);
@@ -184,12 +196,11 @@ class ShareTest {
         assumeTrue(Jdb.executable() != null, "jdb is not in " + System.getProperty("java.home") + "/bin");
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        try (Job job = Job.launch(Tours.tour(Binding.OPENMPI, control).env("MPILENS_JOBS", jobs.toString())
-                .env("MPILENS_JOB", JOB).build())) {
+        try (Job job = launchTour(Binding.OPENMPI, control, jobs)) {
             Tours.awaitPause(job, "created");
             String direct = handles(jobs);
 
-            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), "share", "--job", JOB, "--json"));
+            CompletableFuture<Cli.Result> share = share(jobs, "--json");
             Map<Integer, String> ports = awaitShared(jobs, share);
             int rank1 = Integer.parseInt(ports.get(1).substring(ports.get(1).lastIndexOf(':') + 1));
             assertEquals(content(direct), content(handles(jobs)), "the same handles through the share as directly");
@@ -255,8 +266,7 @@ class ShareTest {
                 }
                 s.resume();
                 Tours.awaitPause(job, "finalized");
-                job.release("finalized");
-                assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+                Tours.finish(job);
                 assertTrue(jdb.awaitEnd(JDB), "jdb ends with the rank it debugs:\n" + jdb.transcript());
                 assertFalse(jdb.transcript().contains("line=" + finalize), "jdb was not told of the JDI client's breakpoint:\n"
                         + jdb.transcript());
@@ -276,11 +286,10 @@ class ShareTest {
         String tour = "io.mpilens.examples.mpj.HandleTour";
         Path control = Files.createDirectories(tmp.resolve("control"));
         Path jobs = tmp.resolve("jobs");
-        try (Job job = Job.launch(Tours.tour(Binding.MPJ_MULTICORE, control).env("MPILENS_JOBS", jobs.toString())
-                .env("MPILENS_JOB", JOB).build())) {
+        try (Job job = launchTour(Binding.MPJ_MULTICORE, control, jobs)) {
             Tours.awaitPause(job, "created");
             String direct = handles(jobs);
-            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), "share", "--job", JOB));
+            CompletableFuture<Cli.Result> share = share(jobs);
             Map<Integer, String> ports = awaitShared(jobs, share);
             assertEquals(1, new java.util.HashSet<>(ports.values()).size(), "one JVM, one share port for its four ranks: " + ports);
             assertEquals(content(direct), content(handles(jobs)), "the same handles through the share as directly");
@@ -319,10 +328,7 @@ class ShareTest {
             Tours.awaitPause(job, "released");
             handles(jobs);
             assertEquals(ports, sharePorts(jobs), "the share port is the one it had from the start");
-            job.release("released");
-            Tours.awaitPause(job, "finalized");
-            job.release("finalized");
-            assertEquals(0, job.waitFor(Tours.START), "job exit code; output:\n" + job.tail());
+            Tours.toEnd(job, "released");
             Cli.Result shared = share.get(Tours.START.toMillis(), TimeUnit.MILLISECONDS);
             assertEquals(0, shared.code(), "the share ends with the job: " + shared.all());
             assertTrue(shared.out().contains("0-3"), "one row for the JVM of ranks 0-3: " + shared.all());
@@ -383,7 +389,7 @@ class ShareTest {
         Path jobs = tmp.resolve("jobs");
         try (Job job = Job.launch(Tours.survivingJob("HangAfterFailure", control, jobs).env("MPILENS_JOB", JOB).build())) {
             job.awaitLines(l -> l.contains("MPILENS-PAUSE ") && l.endsWith("point=ready"), 4, Tours.START);
-            CompletableFuture<Cli.Result> share = CompletableFuture.supplyAsync(() -> Cli.mpilens(env(jobs), "share", "--job", JOB));
+            CompletableFuture<Cli.Result> share = share(jobs);
             Map<Integer, String> ports = awaitShared(jobs, share);
             long pid = new JobDirectory(jobs).job(JOB).records().stream().filter(r -> r.rank() == 2).findFirst().orElseThrow().pid();
             try (Jdb jdb = Jdb.attach(port(ports.get(2)))) {

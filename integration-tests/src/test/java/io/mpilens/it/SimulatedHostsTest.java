@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.mpilens.headless.launch.Binding;
 import io.mpilens.headless.launch.Job;
 import io.mpilens.headless.launch.JobSpec;
+import io.mpilens.testsupport.SimulatedHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

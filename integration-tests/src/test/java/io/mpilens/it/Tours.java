@@ -77,6 +77,34 @@ final class Tours {
     }
 
     /**
+     * Every rank waiting at the tour's pause {@code from}: releases it and each pause after it, and
+     * waits for the job to exit 0.
+     */
+    static void toEnd(Job job, String from) throws Exception {
+        toFinalized(job, from);
+        finish(job);
+    }
+
+    /**
+     * Every rank waiting at the tour's pause {@code from}: releases it and each pause after it until
+     * all 4 ranks wait at "finalized".
+     */
+    static void toFinalized(Job job, String from) throws Exception {
+        int at = List.of(POINTS).indexOf(from);
+        if (at < 0) throw new IllegalArgumentException(from + " is not one of the tour's pauses before finalized");
+        for (int i = at; i < POINTS.length; i++) {
+            job.release(POINTS[i]);
+            awaitPause(job, i + 1 < POINTS.length ? POINTS[i + 1] : "finalized");
+        }
+    }
+
+    /** Every rank waiting at "finalized": releases them and asserts that the job exits 0. */
+    static void finish(Job job) throws Exception {
+        job.release("finalized");
+        assertEquals(0, job.waitFor(START), "job exit code; output:\n" + job.tail());
+    }
+
+    /**
      * Reads every rank through connections that stay open for the whole job, the way a debugger
      * does (a JVM listening on port 0 re-listens on a new port after a debugger detaches).
      */
@@ -127,8 +155,7 @@ final class Tours {
             } finally {
                 disconnect(readers);
             }
-            job.release("finalized");
-            assertEquals(0, job.waitFor(START), "job exit code; output:\n" + job.tail());
+            finish(job);
         }
     }
 
@@ -159,8 +186,7 @@ final class Tours {
             } finally {
                 disconnect(readers);
             }
-            job.release("finalized");
-            assertEquals(0, job.waitFor(START), "job exit code; output:\n" + job.tail());
+            finish(job);
         }
     }
 

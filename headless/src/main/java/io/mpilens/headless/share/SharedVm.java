@@ -68,13 +68,20 @@ public final class SharedVm implements AutoCloseable {
     private final LongAdder pollsMissed = new LongAdder();
     /** The JVM connection's reader's, for replies. */
     private final BoundedPoll replies = new BoundedPoll(pollsCaught, pollsMissed);
-    /** That reader, woken when a client's command goes out; its state between packets (see {@link #awaitCommand}). */
+    /** That reader, woken when a client's command goes out. */
     private volatile Thread jvmReader;
+    /** Its state between packets: whether the last packet was a reply to a client. */
     private boolean repliedLast;
-    private boolean commandWasLate;
     private final AtomicInteger ids = new AtomicInteger();
     private final AtomicInteger clientNumbers = new AtomicInteger();
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
+    /**
+     * The JVM's reader's sleep after a reply to a client, until a client's command goes out (its
+     * reader wakes this one after its write, while the JVM works on the command): then its reply is
+     * due. After a late one the next does not sleep: an idle share reads its events at once every
+     * other time; a busy one never waits for them longer than the budget.
+     */
+    private final DueWait commandOut = new DueWait(() -> !pending.isEmpty());
     private final Map<Integer, Request> requests = new ConcurrentHashMap<>();
     private final List<Client> clients = new CopyOnWriteArrayList<>();
     /**
@@ -211,7 +218,7 @@ public final class SharedVm implements AutoCloseable {
         String why = "the JVM closed its JDWP connection";
         try {
             while (true) {
-                replies.before(in, !pending.isEmpty() || awaitCommand(), pollNanos);
+                replies.before(in, !pending.isEmpty() || commandOut.await(repliedLast, in, pollNanos), pollNanos);
                 JdwpPacket p = JdwpPacket.read(in);
                 replies.after();
                 if (p == null) break;
@@ -223,33 +230,6 @@ public final class SharedVm implements AutoCloseable {
             if (!ended.isDone()) why = "the JDWP connection failed: " + e.getMessage();
         }
         end(why);
-    }
-
-    /**
-     * After a reply went to a client and no command is out: sleeps, at most the poll budget, until
-     * a client's command goes out (its reader wakes this one, after its write: the wake-up comes
-     * while the JVM works on the command); true then, and its reply is due. False when the reply
-     * was not a client's, something is there to read, or the last such sleep ran out (then this
-     * one does not sleep: an idle share reads its events at once every other time; a busy one
-     * never waits for them longer than the budget).
-     */
-    private boolean awaitCommand() throws IOException {
-        long budget = pollNanos;
-        if (!repliedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
-        if (commandWasLate) {
-            commandWasLate = false;
-            return false;
-        }
-        long deadline = System.nanoTime() + budget;
-        while (pending.isEmpty()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                commandWasLate = true;
-                return false;
-            }
-            LockSupport.parkNanos(this, left);
-        }
-        return true;
     }
 
     private void end(String why) {
@@ -525,9 +505,16 @@ public final class SharedVm implements AutoCloseable {
         volatile Thread reader;
         /** For its next command, due right after the answer to its last. */
         final BoundedPoll next = new BoundedPoll(pollsCaught, pollsMissed);
-        /** Its reader's state between packets: whether the last packet went to the JVM, whether the last wait for its answer ran out. */
+        /** Its reader's state between packets: whether the last packet went to the JVM. */
         private boolean forwardedLast;
-        private boolean answerWasLate;
+        /**
+         * After it sent a command and before its reader reads again: sleeps until every command of
+         * it is answered (woken by {@link #answered}); then its next command is due, and the poll
+         * that follows may catch it without a wake-up on the round trip's path (this wake-up came
+         * while the client read its answer). After a late answer the next wait does not sleep, so
+         * that a client with commands out in parallel is not held up each time.
+         */
+        private final DueWait answeredAll = new DueWait(() -> outstanding.get() <= 0);
 
         Client(Socket socket, int number) throws IOException {
             this.socket = socket;
@@ -540,7 +527,7 @@ public final class SharedVm implements AutoCloseable {
             reader = Thread.currentThread();
             try {
                 while (true) {
-                    next.before(in, awaitAnswer(), pollNanos);
+                    next.before(in, answeredAll.await(forwardedLast, in, pollNanos), pollNanos);
                     JdwpPacket p = JdwpPacket.read(in);
                     next.after();
                     if (p == null) break;
@@ -589,34 +576,6 @@ public final class SharedVm implements AutoCloseable {
                 Thread t = reader;
                 if (t != null) LockSupport.unpark(t);
             }
-        }
-
-        /**
-         * After it sent a command and before its reader reads again: sleeps, at most the poll budget,
-         * until every command of it is answered (woken by {@link #answered}); true then, and its
-         * next command is due: the poll that follows may catch it without a wake-up on the round
-         * trip's path (this wake-up came while the client read its answer). False with no command
-         * out, with something already there to read, or when the answer was late (and then the
-         * next wait does not sleep for it, so that a client with commands out in parallel is not
-         * held up each time).
-         */
-        private boolean awaitAnswer() throws IOException {
-            long budget = pollNanos;
-            if (!forwardedLast || budget <= 0 || !BoundedPoll.mayPoll() || in.available() > 0) return false;
-            if (answerWasLate) {
-                answerWasLate = false;
-                return false;
-            }
-            long deadline = System.nanoTime() + budget;
-            while (outstanding.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    answerWasLate = true;
-                    return false;
-                }
-                LockSupport.parkNanos(this, left);
-            }
-            return true;
         }
 
         /**
