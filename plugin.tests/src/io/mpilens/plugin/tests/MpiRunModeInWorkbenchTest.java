@@ -90,6 +90,9 @@ class MpiRunModeInWorkbenchTest {
             assertEquals(4, attached.getDebugTargets().length);
             assertEquals("run-mode tour [MPI job attached without a launch configuration]", debugViewLabel(page, attached),
                     "the Debug view names the launch made without a launch configuration (Eclipse's own label: <unknown>)");
+            page.activate(page.showView(IDebugUIConstants.ID_DEBUG_VIEW));
+            MpiViewsInWorkbenchTest.screenshot(page.getWorkbenchWindow().getShell(), "the Debug view with the attached launch",
+                    "run-mode-debug-view.png");
             MpiJob mpiJob = MpiViewsInWorkbenchTest.follow(attached);
             waitUntil("the MPI views read the 4 ranks of the job started in run mode", () -> {
                 JobView v = mpiJob.current();
