@@ -29,6 +29,11 @@ import java.util.stream.Stream;
  * <p>The JGF sources come from MPJ Express's source package ({@code scripts/setup-env} puts them in
  * {@code .deps/mpj-tests/jgf_mpj_benchmarks}); they are compiled here as published but for two
  * changes: the import the package layout needs, and section 1's target time and message sizes.
+ *
+ * <p>Why this file is over 500 lines (about 530): the programs, the JGF sources' compilation with
+ * its two generated drivers (section 1 by name, section 2 repeated), the launches and the report
+ * are one harness whose parts share the timer names; the profiler's share is apart
+ * ({@code AgentShare}).
  */
 public final class AppsBench {
     static final String USAGE = String.join("\n",
