@@ -48,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Why this file is over 500 lines (about 680): the per-client state (ids, event requests,
  * suspensions, held events, pins) and the relay that rewrites ids both ways are one invariant —
  * every packet's id and every client's leave must see the same tables under the same lock — and
- * the inner {@code Client} is that state; the waits ({@link DueWait}) and polls are already apart.
+ * the inner {@code Client} is that state; the waits ({@code DueWait}) and polls are already apart.
  */
 public final class SharedVm implements AutoCloseable {
     static final byte[] HANDSHAKE = "JDWP-Handshake".getBytes(StandardCharsets.US_ASCII);
