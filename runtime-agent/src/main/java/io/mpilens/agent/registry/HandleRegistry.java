@@ -400,11 +400,6 @@ public final class HandleRegistry {
         requests.setStack(wrapper, key, frames);
     }
 
-    /** {@link RequestRouting#isTrackedRequest}. */
-    public boolean isTrackedRequest(Object request, long key) {
-        return requests.isTrackedRequest(request, key);
-    }
-
     /** A request's peer and tag in one long (a row of a table, a slot of the ring). */
     static long peerTag(int peer, int tag) {
         return ((long) peer << 32) | (tag & 0xFFFF_FFFFL);
