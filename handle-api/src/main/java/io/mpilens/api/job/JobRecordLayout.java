@@ -52,6 +52,13 @@ public final class JobRecordLayout {
     public static final String FIELD_BINDING = "binding";
     public static final String FIELD_EPOCH = "epoch";
     public static final String FIELD_START_TIME = "startTime";
+    /**
+     * The process's start in clock ticks since boot ({@link ProcStat#START_TICKS}): what a reader on
+     * the same host compares to tell the rank's process from a later one with its pid. The start
+     * time above is wall-clock and moves when the clock is stepped (NTP, a virtual machine resumed
+     * or forked). Additive: absent in older records and where {@code /proc} does not say.
+     */
+    public static final String FIELD_START_TICKS = "startTicks";
     public static final String FIELD_UPDATED = "updated";
     public static final String FIELD_MPI_STATE = "mpiState";
     public static final String FIELD_AGENT_VERSION = "agentVersion";

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -98,6 +99,25 @@ public final class JobDirectory {
         String bad = unsafe(root, true);
         if (bad != null) throw new IOException(bad);
         return read(d);
+    }
+
+    /**
+     * {@code r} as its file says now, for what the rank wrote after {@code r} was read: its agent
+     * marks MPI finalize in the file before the process exits, so a reader that read the records,
+     * then found the process gone, reads the mark here and does not call a rank that finalized and
+     * exited in between failed. {@code r} itself when the file is gone, refused, unreadable or
+     * another process's now (a new incarnation of the rank); the share's port stays.
+     */
+    public JobRecord reread(JobRecord r) {
+        if (r.file() == null) return r;
+        try {
+            if (unsafe(r.file(), false) != null) return r;
+            JobRecord now = parse(Files.readString(r.file(), StandardCharsets.UTF_8), r.file());
+            if (now.pid() != r.pid() || now.epoch() != r.epoch() || !Objects.equals(now.host(), r.host())) return r;
+            return r.share() != null ? now.sharedAt(r.share()) : now;
+        } catch (IOException | RuntimeException e) {
+            return r;
+        }
     }
 
     /** What {@link #prune} did to one job. */
@@ -271,7 +291,8 @@ public final class JobDirectory {
                 f.get(JobRecordLayout.FIELD_MPI_STATE), f.get(JobRecordLayout.FIELD_AGENT_VERSION), file,
                 f.get(JobRecordLayout.FIELD_EXITED) == null ? null
                         : Instant.ofEpochMilli(number(f, JobRecordLayout.FIELD_EXITED)),
-                f.get(JobRecordLayout.FIELD_SPAWNED_BY), f.get(JobRecordLayout.FIELD_NAMESPACE));
+                f.get(JobRecordLayout.FIELD_SPAWNED_BY), f.get(JobRecordLayout.FIELD_NAMESPACE),
+                f.get(JobRecordLayout.FIELD_START_TICKS) == null ? -1 : number(f, JobRecordLayout.FIELD_START_TICKS));
     }
 
     private static long number(Map<String, String> f, String name) throws IOException {

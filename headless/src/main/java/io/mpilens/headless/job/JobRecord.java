@@ -22,18 +22,29 @@ import java.time.Instant;
  * @param namespace a spawned process's own launcher namespace, null otherwise
  * @param share   {@code host:port} of a running share ({@code mpilens share}) that holds this JVM's
  *                JDWP connection and serves it to any number of debuggers; null when none does
+ * @param startTicks the process's start in clock ticks since boot ({@code /proc/<pid>/stat} field
+ *                22), -1 when the record does not say (an older agent, not Linux): unlike
+ *                {@code startTime}, no step of the wall clock moves it ({@code ProcessStart})
  */
 public record JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                         String binding, int epoch, Instant startTime, Instant updated, String mpiState,
                         String agentVersion, Path file, Instant exited, String spawnedBy, String namespace,
-                        String share) implements RankRecord {
+                        String share, long startTicks) implements RankRecord {
 
     /** A record as its agent wrote it, with no share. */
     public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
                      String binding, int epoch, Instant startTime, Instant updated, String mpiState,
+                     String agentVersion, Path file, Instant exited, String spawnedBy, String namespace, long startTicks) {
+        this(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState, agentVersion,
+                file, exited, spawnedBy, namespace, null, startTicks);
+    }
+
+    /** A record that does not say its start in clock ticks. */
+    public JobRecord(String job, int rank, int size, long pid, long parentPid, String host, String jdwp,
+                     String binding, int epoch, Instant startTime, Instant updated, String mpiState,
                      String agentVersion, Path file, Instant exited, String spawnedBy, String namespace) {
         this(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState, agentVersion,
-                file, exited, spawnedBy, namespace, null);
+                file, exited, spawnedBy, namespace, null, -1);
     }
 
     /** A rank the launcher started. */
@@ -69,6 +80,6 @@ public record JobRecord(String job, int rank, int size, long pid, long parentPid
     /** This record, read through the share at {@code address}. */
     public JobRecord sharedAt(String address) {
         return new JobRecord(job, rank, size, pid, parentPid, host, jdwp, binding, epoch, startTime, updated, mpiState,
-                agentVersion, file, exited, spawnedBy, namespace, address);
+                agentVersion, file, exited, spawnedBy, namespace, address, startTicks);
     }
 }

@@ -33,11 +33,14 @@ public final class ShareRecords {
      *
      * @param sharePid   the sharing process
      * @param shareStart its start (ms since the epoch, as {@link ProcessHandle.Info#startInstant()} says)
+     * @param shareTicks its start in clock ticks since boot ({@link ProcessStart}), -1 when the file
+     *                   does not say (a share of an older version); compared instead of {@code shareStart}
+     *                   when present, since a step of the wall clock moves that one
      * @param pid        the rank JVM's pid
      * @param jvm        the JVM's own JDWP listener, which the share holds
      * @param port       where debuggers and mpilens attach instead: 127.0.0.1 and the share's port
      */
-    public record Entry(long sharePid, long shareStart, String host, int rank, long pid, String jvm, String port) {
+    public record Entry(long sharePid, long shareStart, long shareTicks, String host, int rank, long pid, String jvm, String port) {
         public JdwpAddress portAddress() {
             return JdwpAddress.parse(port);
         }
@@ -88,7 +91,7 @@ public final class ShareRecords {
                     Map<String, String> m = JobDirectory.flatFields(line);
                     if (!SCHEMA.equals(m.get("schema"))) continue;
                     try {
-                        out.add(new Entry(Long.parseLong(m.get("sharePid")), Long.parseLong(m.get("shareStart")), m.get("host"),
+                        out.add(new Entry(Long.parseLong(m.get("sharePid")), Long.parseLong(m.get("shareStart")), ticks(m), m.get("host"),
                                 Integer.parseInt(m.get("rank")), Long.parseLong(m.get("pid")), m.get("jvm"), m.get("port")));
                     } catch (RuntimeException e) {
                         // a line of another version: not believed
@@ -109,7 +112,7 @@ public final class ShareRecords {
                     Map<String, String> m = JobDirectory.flatFields(line);
                     try {
                         running |= shareRuns(new Entry(Long.parseLong(m.get("sharePid")), Long.parseLong(m.get("shareStart")),
-                                null, 0, 0, null, null));
+                                ticks(m), null, 0, 0, null, null));
                     } catch (RuntimeException e) {
                         running = true; // not ours to judge: left alone
                     }
@@ -122,8 +125,14 @@ public final class ShareRecords {
     /** Whether the share that wrote {@code e} still runs. */
     public static boolean shareRuns(Entry e) {
         Optional<ProcessHandle> p = ProcessHandle.of(e.sharePid());
-        return p.isPresent() && p.get().isAlive() && p.get().info().startInstant()
-                .map(i -> i.toEpochMilli() == e.shareStart()).orElse(false);
+        if (p.isEmpty() || !p.get().isAlive()) return false;
+        if (e.shareTicks() < 0 && p.get().info().startInstant().isEmpty()) return false; // nothing to tell it by
+        return ProcessStart.same(p.get(), e.shareTicks(), e.shareStart(), 0);
+    }
+
+    private static long ticks(Map<String, String> line) {
+        String t = line.get("shareTicks");
+        return t == null ? -1 : Long.parseLong(t);
     }
 
     /** {@code records} with the port of a running share where one serves the record's JVM. */

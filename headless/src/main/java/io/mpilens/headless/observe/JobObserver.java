@@ -409,6 +409,8 @@ public final class JobObserver {
         }
         JobRecord r = t.record;
         Boolean alive = LocalProcesses.processRunning(r);
+        // read before the process was found gone: it may have finalized and exited since (its mark is in the file)
+        if (Boolean.FALSE.equals(alive) && !r.finalized() && directory != null) r = directory.reread(r);
         Liveness.Verdict v = Liveness.judge(outcome, null, alive, r.finalized());
         String evidence = v.evidence();
         if (v.state() == ProcessState.UNAVAILABLE && Boolean.TRUE.equals(alive) && LocalProcesses.stopped(r.pid())) {

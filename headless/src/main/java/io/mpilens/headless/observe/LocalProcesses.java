@@ -3,11 +3,11 @@ package io.mpilens.headless.observe;
 import io.mpilens.api.job.HostName;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.job.JobRecord;
+import io.mpilens.headless.job.ProcessStart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -48,9 +48,8 @@ public final class LocalProcesses {
         if (!isLocal(r.host())) return null;
         Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
         if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
-        // a reused pid is another process: compare start times (the record's is the JVM's own)
-        Optional<Instant> started = p.get().info().startInstant();
-        return started.isEmpty() || Math.abs(started.get().toEpochMilli() - r.startTime().toEpochMilli()) < 2_000;
+        // a reused pid is another process: compare starts (the record's is the JVM's own)
+        return ProcessStart.same(p.get(), r.startTicks(), r.startTime().toEpochMilli(), 2_000);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.mpilens.headless.share;
 import io.mpilens.api.job.HostName;
 import io.mpilens.headless.jdi.JdwpAddress;
 import io.mpilens.headless.job.JobDirectory;
+import io.mpilens.headless.job.ProcessStart;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.job.ShareRecords;
 import io.mpilens.headless.json.JsonWriter;
@@ -141,10 +142,10 @@ public final class JobShare implements AutoCloseable {
 
     private void publish(JobDirectory.JobEntry job) throws IOException {
         StringBuilder lines = new StringBuilder();
-        long me = ProcessHandle.current().pid(), start = ShareRecords.thisProcessStart();
+        long me = ProcessHandle.current().pid(), start = ShareRecords.thisProcessStart(), ticks = ProcessStart.ticksOfThisProcess();
         for (Served s : served.values()) {
             lines.append(new JsonWriter().beginObject().field("schema", ShareRecords.SCHEMA).field("sharePid", me)
-                    .field("shareStart", start).field("host", host).field("rank", s.rank()).field("pid", s.pid())
+                    .field("shareStart", start).field("shareTicks", ticks).field("host", host).field("rank", s.rank()).field("pid", s.pid())
                     .field("jvm", s.share().jvm().toString()).field("port", s.share().address().toString()).endObject())
                     .append('\n');
         }

@@ -193,7 +193,7 @@ class JobsCommandTest {
 
     private static io.mpilens.headless.job.JobRecord shared(int rank, String share) {
         return new io.mpilens.headless.job.JobRecord("j", rank, 4, 100 + rank, 1, "h", "127.0.0.1:5005", "openmpi", 0, Instant.EPOCH,
-                Instant.EPOCH, "INITIALIZED", "x", null, null, null, null, share);
+                Instant.EPOCH, "INITIALIZED", "x", null, null, null, null, share, -1);
     }
 
     private static int rowOf(List<String> lines, String job) {

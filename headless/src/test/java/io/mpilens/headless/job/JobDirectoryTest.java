@@ -118,4 +118,33 @@ class JobDirectoryTest {
         assertTrue(!f.directoryRemoved() && f.keptBecause().equals("no records yet"), f.toString());
         assertTrue(Files.exists(tmp.resolve("j1").resolve("rank-0.json")), "a job whose rank may run is kept");
     }
+
+    @Test
+    void aRereadSeesTheFinalizeMarkWrittenAfterTheRecordsWereRead() throws IOException {
+        Path d = job("j1");
+        Path f = record(d, 0, "rw-------");
+        JobDirectory dir = new JobDirectory(tmp);
+        JobRecord read = dir.job("j1").records().get(0);
+        assertEquals(false, read.finalized());
+        Files.writeString(f, String.format(RECORD, 0, 1000).replace("\"INITIALIZED\"", "\"FINALIZED\""));
+        assertTrue(dir.reread(read).finalized(), "the rank finalized and exited between the read and the process check");
+
+        JobRecord shared = read.sharedAt("127.0.0.1:5000");
+        assertEquals("127.0.0.1:5000", dir.reread(shared).jdwpAddress().toString(), "the share's port stays");
+
+        Files.writeString(f, String.format(RECORD, 0, 2000).replace("\"INITIALIZED\"", "\"FINALIZED\""));
+        assertEquals(read, dir.reread(read), "another process's record now (a new incarnation): the one read is judged");
+        Files.delete(f);
+        assertEquals(read, dir.reread(read), "the file is gone: the record read");
+    }
+
+    @Test
+    void theStartInClockTicksIsReadWhenTheRecordHasIt() throws IOException {
+        Path d = job("j1");
+        Path f = record(d, 0, "rw-------");
+        JobDirectory dir = new JobDirectory(tmp);
+        assertEquals(-1, dir.job("j1").records().get(0).startTicks(), "an older agent's record");
+        Files.writeString(f, String.format(RECORD, 0, 1000).replace("\"updated\"", "\"startTicks\":12345,\"updated\""));
+        assertEquals(12345, dir.job("j1").records().get(0).startTicks());
+    }
 }

@@ -85,4 +85,22 @@ class ShareRecordsTest {
         new JobDirectory(tmp).prune(r -> true);
         assertEquals(true, Files.exists(d.resolve(ShareRecords.fileName("node\"1"))));
     }
+
+    private static void shareWithTicks(Path dir, long start, long ticks) throws IOException {
+        Path f = dir.resolve(ShareRecords.fileName("node\"1"));
+        Files.writeString(f, String.format(SHARE, ProcessHandle.current().pid(), start, "127.0.0.1:4000")
+                .replace("\"host\"", "\"shareTicks\":" + ticks + ",\"host\""));
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+    }
+
+    @Test
+    void aShareIsKnownByItsStartInClockTicksAfterTheWallClockWasStepped() throws IOException {
+        long ticks = ProcessStart.ticksOfThisProcess();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ticks >= 0, "no /proc/<pid>/stat on this system");
+        Path d = job();
+        shareWithTicks(d, ShareRecords.thisProcessStart() - 60_000, ticks);
+        assertEquals("127.0.0.1:5000", rank0().jdwpAddress().toString(), "same ticks: the share, whatever the wall clock says");
+        shareWithTicks(d, ShareRecords.thisProcessStart(), ticks + 1);
+        assertNull(rank0().share(), "other ticks: a later process with the share's pid");
+    }
 }

@@ -252,6 +252,7 @@ public final class JobRecords {
         final long pid = ThisProcess.pid();
         final long parentPid = ThisProcess.parentPid();
         final long startTime = ThisProcess.startMillis();
+        final long startTicks = ThisProcess.startTicks();
         int epoch;
         String jdwp;
         String mpiState = "INITIALIZED";
@@ -394,6 +395,7 @@ public final class JobRecords {
         field(b, JobRecordLayout.FIELD_BINDING, quote(binding));
         field(b, JobRecordLayout.FIELD_EPOCH, Integer.toString(r.epoch));
         field(b, JobRecordLayout.FIELD_START_TIME, Long.toString(r.startTime));
+        if (r.startTicks >= 0) field(b, JobRecordLayout.FIELD_START_TICKS, Long.toString(r.startTicks));
         field(b, JobRecordLayout.FIELD_UPDATED, Long.toString(System.currentTimeMillis()));
         field(b, JobRecordLayout.FIELD_MPI_STATE, quote(r.mpiState));
         field(b, JobRecordLayout.FIELD_AGENT_VERSION, quote(agentVersion));

@@ -1,5 +1,6 @@
 package io.mpilens.agent.job;
 
+import io.mpilens.api.job.ProcStat;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +32,15 @@ public final class ThisProcess {
         return stat()[2];
     }
 
+    /**
+     * When the process started, in clock ticks since boot ({@code /proc/self/stat} field 22), -1
+     * where {@code /proc} does not say: what tells this process from a later one with its pid, and
+     * no step of the wall clock moves it ({@link ProcStat}).
+     */
+    public static long startTicks() {
+        return stat()[3];
+    }
+
     /** The real uid, as text (the owner checks of the agent's private directories). */
     public static String uid() throws IOException {
         String u = uid;
@@ -58,18 +68,15 @@ public final class ThisProcess {
             String text = read("/proc/self/stat");
             String boot = read("/proc/stat");
             if (text != null && boot != null) {
-                // pid (comm) state ppid ...: comm may hold spaces and parentheses, so fields count from the last ')'
-                int close = text.lastIndexOf(')');
-                long pid = Long.parseLong(text.substring(0, text.indexOf(' ')).trim());
-                String[] f = text.substring(close + 2).trim().split(" ");
-                long ppid = Long.parseLong(f[1]); // fields after comm: state(0) ppid(1) ... starttime(19)
-                long startTicks = Long.parseLong(f[19]);
+                long pid = ProcStat.pid(text);
+                long ppid = ProcStat.field(text, ProcStat.PPID);
+                long startTicks = ProcStat.field(text, ProcStat.START_TICKS);
                 int b = boot.indexOf("\nbtime ");
-                if (b >= 0 && pid > 0) {
+                if (b >= 0 && pid > 0 && ppid >= 0 && startTicks >= 0) {
                     int end = boot.indexOf('\n', b + 7);
                     long bootSeconds = Long.parseLong(boot.substring(b + 7, end < 0 ? boot.length() : end).trim());
                     long hz = ticksPerSecond();
-                    return new long[] {pid, ppid, bootSeconds * 1000 + startTicks * 1000 / hz};
+                    return new long[] {pid, ppid, bootSeconds * 1000 + startTicks * 1000 / hz, startTicks};
                 }
             }
         } catch (RuntimeException e) {
@@ -79,7 +86,7 @@ public final class ThisProcess {
         ProcessHandle parent = self.parent().orElse(null);
         java.time.Instant started = self.info().startInstant().orElse(null);
         return new long[] {self.pid(), parent == null ? 0 : parent.pid(),
-                started == null ? System.currentTimeMillis() : started.toEpochMilli()};
+                started == null ? System.currentTimeMillis() : started.toEpochMilli(), -1};
     }
 
     /** The kernel's USER_HZ from the auxiliary vector (AT_CLKTCK), 100 when it cannot be read. */

@@ -19,6 +19,9 @@ class ThisProcessTest {
         assertTrue(Math.abs(jdk - ThisProcess.startMillis()) <= 20,
                 "start time " + ThisProcess.startMillis() + " vs the JDK's " + jdk);
         assertEquals(String.valueOf(Files.getAttribute(Paths.get("/proc/self"), "unix:uid")), ThisProcess.uid());
+        String stat = Files.readString(Paths.get("/proc/self/stat"));
+        String[] afterComm = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        assertEquals(Long.parseLong(afterComm[22 - 3]), ThisProcess.startTicks(), "field 22 of " + stat);
     }
 
     @Test
