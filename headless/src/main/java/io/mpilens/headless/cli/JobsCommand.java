@@ -59,6 +59,21 @@ final class JobsCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     HostsOption hostsOption;
 
+    /**
+     * The jobs, each record of a process found gone that did not say it finalized read again: a
+     * rank that finalized and exited after the directory was read is FINALIZED, not FAILED
+     * ({@link JobDirectory#reread}).
+     */
+    private static List<JobDirectory.JobEntry> settled(List<JobDirectory.JobEntry> jobs, JobDirectory dir) {
+        List<JobDirectory.JobEntry> out = new ArrayList<>(jobs.size());
+        for (JobDirectory.JobEntry j : jobs) {
+            List<JobRecord> records = new ArrayList<>(j.records().size());
+            for (JobRecord r : j.records()) records.add(!r.finalized() && LocalProcesses.ended(r) ? dir.reread(r) : r);
+            out.add(JobDirectory.entry(j.id(), j.dir(), records, j.refused()));
+        }
+        return out;
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -75,7 +90,7 @@ final class JobsCommand implements Callable<Integer> {
                     }
                 }
             }
-            jobs = dir.jobs();
+            jobs = settled(dir.jobs(), dir);
         } catch (IOException e) {
             err.println("mpilens: " + e.getMessage());
             return MpiLensCli.EXIT_INTERNAL;
