@@ -91,6 +91,8 @@ class MpiRunModeInWorkbenchTest {
             assertEquals("run-mode tour [MPI job attached without a launch configuration]", debugViewLabel(page, attached),
                     "the Debug view names the launch made without a launch configuration (Eclipse's own label: <unknown>)");
             page.activate(page.showView(IDebugUIConstants.ID_DEBUG_VIEW));
+            List<String> mains = debugViewMainThreads(page, attached);
+            assertEquals(4, mains.size(), "each rank JVM's main thread in the Debug view: " + mains);
             MpiViewsInWorkbenchTest.screenshot(page.getWorkbenchWindow().getShell(), "the Debug view with the attached launch",
                     "run-mode-debug-view.png");
             MpiJob mpiJob = MpiViewsInWorkbenchTest.follow(attached);
@@ -129,6 +131,33 @@ class MpiRunModeInWorkbenchTest {
             }
             DebugPlugin.getDefault().getLaunchManager().removeLaunch(launch);
         }
+    }
+
+    /**
+     * The Debug view's row of the main thread under each of {@code launch}'s debug targets, once the
+     * view has labelled every target's threads (right after an attach their rows are there, blank).
+     */
+    static List<String> debugViewMainThreads(IWorkbenchPage page, ILaunch launch) throws Exception {
+        IDebugView debug = (IDebugView) page.showView(IDebugUIConstants.ID_DEBUG_VIEW);
+        Tree tree = (Tree) debug.getViewer().getControl();
+        List<String> mains = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        waitUntil(() -> "the Debug view labels each rank JVM's main thread; its rows under the launch: " + seen, 30_000, () -> {
+            mains.clear();
+            seen.clear();
+            for (TreeItem l : tree.getItems()) {
+                if (l.getData() != launch) continue;
+                for (TreeItem target : l.getItems()) {
+                    seen.add(target.getText());
+                    for (TreeItem thread : target.getItems()) {
+                        seen.add("  " + thread.getText());
+                        if (thread.getText().startsWith("Thread [main]")) mains.add(target.getText() + " / " + thread.getText());
+                    }
+                }
+            }
+            return mains.size() == launch.getDebugTargets().length;
+        });
+        return List.copyOf(mains);
     }
 
     /** The text of {@code launch}'s row in the Debug view, once the view has labelled it. */
