@@ -157,7 +157,23 @@ class MpiRunModeInWorkbenchTest {
             }
             return mains.size() == launch.getDebugTargets().length;
         });
+        // the agent's threads sit with the JVM's own in its root thread group (AgentThreads): system threads to
+        // JDT, which its Debug view's filter hides with the JVM's (when that filter is on, the default)
+        assertTrue(seen.stream().filter(row -> row.contains("[mpilens-")).allMatch(row -> row.contains("System Thread [mpilens-")),
+                "the agent's threads are system threads: " + seen);
+        // the screenshot once the view has settled (a refresh blanks rows for a moment), or after 5 s
+        for (long end = System.currentTimeMillis() + 5_000; System.currentTimeMillis() < end && blankRow(tree, launch); ) {
+            MpiViewsInWorkbenchTest.spin(100);
+        }
         return List.copyOf(mains);
+    }
+
+    private static boolean blankRow(Tree tree, ILaunch launch) {
+        for (TreeItem l : tree.getItems()) {
+            if (l.getData() != launch) continue;
+            for (TreeItem target : l.getItems()) for (TreeItem thread : target.getItems()) if (thread.getText().isEmpty()) return true;
+        }
+        return false;
     }
 
     /** The text of {@code launch}'s row in the Debug view, once the view has labelled it. */

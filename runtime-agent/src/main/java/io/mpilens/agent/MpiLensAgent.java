@@ -1,6 +1,7 @@
 package io.mpilens.agent;
 
 import io.mpilens.agent.intercept.Interceptor;
+import io.mpilens.agent.job.AgentThreads;
 import io.mpilens.agent.job.JobRecords;
 import io.mpilens.agent.profile.BindingProfile;
 import io.mpilens.agent.registry.HandleRegistry;
@@ -171,7 +172,7 @@ public final class MpiLensAgent {
     }
 
     private static void startReaper() {
-        Thread t = new Thread("mpilens-reaper") {
+        Thread t = new Thread(AgentThreads.group(), "mpilens-reaper") {
             @Override
             public void run() {
                 try {

@@ -36,15 +36,15 @@ public final class ProcessStart {
 
     /**
      * Whether the live process {@code p} is the one that started at {@code ticks} (-1: not recorded)
-     * or, failing that, at {@code millis} (epoch ms) within {@code toleranceMillis}; true when
-     * neither can be checked.
+     * or, failing that, at {@code millis} (epoch ms) within {@code toleranceMillis}; {@code unknown}
+     * when neither can be checked.
      */
-    public static boolean same(ProcessHandle p, long ticks, long millis, long toleranceMillis) {
+    public static boolean same(ProcessHandle p, long ticks, long millis, long toleranceMillis, boolean unknown) {
         if (ticks >= 0) {
             long now = ticks(p.pid());
             if (now >= 0) return now == ticks;
         }
         Optional<Instant> started = p.info().startInstant();
-        return started.isEmpty() || Math.abs(started.get().toEpochMilli() - millis) <= toleranceMillis;
+        return started.isEmpty() ? unknown : Math.abs(started.get().toEpochMilli() - millis) <= toleranceMillis;
     }
 }

@@ -125,9 +125,8 @@ public final class ShareRecords {
     /** Whether the share that wrote {@code e} still runs. */
     public static boolean shareRuns(Entry e) {
         Optional<ProcessHandle> p = ProcessHandle.of(e.sharePid());
-        if (p.isEmpty() || !p.get().isAlive()) return false;
-        if (e.shareTicks() < 0 && p.get().info().startInstant().isEmpty()) return false; // nothing to tell it by
-        return ProcessStart.same(p.get(), e.shareTicks(), e.shareStart(), 0);
+        // nothing to tell it by: not believed (the port would be a stranger's)
+        return p.isPresent() && p.get().isAlive() && ProcessStart.same(p.get(), e.shareTicks(), e.shareStart(), 0, false);
     }
 
     private static long ticks(Map<String, String> line) {

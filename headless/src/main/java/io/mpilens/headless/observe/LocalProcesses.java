@@ -49,7 +49,7 @@ public final class LocalProcesses {
         Optional<ProcessHandle> p = ProcessHandle.of(r.pid());
         if (p.isEmpty() || !p.get().isAlive() || zombie(r.pid())) return false;
         // a reused pid is another process: compare starts (the record's is the JVM's own)
-        return ProcessStart.same(p.get(), r.startTicks(), r.startTime().toEpochMilli(), 2_000);
+        return ProcessStart.same(p.get(), r.startTicks(), r.startTime().toEpochMilli(), 2_000, true);
     }
 
     /**

@@ -137,7 +137,7 @@ public final class JobRecords {
                 return;
             }
             final long now = System.currentTimeMillis();
-            Thread writer = new Thread(new Runnable() {
+            Thread writer = new Thread(AgentThreads.group(), new Runnable() {
                 @Override
                 public void run() {
                     for (Record r : all) {
@@ -490,7 +490,7 @@ public final class JobRecords {
     /** Rewrites the records when the JDWP listener moved; a property read every 250 ms. */
     private static void startRefresher() {
         if (refresher != null) return;
-        refresher = new Thread(() -> {
+        refresher = new Thread(AgentThreads.group(), () -> {
             while (true) {
                 try {
                     Thread.sleep(REFRESH_MILLIS);
