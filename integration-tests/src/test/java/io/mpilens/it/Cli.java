@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.cli.MpiLensCli;
+import io.mpilens.headless.launch.ProcessTree;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -95,7 +96,7 @@ final class Cli {
         /** Its exit code, once it and its output have ended; fails (and ends it) after {@code limit}. */
         int waitFor(Duration limit) throws InterruptedException {
             if (!process.waitFor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                stop();
                 throw new AssertionError("'" + command + "' did not end within " + limit + ":\n" + String.join("\n", out.lines())
                         + "\n--- stderr:\n" + String.join("\n", err.lines()));
             }
@@ -103,9 +104,12 @@ final class Cli {
             return process.exitValue();
         }
 
-        /** Ends it if it still runs (a failed test's clean-up). */
+        /**
+         * Ends it and what it started (a failed test's clean-up): killed, {@code mpilens run} cannot end
+         * its {@code mpirun} and ranks, which would run on under init.
+         */
         void stop() {
-            process.destroyForcibly();
+            ProcessTree.destroy(ProcessTree.withDescendants(List.of(process.toHandle())), 2_000);
         }
     }
 

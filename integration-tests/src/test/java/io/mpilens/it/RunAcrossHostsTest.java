@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mpilens.headless.launch.Binding;
+import io.mpilens.headless.launch.ProcessTree;
 import io.mpilens.testsupport.SimulatedHosts;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -86,8 +87,8 @@ class RunAcrossHostsTest {
                 assertTrue(lines.contains("mpilens: job " + id + " ended, exit code 0"), String.join("\n", lines));
                 assertEquals(4, lines.stream().filter(l -> l.contains("MPILENS-BARRIER ")).count(), String.join("\n", lines));
             } finally {
-                run.destroy();
-                if (!run.waitFor(10, TimeUnit.SECONDS)) run.destroyForcibly();
+                // SIGTERM first (run ends its job), then SIGKILL to it and whatever it started still there
+                ProcessTree.destroy(ProcessTree.withDescendants(List.of(run.toHandle())), 10_000);
             }
         }
     }
