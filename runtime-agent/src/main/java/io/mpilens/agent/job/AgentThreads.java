@@ -16,14 +16,16 @@ public final class AgentThreads {
      * group, as without one) where a security manager refuses threads in it.
      */
     public static ThreadGroup group() {
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        if (g == null) return null;
+        for (ThreadGroup p = g.getParent(); p != null; p = p.getParent()) g = p;
         try {
-            ThreadGroup g = Thread.currentThread().getThreadGroup();
-            if (g == null) return null;
-            for (ThreadGroup p = g.getParent(); p != null; p = p.getParent()) g = p;
             g.checkAccess();
-            return g;
-        } catch (RuntimeException e) {
+        } catch (SecurityException e) {
             return null;
+        } catch (LinkageError e) {
+            // a JDK without the method has no security manager either: nothing refuses
         }
+        return g;
     }
 }
