@@ -36,6 +36,13 @@ public final class ProcStat {
         return Long.parseLong(stat, at, end, 10);
     }
 
+    /** Field 3 ({@code state}: R, S, D, Z, T, t, …), or 0 when the line has none. */
+    public static char state(String stat) {
+        if (stat == null) return 0;
+        int close = stat.lastIndexOf(')');
+        return close < 0 || close + 2 >= stat.length() ? 0 : stat.charAt(close + 2);
+    }
+
     /** Field 1 ({@code pid}), or -1. */
     public static long pid(String stat) {
         if (stat == null) return -1;

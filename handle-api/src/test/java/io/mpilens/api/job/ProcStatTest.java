@@ -18,6 +18,7 @@ class ProcStatTest {
         assertEquals(4242, ProcStat.pid(STAT));
         assertEquals(17, ProcStat.field(STAT, ProcStat.PPID));
         assertEquals(987654, ProcStat.field(STAT, ProcStat.START_TICKS));
+        assertEquals('S', ProcStat.state(STAT));
     }
 
     @Test
@@ -28,6 +29,7 @@ class ProcStatTest {
         assertEquals(-1, ProcStat.field("no parenthesis here", 4));
         assertEquals(-1, ProcStat.field(null, 4));
         assertEquals(-1, ProcStat.pid("x (y) S"));
+        assertEquals(0, ProcStat.state("1 (x)"));
     }
 
     @Test

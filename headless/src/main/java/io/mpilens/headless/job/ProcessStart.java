@@ -21,11 +21,15 @@ public final class ProcessStart {
 
     /** The start of {@code pid} in clock ticks since boot ({@code /proc/<pid>/stat} field 22), -1 when unknown. */
     public static long ticks(long pid) {
+        return ProcStat.field(stat(pid), ProcStat.START_TICKS);
+    }
+
+    /** The {@code /proc/<pid>/stat} line of {@code pid} ({@link ProcStat} parses it), null when there is none. */
+    public static String stat(long pid) {
         try {
-            return ProcStat.field(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII),
-                    ProcStat.START_TICKS);
+            return Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 

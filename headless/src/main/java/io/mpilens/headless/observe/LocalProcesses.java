@@ -1,12 +1,10 @@
 package io.mpilens.headless.observe;
 
 import io.mpilens.api.job.HostName;
+import io.mpilens.api.job.ProcStat;
 import io.mpilens.headless.ft.HostView;
 import io.mpilens.headless.job.JobRecord;
 import io.mpilens.headless.job.ProcessStart;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -98,12 +96,7 @@ public final class LocalProcesses {
 
     /** The state letter of /proc/PID/stat, or null. */
     private static String procState(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            int close = stat.lastIndexOf(')');
-            return close < 0 || close + 2 >= stat.length() ? null : stat.substring(close + 2, close + 3);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        char state = ProcStat.state(ProcessStart.stat(pid));
+        return state == 0 ? null : String.valueOf(state);
     }
 }
