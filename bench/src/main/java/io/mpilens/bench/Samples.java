@@ -41,18 +41,6 @@ final class Samples {
         return values.isEmpty() ? Double.NaN : Collections.max(values);
     }
 
-    /** The lowest value once the single lowest is set aside (with at least 5 values): one disturbed launch. */
-    double lowWithoutOutlier() {
-        List<Double> s = sorted();
-        return s.size() >= 5 ? s.get(1) : min();
-    }
-
-    /** The highest value once the single highest is set aside (with at least 5 values). */
-    double highWithoutOutlier() {
-        List<Double> s = sorted();
-        return s.size() >= 5 ? s.get(s.size() - 2) : max();
-    }
-
     /** (max - min) / median: how far apart the extremes are, relative to the typical value. */
     double spread() {
         return (max() - min()) / median();
