@@ -73,6 +73,7 @@ public final class BootPack {
         for (String element : args[1].split(File.pathSeparator)) {
             if (!element.isEmpty()) read(new File(element), classes);
         }
+        classes.replaceAll((name, b) -> jitAnnotations(b));
         List<String> order = order(classes);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -90,6 +91,97 @@ public final class BootPack {
         Files.write(output, bytes.toByteArray());
         System.out.println("BootPack: " + order.size() + " classes of " + classes.size() + ", " + bytes.size()
                 + " bytes -> " + output);
+    }
+
+    /** The agent's JIT hints ({@code io.mpilens.agent.jit}) and the JDK's annotations they stand for. */
+    static final Map<String, String> JIT_ANNOTATIONS = Map.of(
+            "Lio/mpilens/agent/jit/ForceInline;", "Ljdk/internal/vm/annotation/ForceInline;",
+            "Lio/mpilens/agent/jit/DontInline;", "Ljdk/internal/vm/annotation/DontInline;",
+            "Lio/mpilens/agent/jit/Stable;", "Ljdk/internal/vm/annotation/Stable;");
+
+    /**
+     * The class file with the agent's JIT hints renamed to java.base's annotations, which HotSpot
+     * honours in a boot class (package {@code io.mpilens.agent.jit}: why). Only constant pool
+     * strings that are exactly an annotation's descriptor change; a class without one comes back as
+     * it was. Everything after the constant pool refers to it by index, so it is copied unchanged.
+     */
+    static byte[] jitAnnotations(byte[] classFile) {
+        Pool pool = Pool.of(classFile);
+        ByteArrayOutputStream out = null;
+        int copied = 0;
+        for (int i = 1; i < pool.utf.length; i++) {
+            String renamed = pool.utf[i] == null ? null : JIT_ANNOTATIONS.get(pool.utf[i]);
+            if (renamed == null) continue;
+            if (out == null) out = new ByteArrayOutputStream(classFile.length + 64);
+            out.write(classFile, copied, pool.start[i] - copied);
+            byte[] utf = renamed.getBytes(StandardCharsets.US_ASCII); // the descriptors are ASCII
+            out.write(1);
+            out.write(utf.length >>> 8);
+            out.write(utf.length & 0xff);
+            out.write(utf, 0, utf.length);
+            copied = pool.start[i + 1];
+        }
+        if (out == null) return classFile;
+        out.write(classFile, copied, classFile.length - copied);
+        return out.toByteArray();
+    }
+
+    /**
+     * A class file's constant pool: its strings, the string index of each class entry, where each
+     * entry starts ({@code start[count]}: where the pool ends), and a reader past it.
+     */
+    static final class Pool {
+        final String[] utf;
+        final int[] classIndex;
+        final int[] start;
+        final DataInputStream rest;
+
+        private Pool(String[] utf, int[] classIndex, int[] start, DataInputStream rest) {
+            this.utf = utf;
+            this.classIndex = classIndex;
+            this.start = start;
+            this.rest = rest;
+        }
+
+        static Pool of(byte[] b) {
+            try {
+                ByteArrayInputStream bytes = new ByteArrayInputStream(b);
+                DataInputStream in = new DataInputStream(bytes);
+                if (in.readInt() != 0xCAFEBABE) throw new IllegalStateException("not a class file");
+                in.readUnsignedShort();
+                in.readUnsignedShort();
+                int count = in.readUnsignedShort();
+                String[] utf = new String[count];
+                int[] classIndex = new int[count];
+                int[] start = new int[count + 1];
+                for (int i = 1; i < count; i++) {
+                    start[i] = b.length - bytes.available();
+                    int tag = in.readUnsignedByte();
+                    if (tag == 1) {
+                        utf[i] = in.readUTF();
+                    } else if (tag == 7) {
+                        classIndex[i] = in.readUnsignedShort();
+                    } else if (tag == 8 || tag == 16 || tag == 19 || tag == 20) {
+                        in.readUnsignedShort();
+                    } else if (tag == 15) {
+                        in.readUnsignedByte();
+                        in.readUnsignedShort();
+                    } else if (tag == 3 || tag == 4 || (tag >= 9 && tag <= 12) || tag == 17 || tag == 18) {
+                        in.readInt();
+                    } else if (tag == 5 || tag == 6) {
+                        in.readLong();
+                        i++;
+                        start[i] = b.length - bytes.available();
+                    } else {
+                        throw new IllegalStateException("constant pool tag " + tag);
+                    }
+                }
+                start[count] = b.length - bytes.available();
+                return new Pool(utf, classIndex, start, in);
+            } catch (IOException e) {
+                throw new IllegalStateException("BootPack: a class file that does not parse: " + e, e);
+            }
+        }
     }
 
     /**
@@ -173,33 +265,11 @@ public final class BootPack {
 
         static ClassRefs of(byte[] b) {
             try {
-                DataInputStream in = new DataInputStream(new ByteArrayInputStream(b));
-                if (in.readInt() != 0xCAFEBABE) throw new IllegalStateException("not a class file");
-                in.readUnsignedShort();
-                in.readUnsignedShort();
-                int count = in.readUnsignedShort();
-                String[] utf = new String[count];
-                int[] classIndex = new int[count];
-                for (int i = 1; i < count; i++) {
-                    int tag = in.readUnsignedByte();
-                    if (tag == 1) {
-                        utf[i] = in.readUTF();
-                    } else if (tag == 7) {
-                        classIndex[i] = in.readUnsignedShort();
-                    } else if (tag == 8 || tag == 16 || tag == 19 || tag == 20) {
-                        in.readUnsignedShort();
-                    } else if (tag == 15) {
-                        in.readUnsignedByte();
-                        in.readUnsignedShort();
-                    } else if (tag == 3 || tag == 4 || (tag >= 9 && tag <= 12) || tag == 17 || tag == 18) {
-                        in.readInt();
-                    } else if (tag == 5 || tag == 6) {
-                        in.readLong();
-                        i++;
-                    } else {
-                        throw new IllegalStateException("constant pool tag " + tag);
-                    }
-                }
+                Pool pool = Pool.of(b);
+                String[] utf = pool.utf;
+                int[] classIndex = pool.classIndex;
+                int count = utf.length;
+                DataInputStream in = pool.rest;
                 ClassRefs r = new ClassRefs();
                 for (int i = 1; i < count; i++) {
                     if (classIndex[i] != 0) r.named.add(arrayElement(utf[classIndex[i]]));

@@ -1,5 +1,8 @@
 package io.mpilens.agent.registry;
 
+import io.mpilens.agent.jit.DontInline;
+import io.mpilens.agent.jit.ForceInline;
+import io.mpilens.agent.jit.Stable;
 import io.mpilens.api.registry.RegistryLayout;
 import java.util.Arrays;
 
@@ -45,8 +48,11 @@ public final class RequestRing {
     /** Overflow position by sequence (under the lock). */
     private final LongSlotMap overflowAt = new LongSlotMap(64);
 
-    // the hot path reads these: constants to the compiler
+    // the hot path reads these: constants to the compiler; a slot of CALLS is written once (null to
+    // the call's interned name), so @Stable lets the JIT fold an advice's lookup of its constant name
+    // to the index (io.mpilens.agent.jit: where the JVM honours it)
     private static final long[] SLOTS = RING.slots;
+    @Stable
     private static final String[] CALLS = RING.calls;
 
     static {
@@ -57,6 +63,7 @@ public final class RequestRing {
     }
 
     /** Request {@code s} (> 0) was created: its facts go into its slot. */
+    @ForceInline
     static void created(long s, String creatingCall, long peerAndTag, long holderId) {
         long callAndHolder = (long) callIndex(creatingCall) << RegistryLayout.RING_CALL_SHIFT | holderId;
         int b = ((int) s & MASK) * RegistryLayout.RING_STRIDE;
@@ -68,6 +75,7 @@ public final class RequestRing {
     }
 
     /** Request {@code s} completed (or was freed); 0 is no request of the ring. Idempotent. */
+    @ForceInline
     static void done(long s) {
         if (s <= 0) return;
         int b = ((int) s & MASK) * RegistryLayout.RING_STRIDE;
@@ -83,6 +91,7 @@ public final class RequestRing {
      * the method's name, a constant string: found by identity at its position (from its length and
      * two of its characters), else by probing, else added.
      */
+    @ForceInline
     private static int callIndex(String call) {
         if (call == null) return 0;
         // not hashCode(): a String's cached hash is no constant to the JIT, its length and bytes
@@ -95,6 +104,7 @@ public final class RequestRing {
     }
 
     /** {@link #callIndex} past its first look: out of line, so the hot path the JIT inlines stays small. */
+    @DontInline
     private static int callIndexProbing(String call, int h) {
         for (int i = 0; i < CALL_TABLE; i++) {
             int j = (h + i) & (CALL_TABLE - 1);
@@ -141,6 +151,7 @@ public final class RequestRing {
     }
 
     /** Moves the still-pending request {@code s} out of slot {@code b} before it is written again. */
+    @DontInline
     private synchronized void evict(int b, long s) {
         if (SLOTS[b] != s) return; // another thread was first
         // a reader that meets the slot while it changes sees it empty, not s with another's facts
@@ -163,6 +174,7 @@ public final class RequestRing {
         overflowStamp++;
     }
 
+    @DontInline
     private synchronized void overflowDone(long s) {
         int j = overflowAt.get(s);
         if (j < 0) return;

@@ -1,5 +1,7 @@
 package io.mpilens.agent.registry;
 
+import io.mpilens.agent.jit.ForceInline;
+
 /**
  * Requests recorded in their wrappers: the creation, completion and free paths, called from advice
  * inlined into the binding's request methods. The wrapper gets its creation sequence number; the
@@ -35,6 +37,7 @@ public final class WrapperRequests {
     }
 
     /** {@code self}: the wrapper the call was made on: a communicator, window or file holds the request. */
+    @ForceInline
     public static void created(Object self, String call, int peer, int tag, Object result) {
         if (!(result instanceof RequestFacts)) return;
         RequestFacts r = (RequestFacts) result;
@@ -55,6 +58,7 @@ public final class WrapperRequests {
      * binding, not of the application, which the request tables never showed either. A request
      * already recorded (a public creating call inside another) keeps its first record.
      */
+    @ForceInline
     public static void createdSharingJvm(Object self, String call, int peer, int tag, Object result) {
         if (!(result instanceof RequestFacts) || !(self instanceof SequenceBlock)) return;
         SequenceBlock block = (SequenceBlock) self;
@@ -76,6 +80,7 @@ public final class WrapperRequests {
      * application can complete): its ring slot is done. Returns whether the request lives in its
      * wrapper (persistent requests and requests in tables do not).
      */
+    @ForceInline
     public static boolean done(Object request) {
         if (!(request instanceof RequestFacts)) return false;
         int s = ((RequestFacts) request).mpilens$seq();
@@ -85,6 +90,7 @@ public final class WrapperRequests {
     }
 
     /** A test on this request returned {@code result}: true, or a status, means complete. */
+    @ForceInline
     public static void tested(Object request, Object result) {
         if (result != null && !Boolean.FALSE.equals(result)) done(request);
     }
@@ -93,8 +99,8 @@ public final class WrapperRequests {
      * Entry of the binding's array write-back (Open MPI's {@code setHandles}, after
      * {@code waitAll}, {@code testAny}, ...): a request whose new handle is the null request completed.
      */
+    @ForceInline
     public static void writtenBack(Object requests, Object newHandles) {
-        if (newHandles != null) return; // EXPERIMENT
         if (!(requests instanceof Object[]) || !(newHandles instanceof long[])) return;
         Object[] rs = (Object[]) requests;
         long[] hs = (long[]) newHandles;

@@ -1,11 +1,14 @@
 package io.mpilens.agent.boot;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +59,41 @@ class BootPackTest {
         assertTrue(order.size() < classes.size(), "classes nothing reaches stay out (" + order.size() + " of " + classes.size() + ")");
         assertFalse(order.contains("io/mpilens/api/registry/RegistryDecoder"), "the reader's decoder is not the agent's");
         assertFalse(order.contains("io/mpilens/api/model/HandleInfo"), "nor is the readers' model of a handle (Interceptor.UNKNOWN)");
+    }
+
+    /**
+     * The request path's JIT hints become java.base's annotations in the pack (HotSpot honours those
+     * in boot classes only); the class still parses and defines, and nothing packed names the
+     * agent's own hint types any more.
+     */
+    @Test
+    void theJitHintsBecomeTheJdksAnnotationsInThePack() throws IOException {
+        Map<String, byte[]> classes = agentClasses();
+        byte[] ring = classes.get("io/mpilens/agent/registry/RequestRing");
+        List<String> before = Arrays.asList(BootPack.Pool.of(ring).utf);
+        assertTrue(before.contains("Lio/mpilens/agent/jit/Stable;") && before.contains("Lio/mpilens/agent/jit/DontInline;"),
+                "RequestRing carries the hints: " + before);
+        byte[] packed = BootPack.jitAnnotations(ring);
+        List<String> after = Arrays.asList(BootPack.Pool.of(packed).utf);
+        for (Map.Entry<String, String> e : BootPack.JIT_ANNOTATIONS.entrySet()) {
+            assertFalse(after.contains(e.getKey()), e.getKey() + " is renamed");
+            assertEquals(before.contains(e.getKey()), after.contains(e.getValue()), e.getValue());
+        }
+        assertEquals(before.size(), after.size(), "no constant added or lost");
+        // the rest of the class file is intact: a class loader defines it (not resolved or run)
+        Class<?> defined = new ClassLoader(null) {
+            Class<?> define(byte[] b) {
+                return defineClass("io.mpilens.agent.registry.RequestRing", b, 0, b.length);
+            }
+        }.define(packed);
+        assertEquals("io.mpilens.agent.registry.RequestRing", defined.getName());
+        byte[] plain = classes.get("io/mpilens/agent/registry/RequestFacts");
+        assertSame(plain, BootPack.jitAnnotations(plain), "a class without hints is packed as it is");
+
+        classes.replaceAll((name, b) -> BootPack.jitAnnotations(b));
+        for (String c : BootPack.order(classes)) {
+            assertFalse(c.startsWith("io/mpilens/agent/jit/"), c + " is not needed once renamed");
+        }
     }
 
     @Test
