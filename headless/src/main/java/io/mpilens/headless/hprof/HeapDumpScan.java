@@ -226,6 +226,10 @@ final class HeapDumpScan implements AutoCloseable {
         final Map<Long, String> symbols;
         SecondHalfSkim half;
         long nextReport;
+        /** Heap records met (a heap dump, its segments) and HotSpot's end-of-segments record: a dump cut between records lacks them. */
+        boolean heap;
+        boolean segments;
+        boolean heapEnd;
 
         Walk(boolean index) {
             in = file.passInput();
@@ -321,6 +325,8 @@ final class HeapDumpScan implements AutoCloseable {
                     break;
                 case HEAP_DUMP:
                 case HEAP_DUMP_SEGMENT: {
+                    w.heap = true;
+                    w.segments |= tag == HEAP_DUMP_SEGMENT;
                     long end = in.position() + length;
                     ObjectBlocks skimmed = w.half == null ? null : w.half.skimmed(in.position());
                     if (skimmed != null) { // the second thread has stepped over it already
@@ -338,6 +344,7 @@ final class HeapDumpScan implements AutoCloseable {
                     break;
                 }
                 default:
+                    w.heapEnd |= tag == HEAP_DUMP_END;
                     in.skip(length, what);
             }
             if (progress != null && at >= w.nextReport) {
@@ -346,7 +353,22 @@ final class HeapDumpScan implements AutoCloseable {
             }
         }
         if (progress != null) progress.update(passes, fileSize, fileSize);
+        if (index) endedWhole(w, in.position());
         return false;
+    }
+
+    /**
+     * The first pass reached the end of the file: a dump cut exactly between two records reads
+     * cleanly to there, so it is complete only if it has heap records and, when they are segments,
+     * the end record HotSpot writes after them. Otherwise it is truncated, and what it seems to
+     * lack (a registry, a binding's class) may lie in the part that is missing.
+     */
+    private void endedWhole(Walk w, long at) {
+        if (w.heap && (!w.segments || w.heapEnd)) return;
+        throw new TargetReadException(name + " is truncated: it ends at offset " + at + " between two records, "
+                + (w.heap ? "after heap dump segments but before the end record HotSpot writes after the last one"
+                        : "before any heap record (its strings and classes come first)")
+                + " (the dump was cut short; was the JVM killed while writing it?)");
     }
 
     /**

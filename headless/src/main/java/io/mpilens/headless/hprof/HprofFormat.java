@@ -10,6 +10,8 @@ final class HprofFormat {
     static final int LOAD_CLASS = 0x02;
     static final int HEAP_DUMP = 0x0C;
     static final int HEAP_DUMP_SEGMENT = 0x1C;
+    /** HotSpot writes it after the last heap dump segment (a dump of one HEAP_DUMP record has none). */
+    static final int HEAP_DUMP_END = 0x2C;
 
     // heap dump sub-records
     static final int ROOT_UNKNOWN = 0xFF;

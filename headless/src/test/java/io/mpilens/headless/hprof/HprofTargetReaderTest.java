@@ -13,6 +13,8 @@ import io.mpilens.headless.testing.FieldsTarget;
 import io.mpilens.headless.testing.TargetJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -130,6 +132,43 @@ class HprofTargetReaderTest {
             assertTrue(e.getMessage().startsWith("notes.txt is not an HPROF heap dump"), e.getMessage());
         } finally {
             Files.delete(text);
+        }
+    }
+
+    /**
+     * A dump cut exactly between two records reads cleanly to its end; it is still truncated, and
+     * said to be, not read as a dump without a registry or a binding (what it lacks may be in the
+     * part cut off). Cuts after the 100th record (among the strings) and before HotSpot's end record.
+     */
+    @Test
+    void aDumpCutBetweenTwoRecordsIsTruncated() throws Exception {
+        byte[] all = Files.readAllBytes(plain);
+        List<Integer> boundaries = new ArrayList<>();
+        int at = new String(all, 0, 64, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\0') + 1 + 4 + 8;
+        int lastTag = -1;
+        while (at < all.length) {
+            boundaries.add(at);
+            lastTag = all[at] & 0xff;
+            long length = java.nio.ByteBuffer.wrap(all, at + 5, 4).getInt() & 0xffffffffL;
+            at += 9 + (int) length;
+        }
+        assertEquals(all.length, at, "the whole dump is records");
+        assertEquals(HprofFormat.HEAP_DUMP_END, lastTag, "HotSpot ends a dump with its end record");
+        int inStrings = boundaries.get(100);
+        assertEquals(HprofFormat.UTF8, all[inStrings] & 0xff);
+        for (int cut : List.of(inStrings, boundaries.get(boundaries.size() - 1))) {
+            Path cutDump = Files.write(dir.resolve("cut-between-records.hprof"), Arrays.copyOf(all, cut));
+            try {
+                TargetReadException e = assertThrows(TargetReadException.class, () -> {
+                    try (HprofTargetReader r = HprofTargetReader.open(cutDump)) {
+                        r.classesNamed("java.lang.String");
+                    }
+                });
+                assertTrue(e.getMessage().startsWith("cut-between-records.hprof is truncated: it ends at offset " + cut
+                        + " between two records"), e.getMessage());
+            } finally {
+                Files.delete(cutDump);
+            }
         }
     }
 }
