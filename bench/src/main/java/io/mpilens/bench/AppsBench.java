@@ -411,6 +411,11 @@ public final class AppsBench {
                 left.add(String.format(Locale.ROOT, "%s (%.0f ms)", e.getKey(), sec * 1000));
                 continue;
             }
+            if (without.perf.count() == 0 || with.perf.count() == 0) {
+                // a timer only one side printed has no ratio (and no interval: RatioInterval refuses an empty side)
+                left.add(e.getKey() + " (printed " + (with.perf.count() == 0 ? "without" : "with") + " the agent only)");
+                continue;
+            }
             if (Math.min(without.perf.min(), with.perf.min()) <= 0) {
                 // JGF section 1 subtracts the time of an empty loop it measured apart: a reading can come out negative
                 left.add(e.getKey() + " (a reading at or below zero)");
